@@ -1,0 +1,1 @@
+"""The pygame kiosk: scenes, card faces, layout, translations, touch and keyboard input."""

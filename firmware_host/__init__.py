@@ -1,0 +1,1 @@
+"""The controller process: config, wiring, event loop, journal and recovery, CLI, simulator."""

@@ -1,0 +1,3 @@
+from firmware_host.cli import main
+
+raise SystemExit(main())

@@ -1,0 +1,87 @@
+"""``skat-table``: the command line of the table controller.
+
+Each sub-command lives in its own module with ``add_arguments(parser)`` and ``cmd_NAME(args)``.
+Command modules are imported to build the parser, so they keep their module level light: pygame,
+the drivers and anything slow are imported inside the ``cmd_`` function.
+"""
+
+from __future__ import annotations
+
+import argparse
+import importlib
+import sys
+from collections.abc import Callable, Sequence
+
+# name -> (module, function, one-line help). The function takes the parsed arguments and
+# returns the exit status.
+COMMANDS: dict[str, tuple[str, str, str]] = {
+    "run": ("firmware_host.runner", "cmd_run", "run the table on its real hardware (the kiosk)"),
+    "simulate": (
+        "firmware_host.simulator",
+        "cmd_simulate",
+        "the same table on simulated hardware (a window, or headless with a printed log)",
+    ),
+    "enroll": ("firmware_host.enroll", "cmd_enroll", "enrol a deck: lay each card on a reader"),
+    "replay": (
+        "firmware_host.replay",
+        "cmd_replay",
+        "play a table script through the simulated hardware",
+    ),
+    "iss-check": (
+        "firmware_host.isscheck",
+        "cmd_iss_check",
+        "replay ISS game records and compare with the server's results",
+    ),
+    "export": (
+        "firmware_host.export",
+        "cmd_export",
+        "write a journalled series as ISS records and as a table script",
+    ),
+    "bench": ("firmware_host.bench", "cmd_bench", "measure speed and resource use"),
+    "duel": (
+        "firmware_host.duel",
+        "cmd_duel",
+        "strength harness: computer players against each other on duplicate deals",
+    ),
+}
+
+
+def build_parser() -> argparse.ArgumentParser:
+    parser = argparse.ArgumentParser(
+        prog="skat-table",
+        description="Controller of a physical Skat table (ISkO rules, RFID cards, kiosk display).",
+    )
+    sub = parser.add_subparsers(dest="command", metavar="COMMAND")
+    for name, (module, func, help_text) in COMMANDS.items():
+        p = sub.add_parser(name, help=help_text, description=help_text)
+        _add_arguments(name, module, p)
+        p.set_defaults(_handler=(module, func))
+    return parser
+
+
+def _add_arguments(name: str, module: str, p: argparse.ArgumentParser) -> None:
+    """Each command module defines ``add_arguments(parser)`` next to its ``cmd_`` function."""
+    mod = importlib.import_module(module)
+    adder: Callable[[argparse.ArgumentParser], None] | None = getattr(mod, "add_arguments", None)
+    if adder is not None:
+        adder(p)
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    parser = build_parser()
+    args = parser.parse_args(argv)
+    if not getattr(args, "_handler", None):
+        parser.print_help()
+        return 2
+    module, func = args._handler
+    handler = getattr(importlib.import_module(module), func)
+    try:
+        return int(handler(args) or 0)
+    except KeyboardInterrupt:
+        return 130
+    except BrokenPipeError:
+        return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

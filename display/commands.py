@@ -1,0 +1,114 @@
+"""Commands: what a touch, a click or a key on the kiosk asks the controller to do.
+
+The kiosk turns input events into these values and hands them to the controller, which treats
+them exactly like the corresponding table-script lines (a press, a declaration, a card laid in
+the simulator). They are plain frozen dataclasses; :func:`to_script` gives the table-script
+line a command stands for, where there is one.
+
+>>> from engine.cards import Card
+>>> to_script(Press(1, "bid", 20))
+{'seat': 1, 'press': 'bid', 'value': 20}
+>>> to_script(Declare(0, "CH"))
+{'seat': 0, 'declare': 'CH'}
+>>> to_script(LayCard(2, Card.SA))
+{'zone': 'seat2', 'card': 'SA'}
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Literal
+
+from engine.cards import Card
+
+PressName = Literal["bid", "yes", "pass", "skat", "undo", "concede", "kontra", "re"]
+PRESSES: tuple[PressName, ...] = ("bid", "yes", "pass", "skat", "undo", "concede", "kontra", "re")
+
+
+class CommandError(ValueError):
+    """A command built with a value it cannot have."""
+
+
+@dataclass(frozen=True)
+class LayCard:
+    """Simulator: the card is laid on that seat's pad (or, in the deal, dealt)."""
+
+    seat: int
+    card: Card
+
+
+@dataclass(frozen=True)
+class DealNext:
+    """Simulator: deal the next card of the shuffled deck over the deal reader."""
+
+
+@dataclass(frozen=True)
+class Press:
+    """A seat's button: bid (``value`` None = the next legal value), yes, pass, skat, ..."""
+
+    seat: int
+    press: PressName
+    value: int | None = None
+
+    def __post_init__(self) -> None:
+        if self.press not in PRESSES:
+            raise CommandError(f"unknown press {self.press!r}: use one of {', '.join(PRESSES)}")
+
+
+@dataclass(frozen=True)
+class Declare:
+    """The declarer announces a contract in ISS notation (``"G"``, ``"CHS"``, ``"NO"``)."""
+
+    seat: int
+    contract: str
+
+
+@dataclass(frozen=True)
+class SetLanguage:
+    code: str
+
+
+@dataclass(frozen=True)
+class SetCardStyle:
+    style: str
+
+
+@dataclass(frozen=True)
+class ShowLastTrick:
+    """Show (or hide again) the last trick. The kiosk toggles it itself; the controller may
+    ignore the command or log it."""
+
+
+@dataclass(frozen=True)
+class ShowSheet:
+    """Show (or hide again) the score sheet over the current scene; handled like
+    :class:`ShowLastTrick`."""
+
+
+@dataclass(frozen=True)
+class Quit:
+    """Window closed or Escape in the simulator."""
+
+
+Command = (
+    LayCard | DealNext | Press | Declare | SetLanguage | SetCardStyle | ShowLastTrick | ShowSheet
+    | Quit
+)
+
+
+def to_script(command: Command) -> dict | None:
+    """The table-script line a command stands for, or None for display-only commands.
+
+    A simulator card names the card rather than a tag; the simulator maps it to the deck's UID.
+    """
+    match command:
+        case Press(seat, press, value):
+            line: dict = {"seat": seat, "press": press}
+            if value is not None:
+                line["value"] = value
+            return line
+        case Declare(seat, contract):
+            return {"seat": seat, "declare": contract}
+        case LayCard(seat, card):
+            return {"zone": f"seat{seat}", "card": str(card)}
+    return None

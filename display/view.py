@@ -1,0 +1,294 @@
+"""The view model: everything the kiosk shows, as plain frozen dataclasses.
+
+The controller builds a :class:`View` from the engine's state after every accepted input and
+hands it to :meth:`display.kiosk.Kiosk.show`. The display never reads the engine itself; it only
+draws what a view says, so a view is also a complete record of what the players saw.
+
+Seats are **table seats** (0..n-1 clockwise in the config's player order), never ISS positions.
+Cards are :class:`engine.cards.Card`; contracts are written in ISS notation (``"G"``, ``"CH"``,
+``"NO"``), as :class:`engine.contract.Contract` prints them.
+
+>>> from engine.cards import Card
+>>> v = View(scene="play", players=("Anna", "Ben", "Carla"), dealer=2, positions=(0, 1, 2),
+...          play=PlayView(declarer=0, contract="C", bid=18, to_act=1,
+...                        trick=TrickView(leader=0, cards=((0, Card.CJ),))))
+>>> v.turn
+1
+>>> v.role_of(1)
+'middlehand'
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Literal
+
+from engine.cards import Card
+
+Scene = Literal[
+    "enrol", "deal", "bidding", "declaration", "play", "result", "sheet", "fault", "idle"
+]
+SCENES: tuple[Scene, ...] = (
+    "enrol", "deal", "bidding", "declaration", "play", "result", "sheet", "fault", "idle"
+)
+CardStyle = Literal["french", "four-colour", "german"]
+CARD_STYLES: tuple[CardStyle, ...] = ("french", "four-colour", "german")
+LANGUAGES: tuple[str, ...] = ("de", "en", "fr", "es", "nb", "cs", "nl", "pl")
+ROLES = ("forehand", "middlehand", "rearhand")
+
+FaultKind = Literal[
+    "revoke",            # a card that does not follow suit: follow_with holds the right cards
+    "out-of-turn",       # a card or press by a seat that is not to act (other_seat is to act)
+    "wrong-pad",         # a card laid on a pad that is not its holder's
+    "not-in-hand",       # a card the seat does not hold
+    "foreign-tag",       # a tag that is not in the enrolled deck
+    "already-dealt",     # a card read twice during the deal
+    "duplicate-tag",     # enrolment: this tag is already another card
+    "short-deal",        # fewer than 32 cards when the deal should be complete
+    "bid-not-higher",    # value: the refused value; other value: the current bid
+    "bid-not-legal",     # value: a number that is not a Skat bid
+    "contract-refused",  # detail: the engine's reason
+    "reader-down",       # detail: which reader (its zone)
+    "journal",           # detail: what failed while writing the journal
+    "other",             # detail: the engine's message as it is
+]
+
+
+class ViewError(ValueError):
+    """A view that cannot be drawn: the message names the field and what was wrong."""
+
+
+@dataclass(frozen=True)
+class Fault:
+    """Something refused or broken, said in the players' words.
+
+    The display composes the sentence in the table's language from ``kind`` and the fields;
+    ``detail`` (often the engine's English message) is shown underneath, smaller, for the
+    cases no sentence covers.
+    """
+
+    kind: FaultKind
+    seat: int | None = None
+    card: Card | None = None
+    follow_with: tuple[Card, ...] = ()
+    suit: str | None = None          # "C", "S", "H", "D" or "T" (trump) for revoke
+    other_seat: int | None = None
+    value: int | None = None
+    other_value: int | None = None
+    zone: str | None = None
+    detail: str = ""
+
+
+@dataclass(frozen=True)
+class Prompt:
+    """A computer seat's move that a person must carry out on the table."""
+
+    seat: int
+    card: Card | None = None         # "computer seat X plays SA: please lay it"
+    press: str | None = None         # or a press ("bid", "yes", "pass", "skat")
+    value: int | None = None
+    contract: str | None = None      # or a declaration
+
+
+@dataclass(frozen=True)
+class EnrolView:
+    card: Card | None                # the card to lay next (None when the deck is complete)
+    done: int                        # cards enrolled so far
+    total: int = 32
+    last: Card | None = None         # the card accepted last, shown as confirmation
+
+
+@dataclass(frozen=True)
+class DealView:
+    dealt: tuple[int, ...]           # cards received so far, per table seat
+    skat: int = 0                    # cards in the skat so far (0..2)
+    to: int | None = None            # seat receiving the next card, -1 for the skat, None: done
+    packet: int = 0                  # 0-based packet of the ISkO deal pattern (0..6)
+    last: Card | None = None         # the card read last (only the simulator shows it)
+
+    @property
+    def counted(self) -> int:
+        return sum(self.dealt) + self.skat
+
+
+@dataclass(frozen=True)
+class BiddingView:
+    bidder: int                      # seat who says (reizt)
+    listener: int                    # seat who hears (hört)
+    value: int                       # highest bid so far, 0 when none
+    next_value: int | None           # the next legal bid, None above 264
+    to_act: int                      # seat whose press is expected
+    passed: frozenset[int] = frozenset()
+    holder: int | None = None        # seat that holds ``value``
+    forehand_alone: bool = False     # middle and rear passed: forehand plays for 18 or passes
+
+
+@dataclass(frozen=True)
+class DeclarationView:
+    declarer: int
+    bid: int
+    skat_taken: bool                 # False: may take the skat or declare a hand game
+    contracts: tuple[str, ...]       # every contract the rules allow now, ISS notation
+    discards: tuple[Card, ...] = ()  # discards laid so far (after a pick-up)
+    skat: tuple[Card, ...] = ()      # the skat as picked up (shown to the declarer's screen only
+                                     # in the simulator; empty on a shared screen)
+
+
+@dataclass(frozen=True)
+class TrickView:
+    leader: int                      # seat that led
+    cards: tuple[tuple[int, Card], ...]  # (seat, card) in the order laid
+    winner: int | None = None        # seat that took it, once complete
+
+
+@dataclass(frozen=True)
+class PlayView:
+    declarer: int
+    contract: str
+    bid: int
+    to_act: int
+    trick: TrickView
+    last_trick: TrickView | None = None
+    tricks: tuple[int, int] = (0, 0)     # tricks taken: declarer, defenders
+    show_last_trick: bool = False
+    kontra: int = 1                      # 1, 2 (Kontra) or 4 (Re)
+
+
+@dataclass(frozen=True)
+class ResultView:
+    declarer: int | None             # None when passed in
+    contract: str | None
+    bid: int
+    won: bool
+    value: int                       # signed, as on the sheet
+    points: int | None = None        # declarer's card points with the skat
+    tricks: int | None = None
+    matadors: int = 0
+    schneider: bool = False
+    schwarz: bool = False
+    overbid: bool = False
+    passed_in: bool = False
+    ending: str = "played"           # GameResult.ending
+    breakdown: tuple[tuple[str, int], ...] = ()  # (label key, count): ("with", 2), ("game", 3)...
+    base_value: int | None = None
+    multiplier: int | None = None
+    skat: tuple[Card, ...] = ()      # the original skat
+    discards: tuple[Card, ...] = ()  # what the declarer put away (== skat in a hand game)
+    next_dealer: int | None = None
+
+
+@dataclass(frozen=True)
+class SheetRow:
+    number: int
+    dealer: int
+    declarer: int | None
+    contract: str | None
+    value: int                       # signed entry; 0 when passed in
+    totals: tuple[int, ...]          # running totals per seat after this game
+
+
+@dataclass(frozen=True)
+class SheetView:
+    rows: tuple[SheetRow, ...] = ()
+    totals: tuple[int, ...] = ()
+    seeger_fabian: tuple[int, ...] | None = None   # footer when the config asks for it
+    games_total: int | None = None   # length of the series, None: open
+    winner: int | None = None        # seat, once the series is over
+    settlement: tuple[float, ...] | None = None    # money per seat (+ receives), when staked
+    finished: bool = False
+
+
+@dataclass(frozen=True)
+class View:
+    """One whole screen. Only ``scene`` and ``players`` are required; the rest defaults to
+    "nothing to show". The sub-view that matches ``scene`` must be present."""
+
+    scene: Scene
+    players: tuple[str, ...]
+    dealer: int | None = None
+    positions: tuple[int, int, int] | None = None  # table seats of fore-, middle-, rearhand
+    computer: frozenset[int] = frozenset()
+    language: str = "de"
+    card_style: CardStyle = "french"
+    game_number: int = 0             # 1-based number of the current deal, 0 before the first
+    enrol: EnrolView | None = None
+    deal: DealView | None = None
+    bidding: BiddingView | None = None
+    declaration: DeclarationView | None = None
+    play: PlayView | None = None
+    result: ResultView | None = None
+    sheet: SheetView | None = None
+    hands: tuple[tuple[Card, ...] | None, ...] = ()  # per seat; None: hidden
+    refusal: Fault | None = None     # the red banner of the card or press just refused
+    faults: tuple[Fault, ...] = ()   # standing trouble (a reader down, the journal)
+    prompt: Prompt | None = None
+    simulator: bool = False          # hands are clickable; the deal deals on click
+    can_undo: bool = False
+    can_concede: bool = False
+    kontra_re: bool = False          # the house rule is on: offer Kontra/Re buttons
+    note: str = field(default="", compare=True)  # free text for the idle/status line
+
+    def __post_init__(self) -> None:
+        n = len(self.players)
+        if n not in (3, 4):
+            raise ViewError(f"players: a table has 3 or 4 players, not {n}")
+        if self.scene not in SCENES:
+            raise ViewError(f"scene: {self.scene!r} is not one of {', '.join(SCENES)}")
+        if self.language not in LANGUAGES:
+            raise ViewError(f"language: {self.language!r} is not one of {', '.join(LANGUAGES)}")
+        if self.card_style not in CARD_STYLES:
+            raise ViewError(f"card_style: {self.card_style!r} is not one of "
+                            f"{', '.join(CARD_STYLES)}")
+        needed = {"enrol": self.enrol, "deal": self.deal, "bidding": self.bidding,
+                  "declaration": self.declaration, "play": self.play, "result": self.result,
+                  "sheet": self.sheet}
+        if self.scene in needed and needed[self.scene] is None:
+            raise ViewError(f"scene {self.scene!r} needs the view's {self.scene} field")
+        if self.hands and len(self.hands) != n:
+            raise ViewError(f"hands: one entry per seat ({n}), not {len(self.hands)}")
+
+    @property
+    def turn(self) -> int | None:
+        """The seat everybody is waiting for, if any."""
+        if self.prompt is not None:
+            return self.prompt.seat
+        if self.scene == "bidding" and self.bidding:
+            return self.bidding.to_act
+        if self.scene == "declaration" and self.declaration:
+            return self.declaration.declarer
+        if self.scene == "play" and self.play:
+            return self.play.to_act
+        return None
+
+    def role_of(self, seat: int) -> str | None:
+        """``"forehand"``, ``"middlehand"``, ``"rearhand"`` or None (the dealer at four)."""
+        if self.positions is None or seat not in self.positions:
+            return None
+        return ROLES[self.positions.index(seat)]
+
+    @property
+    def declarer(self) -> int | None:
+        for sub in (self.play, self.declaration, self.result):
+            if sub is not None:
+                return sub.declarer
+        return None
+
+
+def hand_contracts(skat_taken: bool) -> tuple[str, ...]:
+    """The contracts the ISkO allows once the declarer has (or has not) taken the skat.
+
+    A controller may use this to fill :attr:`DeclarationView.contracts` when the engine has no
+    list of its own. After a pick-up: plain suit, grand, null and null ouvert. Before (hand):
+    each game as hand, suit/grand also with schneider, schneider+schwarz and ouvert.
+
+    >>> hand_contracts(True)
+    ('C', 'S', 'H', 'D', 'G', 'N', 'NO')
+    >>> 'CHSZ' in hand_contracts(False), 'CHS' in hand_contracts(True)
+    (True, False)
+    """
+    if skat_taken:
+        return ("C", "S", "H", "D", "G", "N", "NO")
+    out: list[str] = []
+    for g in "CSHDG":
+        out += [f"{g}H", f"{g}HS", f"{g}HSZ", f"{g}O"]
+    return (*out, "NH", "NOH")

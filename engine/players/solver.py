@@ -1,0 +1,472 @@
+"""A double-dummy solver for Skat: every hand open, who wins with best play on both sides?
+
+The solver answers one yes/no question at a time (a *null window*): can the declarer's side
+reach ``need`` more card points (suit and grand), take every remaining trick (schwarz), or, in
+null, can the defenders force the declarer to take a trick? A yes/no search cuts far more than a
+search for the exact value, and it is all the player needs: 61, 90, all tricks, any trick.
+
+>>> from engine.cards import parse_mask
+>>> s = Solver(game=4, declarer=0)  # grand, forehand declares
+>>> hands = (parse_mask("CJ SJ"), parse_mask("HJ DJ"), parse_mask("CA CT"))
+>>> s.reaches(hands, leader=0, trick=(), need=29)  # CJ, SJ draw the jacks; CT, CA fall
+True
+>>> s.reaches(hands, leader=0, trick=(), need=30)
+False
+>>> s.max_points(hands, leader=0, trick=())
+29
+
+Speed comes from:
+
+- an internal card order per game type in which each class (a suit, or the trumps) is one
+  contiguous run of bits in increasing strength, so following suit is one AND, a trick winner
+  two comparisons, and the cards between two others one mask;
+- one function call per trick (the three cards are nested loops, not recursion);
+- a transposition table keyed on the cards still held and the leader, holding the bounds
+  found so far on what the declarer can still win (so later windows reuse earlier searches);
+- equivalent cards pruned: two cards of one hand with no outstanding card between them and
+  the same points are interchangeable, so only one is searched (exact, not a heuristic);
+- move ordering: win a trick cheaply, or give a partner's trick the most points.
+
+Positions are 0, 1, 2 (forehand, middlehand, rearhand); ``game`` is the integer value of
+``engine.contract.GameType`` (0..3 suits, 4 grand, 5 null); hands are card masks as in
+:mod:`engine.cards`.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+
+from engine.cards import RANK_POINTS
+
+GRAND = 4
+NULL = 5
+
+# Ranks in increasing strength outside null: 7 8 9 Q K T A (the jack is a trump).
+_SUIT_ORDER = (0, 1, 2, 5, 6, 3, 7)
+# In null every suit keeps its natural order 7 8 9 T J Q K A, which is the bit order.
+_NULL_ORDER = (0, 1, 2, 3, 4, 5, 6, 7)
+_JACK = 4
+_NEXT = (1, 2, 0)
+
+
+class SolverError(ValueError):
+    """A position the solver cannot search (wrong card counts, a card twice...)."""
+
+
+def _internal_order(game: int) -> list[int]:
+    """Engine card indices in internal bit order (weakest first, trumps last)."""
+    if game == NULL:
+        return [8 * s + r for s in range(4) for r in _NULL_ORDER]
+    order = [8 * s + r for s in range(4) if s != game for r in _SUIT_ORDER]
+    if game < GRAND:
+        order += [8 * game + r for r in _SUIT_ORDER]
+    order += [8 * s + _JACK for s in (3, 2, 1, 0)]  # jacks: diamonds lowest, clubs highest
+    return order
+
+
+class Tables:
+    """Everything the search needs for one game type, in internal bit order."""
+
+    def __init__(self, game: int) -> None:
+        if not 0 <= game <= NULL:
+            raise SolverError(f"game type {game} cannot be solved: use 0..5 (suits, grand, null)")
+        self.game = game
+        order = _internal_order(game)
+        self.to_engine = order  # internal bit -> engine card
+        to_internal = [0] * 32
+        for i, c in enumerate(order):
+            to_internal[c] = i
+        self.to_internal = to_internal
+        # class of each internal bit: a run of bits; trumps are the top run.
+        if game == NULL:
+            runs = [(0, 8), (8, 16), (16, 24), (24, 32)]
+            self.trump_base = 32
+        else:
+            runs = [(0, 7), (7, 14), (14, 21), (21, 32)] if game < GRAND else [
+                (0, 7), (7, 14), (14, 21), (21, 28), (28, 32)]
+            self.trump_base = runs[-1][0]
+        cls_mask = [0] * 32
+        for lo, hi in runs:
+            m = ((1 << hi) - 1) ^ ((1 << lo) - 1)
+            for i in range(lo, hi):
+                cls_mask[i] = m
+        self.cls_mask = cls_mask
+        self.points = [RANK_POINTS[c & 7] for c in order]
+        trump_mask = ((1 << 32) - 1) ^ ((1 << self.trump_base) - 1)
+        self.trump_mask = trump_mask
+        # cards that beat internal card w once it leads a trick or is winning it
+        self.beats = [
+            (cls_mask[w] & ~((2 << w) - 1)) | (0 if w >= self.trump_base else trump_mask)
+            for w in range(32)
+        ]
+        # engine byte -> internal mask, per suit; internal byte -> points
+        self.byte_to_internal = [
+            [sum(1 << to_internal[8 * s + r] for r in range(8) if b >> r & 1) for b in range(256)]
+            for s in range(4)
+        ]
+        self.byte_points = [
+            [sum(self.points[8 * k + i] for i in range(8) if b >> i & 1) for b in range(256)]
+            for k in range(4)
+        ]
+        # Equal-point neighbours may be equivalent; cards with other points never are.
+        self.same_points_as_next = [
+            i + 1 < 32 and cls_mask[i] == cls_mask[i + 1] and self.points[i] == self.points[i + 1]
+            for i in range(32)
+        ]
+        same = self.same_points_as_next
+        run_top = [0] * 33
+        for i in range(31, -1, -1):
+            run_top[i] = run_top[i + 1] if same[i] else i
+        # the cards above i in its run of equal points: i is equivalent to the lowest of them
+        # that is still out, if the same hand holds that one
+        self.run_mask = [((2 << run_top[i]) - 1) & ~((2 << i) - 1) for i in range(32)]
+        # bits of every 16-bit half, lowest first, as tuples of internal indices
+        lo = [tuple(i for i in range(16) if m >> i & 1) for m in range(1 << 16)]
+        self.bits_lo = lo
+        self.bits_hi = [tuple(i + 16 for i in t) for t in lo]
+
+    def internal(self, mask: int) -> int:
+        b = self.byte_to_internal
+        return b[0][mask & 0xFF] | b[1][mask >> 8 & 0xFF] | b[2][mask >> 16 & 0xFF] | b[3][
+            mask >> 24
+        ]
+
+    def engine(self, mask: int) -> int:
+        out = 0
+        order = self.to_engine
+        while mask:
+            low = mask & -mask
+            out |= 1 << order[low.bit_length() - 1]
+            mask ^= low
+        return out
+
+    def mask_points(self, mask: int) -> int:
+        p = self.byte_points
+        return p[0][mask & 0xFF] + p[1][mask >> 8 & 0xFF] + p[2][mask >> 16 & 0xFF] + p[3][
+            mask >> 24
+        ]
+
+
+_TABLES: dict[int, Tables] = {}
+
+
+def tables(game: int) -> Tables:
+    """The (cached) tables of a game type; building one takes a few tenths of a second."""
+    t = _TABLES.get(game)
+    if t is None:
+        t = _TABLES[game] = Tables(game)
+    return t
+
+
+class Solver:
+    """Double-dummy search for one game type and declarer; keeps its transposition table.
+
+    ``reaches`` and ``max_points`` take engine card masks. The transposition table is valid
+    for any position of the same game type and declarer, so one solver can be reused across
+    many positions (the PIMC player does); ``clear()`` drops it.
+    """
+
+    def __init__(self, game: int, declarer: int, max_entries: int = 2_000_000) -> None:
+        if declarer not in (0, 1, 2):
+            raise SolverError(f"declarer must be position 0, 1 or 2, not {declarer}")
+        self.game = int(game)
+        self.declarer = declarer
+        self.t = tables(self.game)
+        self.max_entries = max_entries
+        self.nodes = 0
+        # In suit and grand the declarer maximises his points; in null the defenders maximise
+        # the declarer's tricks, so the roles of the yes/no search swap.
+        null = self.game == NULL
+        self._maxer = tuple((p == declarer) != null for p in range(3))
+        self._tt_points: dict[int, tuple[int, int]] = {}
+        self._tt_tricks: dict[int, tuple[int, int]] = {}
+        self._search_points = self._make_search(tricks=False)
+        self._search_tricks = self._make_search(tricks=True)
+
+    def clear(self) -> None:
+        self._tt_points.clear()
+        self._tt_tricks.clear()
+
+    # ------------------------------------------------------------------ public questions
+
+    def reaches(
+        self, hands: Sequence[int], leader: int, trick: Sequence[int], need: int
+    ) -> bool:
+        """Can the declarer win ``need`` more card points from here (trick cards included)?
+
+        ``hands`` are the three current hands (masks), ``trick`` the cards already in the
+        current trick in the order played, ``leader`` who led it (or leads next).
+        """
+        self._check_game("points", null_ok=False)
+        return self._root(hands, leader, trick, need, tricks=False)
+
+    def takes_all(self, hands: Sequence[int], leader: int, trick: Sequence[int]) -> bool:
+        """Can the declarer take every remaining trick (the current one included)?"""
+        self._check_game("schwarz", null_ok=False)
+        n = self._tricks_left(hands, trick)
+        return self._root(hands, leader, trick, n, tricks=True)
+
+    def null_won(self, hands: Sequence[int], leader: int, trick: Sequence[int]) -> bool:
+        """In null: can the declarer avoid taking any trick from here?"""
+        if self.game != NULL:
+            raise SolverError("null_won is the question of a null game")
+        return not self._root(hands, leader, trick, 1, tricks=True)
+
+    def takes_any(self, hands: Sequence[int], leader: int, trick: Sequence[int]) -> bool:
+        """Suit or grand: can the declarer take at least one trick (escape being schwarz)?"""
+        self._check_game("any trick", null_ok=False)
+        return self._root(hands, leader, trick, 1, tricks=True)
+
+    def max_points(self, hands: Sequence[int], leader: int, trick: Sequence[int]) -> int:
+        """The exact card points the declarer wins from here with best play (binary search)."""
+        self._check_game("points", null_ok=False)
+        t = self.t
+        trick_mask = 0
+        for c in trick:
+            trick_mask |= 1 << c
+        lo, hi = 0, t.mask_points(t.internal(hands[0] | hands[1] | hands[2] | trick_mask))
+        while lo < hi:  # invariant: the answer is in [lo, hi]
+            mid = (lo + hi + 1) // 2
+            if self._root(hands, leader, trick, mid, tricks=False):
+                lo = mid
+            else:
+                hi = mid - 1
+        return lo
+
+    # ------------------------------------------------------------------ internals
+
+    def _check_game(self, what: str, null_ok: bool) -> None:
+        if self.game == NULL and not null_ok:
+            raise SolverError(f"a null game has no {what} question: use null_won")
+
+    @staticmethod
+    def _tricks_left(hands: Sequence[int], trick: Sequence[int]) -> int:
+        total = hands[0].bit_count() + hands[1].bit_count() + hands[2].bit_count() + len(trick)
+        return total // 3
+
+    def _root(
+        self, hands: Sequence[int], leader: int, trick: Sequence[int], need: int, tricks: bool
+    ) -> bool:
+        t = self.t
+        if len(trick) > 2:
+            raise SolverError("a trick in progress holds at most two cards")
+        h = [t.internal(m) for m in hands]
+        counts = [m.bit_count() for m in h]
+        expect = [counts[(leader + len(trick)) % 3]] * 3
+        for i in range(len(trick)):
+            expect[(leader + i) % 3] -= 1
+        if counts != expect or (h[0] & h[1]) or (h[0] & h[2]) or (h[1] & h[2]):
+            raise SolverError(
+                f"hands of {counts[0]}, {counts[1]} and {counts[2]} cards do not fit a trick "
+                f"of {len(trick)} cards led by position {leader}"
+            )
+        cards = [t.to_internal[c] for c in trick]
+        if need <= 0:
+            return True
+        if not cards:
+            if counts[leader] == 0:
+                return False
+            search = self._search_tricks if tricks else self._search_points
+            return search(h, leader, need)
+        return self._partial(h, leader, cards, need, tricks)
+
+    def _partial(
+        self, h: list[int], leader: int, cards: list[int], need: int, tricks: bool
+    ) -> bool:
+        """Finish a trick in progress card by card (only at the root, so plain recursion)."""
+        t = self.t
+        pos = (leader + len(cards)) % 3
+        remaining = h[0] | h[1] | h[2]
+        for c in cards:
+            remaining |= 1 << c
+        lead = cards[0]
+        follow = h[pos] & t.cls_mask[lead]
+        moves = follow or h[pos]
+        want = self._maxer[pos]
+        result = not want
+        for c in self._reduce(moves, h[pos], remaining):
+            h2 = list(h)
+            h2[pos] ^= 1 << c
+            trick = [*cards, c]
+            if len(trick) < 3:
+                r = self._partial(h2, leader, trick, need, tricks)
+            else:
+                w = 0
+                for i in (1, 2):
+                    if trick[i] > trick[w] and (1 << trick[i]) & t.beats[trick[w]]:
+                        w = i
+                winner = (leader + w) % 3
+                if winner == self.declarer:
+                    need2 = need - (1 if tricks else sum(t.points[x] for x in trick))
+                else:
+                    need2 = need
+                if need2 <= 0:
+                    r = True
+                elif not h2[0]:
+                    r = False
+                else:
+                    search = self._search_tricks if tricks else self._search_points
+                    r = search(h2, winner, need2)
+            if r == want:
+                return r
+            result = r
+        return result
+
+    def _reduce(self, moves: int, hand: int, remaining: int) -> list[int]:
+        """The moves with equivalent cards removed (keeps the strongest of each group)."""
+        run_mask = self.t.run_mask
+        out = []
+        while moves:
+            low = moves & -moves
+            c = low.bit_length() - 1
+            moves ^= low
+            above = remaining & run_mask[c]
+            if above and hand & (above & -above):
+                continue
+            out.append(c)
+        return out
+
+    def _make_search(self, tricks: bool) -> Callable[[list[int], int, int], bool]:
+        """Build the recursive search as a closure: locals are the fastest lookups in CPython."""
+        t = self.t
+        cls_mask = t.cls_mask
+        beats = t.beats
+        pts = [0] * 32 if tricks else t.points
+        bonus = 1 if tricks else 0
+        bp0, bp1, bp2, bp3 = t.byte_points
+        bits_lo = t.bits_lo
+        bits_hi = t.bits_hi
+        maxer = self._maxer
+        declarer = self.declarer
+        tt = self._tt_tricks if tricks else self._tt_points
+        # Equivalence: a card is dropped if the next outstanding card above it in its run of
+        # equal points (7-8-9, the jacks; a whole suit in null) is in the same hand.
+        run_mask = t.run_mask
+        solver = self
+
+        def moves_of(m: int, hand: int, remaining: int) -> list[int]:
+            out = []
+            for c in bits_lo[m & 0xFFFF] + bits_hi[m >> 16]:
+                rm = run_mask[c]
+                if rm:
+                    above = remaining & rm
+                    if above and hand & (above & -above):
+                        continue
+                out.append(c)
+            return out
+
+        def left_value(remaining: int) -> int:
+            if tricks:
+                return remaining.bit_count() // 3
+            return (
+                bp0[remaining & 0xFF] + bp1[remaining >> 8 & 0xFF]
+                + bp2[remaining >> 16 & 0xFF] + bp3[remaining >> 24]
+            )
+
+        def search(h: list[int], leader: int, need: int) -> bool:
+            """At the start of a trick: can the declarer still reach ``need``?"""
+            solver.nodes += 1
+            remaining = h[0] | h[1] | h[2]
+            total = left_value(remaining)
+            if need > total:
+                return False
+            key = (h[0] << 66) | (h[1] << 34) | (h[2] << 2) | leader
+            entry = tt.get(key)
+            lo = 0
+            hi = total
+            if entry is not None:
+                lo, hi = entry
+                if lo >= need:
+                    return True
+                if hi < need:
+                    return False
+            p1 = leader
+            p2 = _NEXT[p1]
+            p3 = _NEXT[p2]
+            h1 = h[p1]
+            h2 = h[p2]
+            h3 = h[p3]
+            w1 = maxer[p1]
+            w2 = maxer[p2]
+            w3 = maxer[p3]
+            last = h1.bit_count() == 1
+            r = not w1
+            moves1 = moves_of(h1, h1, remaining)
+            if w1:
+                moves1.reverse()  # the declarer's side leads its strongest cards first
+            for c1 in moves1:
+                cm = cls_mask[c1]
+                m2 = h2 & cm or h2
+                b1 = beats[c1]
+                # second hand: if it can beat, try the cheapest winner first when the
+                # leader is an opponent; otherwise (partner leads) the strongest first
+                moves2 = moves_of(m2, h2, remaining)
+                if w2 == w1:
+                    moves2.reverse()
+                else:
+                    win = m2 & b1
+                    if win:
+                        moves2 = moves_of(win, h2, remaining) + moves_of(m2 ^ win, h2, remaining)
+                r = not w2
+                for c2 in moves2:
+                    if (1 << c2) & b1:
+                        wc = c2
+                        wp = p2
+                    else:
+                        wc = c1
+                        wp = p1
+                    m3 = h3 & cm or h3
+                    bw = beats[wc]
+                    moves3 = moves_of(m3, h3, remaining)
+                    if maxer[wp] == w3:
+                        moves3.reverse()
+                    else:
+                        win = m3 & bw
+                        if win:
+                            moves3 = moves_of(win, h3, remaining) + moves_of(
+                                m3 ^ win, h3, remaining
+                            )
+                    base = pts[c1] + pts[c2] + bonus
+                    r = not w3
+                    for c3 in moves3:
+                        if (1 << c3) & bw:
+                            winner = p3
+                        else:
+                            winner = wp
+                        if winner == declarer:
+                            n2 = need - base - pts[c3]
+                            if n2 <= 0:
+                                r = True
+                            elif last:
+                                r = False
+                            else:
+                                hh = [0, 0, 0]
+                                hh[p1] = h1 ^ (1 << c1)
+                                hh[p2] = h2 ^ (1 << c2)
+                                hh[p3] = h3 ^ (1 << c3)
+                                r = search(hh, winner, n2)
+                        elif last:
+                            r = False
+                        else:
+                            hh = [0, 0, 0]
+                            hh[p1] = h1 ^ (1 << c1)
+                            hh[p2] = h2 ^ (1 << c2)
+                            hh[p3] = h3 ^ (1 << c3)
+                            r = search(hh, winner, need)
+                        if r == w3:
+                            break
+                    if r == w2:
+                        break
+                if r == w1:
+                    break
+            if r:
+                if need > lo:
+                    lo = need
+            elif need - 1 < hi:
+                hi = need - 1
+            if len(tt) >= solver.max_entries:
+                tt.clear()
+            tt[key] = (lo, hi)
+            return r
+
+        return search

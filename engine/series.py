@@ -1,0 +1,546 @@
+"""A series at one table: who deals, who sits where, the score sheet, Bock rounds, settlement.
+
+Table seats are ``0..n-1`` clockwise (``n`` = 3 or 4). For each deal the forehand is the seat
+left of the dealer, then middlehand and rearhand; at four the dealer sits out. The dealer moves
+one seat clockwise after every deal, a passed-in one included ("the next player deals").
+
+>>> s = Series(["Anna", "Ben", "Carla"], first_dealer=2)
+>>> s.dealer, s.seats
+(2, (0, 1, 2))
+>>> s.record(ManualResult(declarer=1, won=True, value=48))       # doctest: +ELLIPSIS
+SheetEntry(number=1, dealer=2, seats=(0, 1, 2), declarer=1, ...)
+>>> s.totals, s.dealer, s.seats
+((0, 48, 0), 0, (1, 2, 0))
+
+Scoring (both are always kept; ``scoring`` says which one ranks the players and settles):
+
+- ``standard``: the declarer's entry is the game value, +value won, -2 x value lost (the engine's
+  ``GameResult.value``); the others score nothing. Ramsch (house rule) enters what the engine's
+  ``position_values`` give.
+- ``seeger-fabian``: the same plus 50 for each won and minus 50 for each lost game to the
+  declarer; on each lost game every other player at the table gets 40 at three, 30 at four
+  (the dealer who sat out included). Passed-in deals and Ramsch get no bonus.
+
+Bock rounds (house rule, ``rules="pub"``): a game that meets one of the configured triggers
+queues a Bock round, the next ``n`` deals, whose game values count double. Rounds triggered
+while one is running are appended after it. A passed-in deal uses up a Bock deal like any other.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+from decimal import Decimal, InvalidOperation
+from typing import Any, Protocol
+
+SCORINGS = ("standard", "seeger-fabian")
+
+BOCK_TRIGGERS = {
+    "sixty": "the declarer ended with exactly 60 card points (60:60)",
+    "kontra": "Kontra was said",
+    "re": "Re was said",
+    "grand-hand": "a grand hand was played",
+    "schneider-lost": "the declarer lost schneider (30 or fewer card points)",
+    "schwarz": "a side took no trick",
+    "value:N": "the game value (lost: the doubled loss) reached N or more",
+}
+"""The Bock triggers a config may name, with what each means."""
+
+
+class SeriesError(ValueError):
+    """A series set up wrongly, or asked for something its state does not allow."""
+
+
+class ResultLike(Protocol):
+    """What the sheet reads from a game's result (the engine's ``GameResult`` has all of it)."""
+
+    declarer: int | None
+    won: bool | None
+    value: int
+    passed_in: bool
+
+    @property
+    def position_values(self) -> tuple[int, int, int]: ...
+
+
+@dataclass(frozen=True)
+class BockRules:
+    """Which games start a Bock round.
+
+    >>> BockRules.parse(["sixty", "value:100"]).triggers
+    ('sixty', 'value:100')
+    >>> BockRules.parse(["sixty-sixty"])
+    Traceback (most recent call last):
+    ...
+    engine.series.SeriesError: unknown Bock trigger 'sixty-sixty': use sixty, kontra, re, \
+grand-hand, schneider-lost, schwarz, value:N
+    """
+
+    triggers: tuple[str, ...] = ()
+
+    @classmethod
+    def parse(cls, names: Sequence[str]) -> BockRules:
+        out = []
+        for name in names:
+            key = str(name).strip().lower()
+            if key.startswith("value:"):
+                try:
+                    threshold = int(key[6:])
+                except ValueError:
+                    threshold = 0
+                if threshold <= 0:
+                    raise SeriesError(
+                        f"Bock trigger {name!r}: write value:N with N a positive number of points"
+                    )
+                key = f"value:{threshold}"
+            elif key not in BOCK_TRIGGERS:
+                raise SeriesError(
+                    f"unknown Bock trigger {name!r}: use {', '.join(BOCK_TRIGGERS)}"
+                )
+            if key not in out:
+                out.append(key)
+        return cls(tuple(out))
+
+    def triggered_by(self, result: ResultLike) -> list[str]:
+        """The triggers this result meets (empty for a passed-in deal)."""
+        if result.passed_in:
+            return []
+        met = []
+        for t in self.triggers:
+            if t == "sixty":
+                hit = getattr(result, "points", None) == 60 and _is_trump_game(result)
+            elif t == "kontra":
+                hit = getattr(result, "kontra", 1) >= 2
+            elif t == "re":
+                hit = getattr(result, "kontra", 1) >= 4
+            elif t == "grand-hand":
+                c = str(getattr(result, "contract", None) or "")
+                hit = c.startswith("G") and ("H" in c[1:] or "O" in c[1:])
+            elif t == "schneider-lost":
+                hit = (
+                    result.declarer is not None
+                    and not result.won
+                    and bool(getattr(result, "schneider", False))
+                    and _is_trump_game(result)
+                    and (getattr(result, "points", 99) or 0) <= 30
+                )
+            elif t == "schwarz":
+                hit = bool(getattr(result, "schwarz", False)) and _is_trump_game(result)
+            else:  # value:N
+                hit = abs(result.value) >= int(t[6:])
+            if hit:
+                met.append(t)
+        return met
+
+
+def _is_trump_game(result: ResultLike) -> bool:
+    c = getattr(result, "contract", None)
+    return c is not None and str(c)[:1] in ("C", "S", "H", "D", "G")
+
+
+@dataclass(frozen=True)
+class SheetEntry:
+    """One deal on the score sheet. Seats are table seats.
+
+    ``value`` is the game value as entered (doubled in a Bock deal); ``scores`` the standard
+    entries per seat; ``seeger_fabian`` the Seeger-Fabian entries per seat for this deal.
+    """
+
+    number: int
+    dealer: int
+    seats: tuple[int, int, int]
+    declarer: int | None
+    won: bool | None
+    value: int
+    bock: bool
+    scores: tuple[int, ...]
+    seeger_fabian: tuple[int, ...]
+    bock_triggers: tuple[str, ...] = ()
+    result: Any = field(default=None, compare=False, repr=False)
+
+    @property
+    def passed_in(self) -> bool:
+        return self.declarer is None and not any(self.scores)
+
+    def to_json(self) -> dict[str, Any]:
+        """The deal as DESIGN.md's ``replay --json`` writes it (``games`` entries)."""
+        r = self.result
+        played = r is not None and not r.passed_in and self.declarer is not None
+        return {
+            "number": self.number,
+            "dealer": self.dealer,
+            "declarer": self.declarer,
+            "contract": str(r.contract) if played else None,
+            "bid": getattr(r, "bid", None) if r is not None else None,
+            "won": self.won if played else None,
+            "value": self.value,
+            "points": r.points if played else None,
+            "tricks": r.tricks if played else None,
+            "matadors": r.matadors if played else None,
+            "schneider": bool(r.schneider) if played else False,
+            "schwarz": bool(r.schwarz) if played else False,
+            "overbid": bool(r.overbid) if played else False,
+            "passed_in": r is None or bool(r.passed_in),
+            "bock": self.bock,
+            "scores": list(self.scores),
+        }
+
+
+@dataclass(frozen=True)
+class Payment:
+    """``payer`` pays ``payee`` ``amount`` (table seats)."""
+
+    payer: int
+    payee: int
+    amount: Decimal
+
+
+@dataclass(frozen=True)
+class Settlement:
+    """What each seat pays (negative) or receives (positive), and who pays whom.
+
+    Every pair of players settles the difference of their totals times the stake; the per-seat
+    ``amounts`` add up to zero. No commission is taken.
+    """
+
+    stake: Decimal
+    points: tuple[int, ...]
+    amounts: tuple[Decimal, ...]
+    payments: tuple[Payment, ...]
+
+
+def seats_for(dealer: int, players: int) -> tuple[int, int, int]:
+    """Table seats of forehand, middlehand and rearhand when ``dealer`` deals.
+
+    >>> seats_for(2, 3), seats_for(0, 3), seats_for(3, 4), seats_for(0, 4)
+    ((0, 1, 2), (1, 2, 0), (0, 1, 2), (1, 2, 3))
+    """
+    return tuple((dealer + k) % players for k in (1, 2, 3))  # type: ignore[return-value]
+
+
+class Series:
+    """The deals of one table session and its score sheet.
+
+    Parameters: ``players`` (3 or 4 names, clockwise), ``first_dealer`` (a table seat),
+    ``scoring`` (``"standard"`` or ``"seeger-fabian"``), ``length`` (deals in the series,
+    passed-in deals included; None: open-ended), ``stake`` (money per point, for
+    :meth:`settlement`), ``cap`` (the most points one deal's game value may count in the
+    settlement), ``bock`` (Bock triggers; only under the ``pub`` rule set), ``rules`` (the
+    engine's ``Rules`` for :meth:`new_game`; ISkO when None).
+    """
+
+    def __init__(
+        self,
+        players: Sequence[str],
+        first_dealer: int = 0,
+        *,
+        scoring: str = "standard",
+        length: int | None = None,
+        stake: Decimal | float | str | None = None,
+        cap: int | None = None,
+        bock: BockRules | Sequence[str] | None = None,
+        rules: Any = None,
+    ) -> None:
+        names = [str(p) for p in players]
+        if len(names) not in (3, 4):
+            raise SeriesError(f"a Skat table has 3 or 4 players, not {len(names)}")
+        if len(set(names)) != len(names):
+            raise SeriesError("two players have the same name: give each a different one")
+        if not isinstance(first_dealer, int) or not 0 <= first_dealer < len(names):
+            raise SeriesError(
+                f"first dealer must be a seat from 0 to {len(names) - 1}, not {first_dealer!r}"
+            )
+        if scoring not in SCORINGS:
+            raise SeriesError(f"scoring must be one of {', '.join(SCORINGS)}, not {scoring!r}")
+        if length is not None and (not isinstance(length, int) or length < 1):
+            raise SeriesError(f"series length must be a positive number of deals, not {length!r}")
+        if cap is not None and (not isinstance(cap, int) or cap < 1):
+            raise SeriesError(f"cap must be a positive number of points, not {cap!r}")
+        self.players: tuple[str, ...] = tuple(names)
+        self.first_dealer = first_dealer
+        self.scoring = scoring
+        self.length = length
+        self.stake = _money(stake) if stake is not None else None
+        self.cap = cap
+        self.bock = bock if isinstance(bock, BockRules) else BockRules.parse(bock or ())
+        self.rules = rules
+        self._entries: list[SheetEntry] = []
+        self._game: Any = None
+
+    # --- who deals, who plays --------------------------------------------------------------
+
+    @property
+    def n(self) -> int:
+        return len(self.players)
+
+    @property
+    def number(self) -> int:
+        """The number of the next (or current) deal, counting from 1."""
+        return len(self._entries) + 1
+
+    @property
+    def dealer(self) -> int:
+        """Table seat of the dealer of the next (or current) deal."""
+        return (self.first_dealer + len(self._entries)) % self.n
+
+    @property
+    def seats(self) -> tuple[int, int, int]:
+        """Table seats of forehand, middlehand, rearhand in the next (or current) deal."""
+        return seats_for(self.dealer, self.n)
+
+    @property
+    def sitting_out(self) -> int | None:
+        """The seat that sits out (the dealer at four), None at three."""
+        return self.dealer if self.n == 4 else None
+
+    def seat_of(self, position: int) -> int:
+        return self.seats[position]
+
+    def position_of(self, seat: int) -> int | None:
+        """The position (0 forehand .. 2 rearhand) of a table seat in this deal; None sits out."""
+        s = self.seats
+        return s.index(seat) if seat in s else None
+
+    @property
+    def finished(self) -> bool:
+        return self.length is not None and len(self._entries) >= self.length
+
+    @property
+    def deals_left(self) -> int | None:
+        return None if self.length is None else max(0, self.length - len(self._entries))
+
+    # --- Bock ------------------------------------------------------------------------------
+
+    def _bock_schedule(self) -> tuple[list[bool], int]:
+        """Which recorded deals were Bock deals, and how many Bock deals are still queued."""
+        pending = 0
+        flags = []
+        for e in self._entries:
+            flags.append(pending > 0)
+            if pending:
+                pending -= 1
+            pending += self.n * len(e.bock_triggers)
+        return flags, pending
+
+    @property
+    def bock_pending(self) -> int:
+        """Bock deals still to come (the current one included)."""
+        return self._bock_schedule()[1]
+
+    @property
+    def is_bock(self) -> bool:
+        """Whether the next (or current) deal is a Bock deal."""
+        return self.bock_pending > 0
+
+    # --- playing ---------------------------------------------------------------------------
+
+    @property
+    def game(self) -> Any:
+        """The game being played (from :meth:`new_game`), None between games."""
+        return self._game
+
+    def new_game(self, deal: Any) -> Any:
+        """Start the next deal with the engine's ``Game`` and return it."""
+        if self.finished:
+            raise SeriesError(f"the series is over: all {self.length} deals are played")
+        if self._game is not None:
+            raise SeriesError("a game is still being played: finish it before the next deal")
+        from engine.game import ISKO, Game
+
+        self._game = Game(deal, self.rules if self.rules is not None else ISKO)
+        return self._game
+
+    def finish_game(self) -> SheetEntry:
+        """Enter the current game's result on the sheet (the game must be over)."""
+        if self._game is None:
+            raise SeriesError("no game is being played")
+        if self._game.result is None:
+            raise SeriesError("the game is not over yet")
+        entry = self.record(self._game.result)
+        self._game = None
+        return entry
+
+    def abandon_game(self) -> None:
+        """Drop the current game without scoring it (e.g. a misdeal)."""
+        self._game = None
+
+    def record(self, result: ResultLike) -> SheetEntry:
+        """Enter a finished game's result (positions as in the game) for the next deal."""
+        if self.finished:
+            raise SeriesError(f"the series is over: all {self.length} deals are played")
+        seats = self.seats
+        n = self.n
+        bock = self.is_bock
+        factor = 2 if bock else 1
+        scores = [0] * n
+        sf = [0] * n
+        declarer = None if result.passed_in else result.declarer
+        if not result.passed_in:
+            for pos, v in enumerate(result.position_values):
+                scores[seats[pos]] += v * factor
+        if declarer is not None:
+            dseat = seats[declarer]
+            sf = scores.copy()
+            if result.won:
+                sf[dseat] += 50
+            else:
+                sf[dseat] -= 50
+                bonus = 40 if n == 3 else 30
+                for s in range(n):
+                    if s != dseat:
+                        sf[s] += bonus
+        else:
+            sf = scores.copy()
+        entry = SheetEntry(
+            number=self.number,
+            dealer=self.dealer,
+            seats=seats,
+            declarer=None if declarer is None else seats[declarer],
+            won=None if declarer is None else bool(result.won),
+            value=result.value * factor if not result.passed_in else 0,
+            bock=bock,
+            scores=tuple(scores),
+            seeger_fabian=tuple(sf),
+            bock_triggers=tuple(self.bock.triggered_by(result)),
+            result=result,
+        )
+        self._entries.append(entry)
+        return entry
+
+    def pop(self) -> SheetEntry:
+        """Take the last entry off the sheet (a correction); the dealer moves back."""
+        if self._game is not None:
+            raise SeriesError("a game is being played: finish or abandon it first")
+        if not self._entries:
+            raise SeriesError("the sheet is empty")
+        return self._entries.pop()
+
+    # --- the sheet -------------------------------------------------------------------------
+
+    @property
+    def sheet(self) -> tuple[SheetEntry, ...]:
+        return tuple(self._entries)
+
+    @property
+    def totals(self) -> tuple[int, ...]:
+        """The standard sheet's total per seat."""
+        return tuple(sum(e.scores[s] for e in self._entries) for s in range(self.n))
+
+    @property
+    def seeger_fabian(self) -> tuple[int, ...]:
+        """The Seeger-Fabian total per seat."""
+        return tuple(sum(e.seeger_fabian[s] for e in self._entries) for s in range(self.n))
+
+    @property
+    def scores(self) -> tuple[int, ...]:
+        """Totals under the configured scoring."""
+        return self.seeger_fabian if self.scoring == "seeger-fabian" else self.totals
+
+    def games_won(self) -> tuple[int, ...]:
+        return tuple(
+            sum(1 for e in self._entries if e.declarer == s and e.won) for s in range(self.n)
+        )
+
+    def games_lost(self) -> tuple[int, ...]:
+        return tuple(
+            sum(1 for e in self._entries if e.declarer == s and e.won is False)
+            for s in range(self.n)
+        )
+
+    @property
+    def winners(self) -> tuple[int, ...]:
+        """The seat(s) with the highest total under the configured scoring (ties: several)."""
+        scores = self.scores
+        best = max(scores)
+        return tuple(s for s in range(self.n) if scores[s] == best)
+
+    @property
+    def winner(self) -> int | None:
+        """The one seat in the lead (the series winner once :attr:`finished`); None if tied."""
+        w = self.winners
+        return w[0] if len(w) == 1 else None
+
+    def ranking(self) -> list[tuple[int, int]]:
+        """``(seat, total)`` best first; equal totals keep seat order."""
+        scores = self.scores
+        return sorted(((s, scores[s]) for s in range(self.n)), key=lambda t: -t[1])
+
+    # --- money -----------------------------------------------------------------------------
+
+    def settlement_points(self) -> tuple[int, ...]:
+        """Totals for the settlement: the configured scoring with each game value capped."""
+        if self.cap is None:
+            return self.scores
+        totals = [0] * self.n
+        for e in self._entries:
+            capped = [max(-self.cap, min(self.cap, v)) for v in e.scores]
+            extra = (
+                [sf - sc for sf, sc in zip(e.seeger_fabian, e.scores, strict=True)]
+                if self.scoring == "seeger-fabian"
+                else [0] * self.n
+            )
+            for s in range(self.n):
+                totals[s] += capped[s] + extra[s]
+        return tuple(totals)
+
+    def settlement(self, stake: Decimal | float | str | None = None) -> Settlement:
+        """What each player pays or receives: every pair settles its difference x stake.
+
+        >>> s = Series(["A", "B", "C"], first_dealer=2, stake="0.05")
+        >>> _ = s.record(ManualResult(declarer=0, won=True, value=60))   # A (forehand) +60
+        >>> st = s.settlement()
+        >>> [str(a) for a in st.amounts]
+        ['6.00', '-3.00', '-3.00']
+        >>> [(p.payer, p.payee, str(p.amount)) for p in st.payments]
+        [(1, 0, '3.00'), (2, 0, '3.00')]
+        """
+        rate = _money(stake) if stake is not None else self.stake
+        if rate is None:
+            raise SeriesError("no stake per point is set, so there is nothing to settle")
+        points = self.settlement_points()
+        n = self.n
+        total = sum(points)
+        amounts = tuple((n * p - total) * rate for p in points)
+        payments = []
+        for i in range(n):
+            for j in range(n):
+                if points[i] > points[j]:
+                    payments.append(Payment(payer=j, payee=i, amount=(points[i] - points[j]) * rate))
+        payments.sort(key=lambda p: (p.payer, p.payee))
+        return Settlement(rate, points, amounts, tuple(payments))
+
+
+def _money(value: Decimal | float | str) -> Decimal:
+    try:
+        d = Decimal(str(value))
+    except (InvalidOperation, ValueError):
+        raise SeriesError(f"stake must be an amount of money per point, not {value!r}") from None
+    if not d.is_finite() or d < 0:
+        raise SeriesError(f"stake must be zero or more, not {value!r}")
+    return d
+
+
+@dataclass(frozen=True)
+class ManualResult:
+    """A game scored by hand (e.g. one played while the table was switched off).
+
+    ``declarer`` is a position (0 forehand .. 2 rearhand) of the current deal; ``value`` the
+    signed sheet value (+value won, -2 x value lost). Enter it with :meth:`Series.record`.
+    """
+
+    declarer: int | None = None
+    won: bool | None = None
+    value: int = 0
+    passed_in: bool = False
+    points: int | None = None
+    contract: Any = None
+    kontra: int = 1
+    schneider: bool = False
+    schwarz: bool = False
+
+    @property
+    def position_values(self) -> tuple[int, int, int]:
+        v = [0, 0, 0]
+        if self.declarer is not None and not self.passed_in:
+            v[self.declarer] = self.value
+        return (v[0], v[1], v[2])

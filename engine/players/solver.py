@@ -34,9 +34,18 @@ Positions are 0, 1, 2 (forehand, middlehand, rearhand); ``game`` is the integer 
 
 from __future__ import annotations
 
+import struct
 from collections.abc import Callable, Sequence
 
 from engine.cards import RANK_POINTS
+
+try:  # the C core, built by setup.py; without it the same search runs in Python
+    from engine.players import _dds
+except ImportError:  # pragma: no cover - depends on the build
+    _dds = None
+
+HAVE_C = _dds is not None
+_TT_ENTRIES = 1 << 17
 
 GRAND = 4
 NULL = 5
@@ -166,7 +175,9 @@ class Solver:
     many positions (the PIMC player does); ``clear()`` drops it.
     """
 
-    def __init__(self, game: int, declarer: int, max_entries: int = 2_000_000) -> None:
+    def __init__(
+        self, game: int, declarer: int, max_entries: int = 2_000_000, use_c: bool | None = None
+    ) -> None:
         if declarer not in (0, 1, 2):
             raise SolverError(f"declarer must be position 0, 1 or 2, not {declarer}")
         self.game = int(game)
@@ -180,12 +191,25 @@ class Solver:
         self._maxer = tuple((p == declarer) != null for p in range(3))
         self._tt_points: dict[int, tuple[int, int]] = {}
         self._tt_tricks: dict[int, tuple[int, int]] = {}
-        self._search_points = self._make_search(tricks=False)
-        self._search_tricks = self._make_search(tricks=True)
+        if use_c is None:
+            use_c = HAVE_C
+        if use_c and not HAVE_C:
+            raise SolverError("the C solver core is not built: run pip install -e . with gcc")
+        self.uses_c = use_c
+        if use_c:
+            self._c_tt = {False: bytearray(16 * _TT_ENTRIES), True: bytearray(16 * _TT_ENTRIES)}
+            self._search_points = self._make_c_search(tricks=False)
+            self._search_tricks = self._make_c_search(tricks=True)
+        else:
+            self._search_points = self._make_search(tricks=False)
+            self._search_tricks = self._make_search(tricks=True)
 
     def clear(self) -> None:
         self._tt_points.clear()
         self._tt_tricks.clear()
+        if self.uses_c:
+            for buf in self._c_tt.values():
+                buf[:] = bytes(len(buf))
 
     # ------------------------------------------------------------------ public questions
 
@@ -326,6 +350,25 @@ class Solver:
             out.append(c)
         return out
 
+    def _make_c_search(self, tricks: bool) -> Callable[[list[int], int, int], bool]:
+        """The same search in C (``_dds.c``), on the same tables packed as bytes."""
+        t = self.t
+        values = [0] * 32 if tricks else t.points
+        packed = struct.pack(
+            "<128I4BI", *t.cls_mask, *t.beats, *t.run_mask, *values,
+            *(int(m) for m in self._maxer), self.declarer, 1 if tricks else 0,
+        )
+        tt = self._c_tt[tricks]
+        c_search = _dds.search  # type: ignore[union-attr]
+        solver = self
+
+        def search(h: list[int], leader: int, need: int) -> bool:
+            result, nodes = c_search(packed, tt, h[0], h[1], h[2], leader, need)
+            solver.nodes += nodes
+            return result
+
+        return search
+
     def _make_search(self, tricks: bool) -> Callable[[list[int], int, int], bool]:
         """Build the recursive search as a closure: locals are the fastest lookups in CPython."""
         t = self.t
@@ -392,8 +435,7 @@ class Solver:
             last = h1.bit_count() == 1
             r = not w1
             moves1 = moves_of(h1, h1, remaining)
-            if w1:
-                moves1.reverse()  # the declarer's side leads its strongest cards first
+            moves1.reverse()  # strongest leads first: trumps, then aces
             for c1 in moves1:
                 cm = cls_mask[c1]
                 m2 = h2 & cm or h2
@@ -401,9 +443,7 @@ class Solver:
                 # second hand: if it can beat, try the cheapest winner first when the
                 # leader is an opponent; otherwise (partner leads) the strongest first
                 moves2 = moves_of(m2, h2, remaining)
-                if w2 == w1:
-                    moves2.reverse()
-                else:
+                if w2 != w1:
                     win = m2 & b1
                     if win:
                         moves2 = moves_of(win, h2, remaining) + moves_of(m2 ^ win, h2, remaining)

@@ -42,7 +42,7 @@ BOCK_TRIGGERS = {
     "grand-hand": "a grand hand was played",
     "schneider-lost": "the declarer lost schneider (30 or fewer card points)",
     "schwarz": "a side took no trick",
-    "value:N": "the game value (lost: the doubled loss) reached N or more",
+    "value:N": "the game value (lost: the doubled loss; before any Bock doubling) reached N",
 }
 """The Bock triggers a config may name, with what each means."""
 
@@ -505,7 +505,8 @@ class Series:
         for i in range(n):
             for j in range(n):
                 if points[i] > points[j]:
-                    payments.append(Payment(payer=j, payee=i, amount=(points[i] - points[j]) * rate))
+                    amount = (points[i] - points[j]) * rate
+                    payments.append(Payment(payer=j, payee=i, amount=amount))
         payments.sort(key=lambda p: (p.payer, p.payee))
         return Settlement(rate, points, amounts, tuple(payments))
 

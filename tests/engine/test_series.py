@@ -1,0 +1,263 @@
+"""The series and its score sheet: dealer rotation, standard and Seeger-Fabian scoring (golden
+sheets at three and four players), series length and winner, Bock rounds, settlement."""
+
+from __future__ import annotations
+
+import doctest
+from decimal import Decimal
+
+import pytest
+
+import engine.series
+from engine.contract import Contract
+from engine.scoring import passed_in_result, score_null, score_suit_grand
+from engine.series import BockRules, ManualResult, Series, SeriesError, seats_for
+
+
+def won_suit(contract: str, declarer: int, matadors: int, points: int = 70, bid: int = 18,
+             tricks: int = 6):
+    return score_suit_grand(Contract.parse(contract), bid=bid, matador_count=matadors,
+                            points=points, tricks=tricks, ending="played", declarer=declarer)
+
+
+def test_doctests() -> None:
+    assert doctest.testmod(engine.series).failed == 0
+
+
+def test_seats_rotate_clockwise_and_the_dealer_sits_out_at_four() -> None:
+    s3 = Series(["A", "B", "C"], first_dealer=2)
+    seen = []
+    for _ in range(4):
+        seen.append((s3.dealer, s3.seats))
+        s3.record(passed_in_result())
+    # forehand left of the dealer; at three the dealer is rearhand
+    assert seen == [(2, (0, 1, 2)), (0, (1, 2, 0)), (1, (2, 0, 1)), (2, (0, 1, 2))]
+
+    s4 = Series(["A", "B", "C", "D"], first_dealer=1)
+    seen = []
+    for _ in range(5):
+        seen.append((s4.dealer, s4.seats, s4.sitting_out))
+        s4.record(passed_in_result())
+    assert seen == [
+        (1, (2, 3, 0), 1), (2, (3, 0, 1), 2), (3, (0, 1, 2), 3), (0, (1, 2, 3), 0),
+        (1, (2, 3, 0), 1),
+    ]
+    # after five deals seat 2 deals and sits out
+    assert s4.position_of(2) is None and s4.position_of(1) == 2
+    assert seats_for(0, 4) == (1, 2, 3)
+
+
+def test_golden_sheet_three_players_standard_and_seeger_fabian() -> None:
+    s = Series(["Anna", "Ben", "Carla"], first_dealer=2, scoring="seeger-fabian")
+    # 1: dealer Carla; Anna (forehand) wins clubs with 1: 2 x 12 = 24
+    e1 = s.record(won_suit("C", declarer=0, matadors=1))
+    # 2: dealer Anna (rearhand); she loses a grand with 2 (3 x 24 = 72, lost: -144)
+    e2 = s.record(score_suit_grand(Contract.parse("G"), bid=24, matador_count=2, points=50,
+                                   tricks=4, ending="played", declarer=2))
+    # 3: passed in: nothing scored, the next player deals
+    e3 = s.record(passed_in_result())
+    # 4: dealer Carla; Ben (middlehand) wins a null: 23
+    e4 = s.record(score_null(Contract.parse("N"), bid=23, won=True, points=0, tricks=0,
+                             ending="played", declarer=1))
+    # 5: dealer Anna; Carla (middlehand) overbid: diamonds without 1 at 36 -> -72
+    e5 = s.record(score_suit_grand(Contract.parse("D"), bid=36, matador_count=-1, points=75,
+                                   tricks=7, ending="played", declarer=1))
+    assert [e.dealer for e in (e1, e2, e3, e4, e5)] == [2, 0, 1, 2, 0]
+    assert [e.declarer for e in (e1, e2, e3, e4, e5)] == [0, 0, None, 1, 2]
+    assert [e.value for e in (e1, e2, e3, e4, e5)] == [24, -144, 0, 23, -72]
+    assert [e.scores for e in s.sheet] == [
+        (24, 0, 0), (-144, 0, 0), (0, 0, 0), (0, 23, 0), (0, 0, -72),
+    ]
+    assert [e.seeger_fabian for e in s.sheet] == [
+        (74, 0, 0), (-194, 40, 40), (0, 0, 0), (0, 73, 0), (40, 40, -122),
+    ]
+    assert s.totals == (-120, 23, -72)
+    assert s.seeger_fabian == (-80, 153, -82)
+    assert s.games_won() == (1, 1, 0) and s.games_lost() == (1, 0, 1)
+    assert s.winners == (1,) and s.winner == 1
+    assert e3.passed_in and not e3.to_json()["won"] and e3.to_json()["contract"] is None
+
+
+def test_golden_sheet_four_players_dealer_gets_defender_bonus() -> None:
+    s = Series(["A", "B", "C", "D"], first_dealer=0, scoring="seeger-fabian")
+    # 1: dealer A sits out; seats (1, 2, 3); C (middlehand) wins spades with 2: 33
+    s.record(won_suit("S", declarer=1, matadors=2))
+    # 2: dealer B sits out; seats (2, 3, 0); C (forehand) loses hearts without 1: -40
+    s.record(score_suit_grand(Contract.parse("H"), bid=18, matador_count=-1, points=40,
+                              tricks=3, ending="played", declarer=0))
+    # 3: dealer C; passed in
+    s.record(passed_in_result())
+    # 4: dealer D sits out; seats (0, 1, 2); A (forehand) wins grand hand with 1: 3 x 24 = 72
+    s.record(score_suit_grand(Contract.parse("GH"), bid=18, matador_count=1, points=80,
+                              tricks=7, ending="played", declarer=0))
+    assert [e.scores for e in s.sheet] == [
+        (0, 0, 33, 0), (0, 0, -40, 0), (0, 0, 0, 0), (72, 0, 0, 0),
+    ]
+    # the lost game gives 30 to each of the three others, B (the dealer, sitting out) included
+    assert [e.seeger_fabian for e in s.sheet] == [
+        (0, 0, 83, 0), (30, 30, -90, 30), (0, 0, 0, 0), (122, 0, 0, 0),
+    ]
+    assert s.totals == (72, 0, -7, 0)
+    assert s.seeger_fabian == (152, 30, -7, 30)
+    assert s.dealer == 0 and s.winner == 0
+
+
+def test_standard_and_seeger_fabian_can_rank_differently() -> None:
+    s = Series(["A", "B", "C"], first_dealer=2)  # standard
+    s.record(won_suit("G", declarer=0, matadors=2, points=95, tricks=9))  # A: 24 x 4 = 96
+    s.record(won_suit("D", declarer=0, matadors=1))  # seats (1,2,0): B +18
+    s.record(won_suit("D", declarer=0, matadors=1))  # seats (2,0,1): C +18
+    s.record(won_suit("D", declarer=1, matadors=1))  # seats (0,1,2): B +18
+    s.record(won_suit("D", declarer=0, matadors=1))  # seats (1,2,0): B +18
+    assert s.totals == (96, 54, 18)
+    assert s.seeger_fabian == (146, 204, 68)
+    assert s.winner == 0
+    s.scoring = "seeger-fabian"
+    assert s.winner == 1
+
+
+def test_series_length_ends_the_series_and_names_the_winner() -> None:
+    s = Series(["A", "B", "C"], first_dealer=0, length=3)
+    s.record(won_suit("C", declarer=0, matadors=1))  # B +24
+    s.record(passed_in_result())  # a passed-in deal counts as a deal of the series
+    assert not s.finished and s.deals_left == 1
+    s.record(won_suit("C", declarer=0, matadors=2))  # seats (0,1,2): A +36
+    assert s.finished and s.deals_left == 0
+    assert s.winner == 0 and s.ranking() == [(0, 36), (1, 24), (2, 0)]
+    with pytest.raises(SeriesError, match="the series is over: all 3 deals"):
+        s.record(passed_in_result())
+
+
+def test_a_tie_has_no_single_winner() -> None:
+    s = Series(["A", "B", "C"], first_dealer=2)
+    s.record(won_suit("C", declarer=0, matadors=1))
+    s.record(won_suit("C", declarer=0, matadors=1))
+    assert s.winners == (0, 1) and s.winner is None
+
+
+def test_settlement_pairs_settle_their_differences() -> None:
+    s = Series(["A", "B", "C", "D"], first_dealer=3, stake="0.10")
+    s.record(won_suit("G", declarer=0, matadors=1))  # A +48
+    s.record(score_suit_grand(Contract.parse("C"), bid=18, matador_count=1, points=40, tricks=3,
+                              ending="played", declarer=0))  # seats (1,2,3): B -48
+    st = s.settlement()
+    assert st.points == (48, -48, 0, 0)
+    assert st.amounts == (Decimal("19.20"), Decimal("-19.20"), Decimal("0.00"), Decimal("0.00"))
+    assert sum(st.amounts) == 0
+    pays = {(p.payer, p.payee): p.amount for p in st.payments}
+    assert pays == {
+        (1, 0): Decimal("9.60"), (2, 0): Decimal("4.80"), (3, 0): Decimal("4.80"),
+        (1, 2): Decimal("4.80"), (1, 3): Decimal("4.80"),
+    }
+
+
+def test_settlement_cap_limits_each_game_value() -> None:
+    s = Series(["A", "B", "C"], first_dealer=2, stake=Decimal("0.01"), cap=100)
+    s.record(won_suit("GH", declarer=0, matadors=4, points=120, tricks=10))  # 24 x 8 = 192
+    s.record(won_suit("C", declarer=0, matadors=1))  # seats (1,2,0): B +24
+    assert s.totals == (192, 24, 0)
+    assert s.settlement_points() == (100, 24, 0)
+    assert s.settlement().amounts == (Decimal("1.76"), Decimal("-0.52"), Decimal("-1.24"))
+    assert Series(["A", "B", "C"], first_dealer=2, stake="0").settlement().amounts == (0, 0, 0)
+
+
+def test_settlement_uses_seeger_fabian_totals_when_that_is_the_scoring() -> None:
+    s = Series(["A", "B", "C"], first_dealer=2, scoring="seeger-fabian", stake="1")
+    s.record(score_suit_grand(Contract.parse("S"), bid=18, matador_count=1, points=40, tricks=3,
+                              ending="played", declarer=0))  # A: -44 - 50, B and C +40
+    assert s.seeger_fabian == (-94, 40, 40)
+    assert s.settlement().amounts == (Decimal(-268), Decimal(134), Decimal(134))
+
+
+def test_settlement_without_stake_is_refused() -> None:
+    with pytest.raises(SeriesError, match="no stake per point"):
+        Series(["A", "B", "C"]).settlement()
+
+
+def test_bock_round_doubles_the_next_n_deals_and_rounds_queue() -> None:
+    s = Series(["A", "B", "C"], first_dealer=2, bock=["sixty", "value:100"])
+    # 60 card points: the declarer loses, and a Bock round of three deals follows
+    e = s.record(score_suit_grand(Contract.parse("C"), bid=18, matador_count=1, points=60,
+                                  tricks=5, ending="played", declarer=0))
+    assert e.bock_triggers == ("sixty",) and not e.bock and e.value == -48
+    assert s.bock_pending == 3 and s.is_bock
+    e = s.record(won_suit("C", declarer=0, matadors=1))  # Bock: 24 -> 48
+    assert e.bock and e.value == 48 and e.scores == (0, 48, 0)
+    # a game worth 100 or more inside the Bock round queues another round after this one;
+    # the trigger looks at the game's own value: 72 (144 doubled) does not trigger
+    e = s.record(won_suit("G", declarer=0, matadors=2))
+    assert e.bock and e.value == 144 and e.bock_triggers == ()
+    e = s.record(won_suit("G", declarer=0, matadors=4, points=95, tricks=8))  # 24 x 6 = 144
+    assert e.bock and e.value == 288 and e.bock_triggers == ("value:100",)
+    assert s.bock_pending == 3
+    e = s.record(passed_in_result())  # a passed-in deal uses up a Bock deal
+    assert e.bock and e.value == 0
+    assert s.bock_pending == 2
+    for _ in range(2):
+        assert s.record(won_suit("D", declarer=0, matadors=1)).value == 36
+    assert not s.is_bock
+    assert s.record(won_suit("D", declarer=0, matadors=1)).value == 18
+
+
+def test_bock_doubles_the_game_value_not_the_seeger_fabian_bonus() -> None:
+    s = Series(["A", "B", "C"], first_dealer=2, scoring="seeger-fabian", bock=["grand-hand"])
+    s.record(won_suit("GH", declarer=0, matadors=1))  # 72, triggers Bock
+    e = s.record(score_suit_grand(Contract.parse("H"), bid=18, matador_count=1, points=50,
+                                  tricks=4, ending="played", declarer=2))  # seats (1,2,0): A
+    assert e.bock and e.value == -80  # hearts with 1, lost: -40, doubled
+    assert e.seeger_fabian == (-130, 40, 40)
+
+
+def test_bock_triggers_kontra_re_schwarz_and_lost_schneider() -> None:
+    rules = BockRules.parse(["kontra", "re", "schwarz", "schneider-lost", "sixty"])
+    kontra = score_suit_grand(Contract.parse("C"), bid=18, matador_count=1, points=70, tricks=6,
+                              ending="played", declarer=0, kontra=2)
+    re = score_suit_grand(Contract.parse("C"), bid=18, matador_count=1, points=70, tricks=6,
+                          ending="played", declarer=0, kontra=4)
+    schwarz = won_suit("C", declarer=0, matadors=1, points=120, tricks=10)
+    cut = score_suit_grand(Contract.parse("C"), bid=18, matador_count=1, points=25, tricks=2,
+                           ending="played", declarer=0)
+    null60 = score_null(Contract.parse("N"), bid=23, won=False, points=60, tricks=1,
+                        ending="null-trick", declarer=0)
+    assert rules.triggered_by(kontra) == ["kontra"]
+    assert rules.triggered_by(re) == ["kontra", "re"]
+    assert rules.triggered_by(schwarz) == ["schwarz"]
+    assert rules.triggered_by(cut) == ["schneider-lost"]
+    assert rules.triggered_by(null60) == []  # 60 points in null is no 60:60
+    assert rules.triggered_by(passed_in_result()) == []
+
+
+def test_pop_takes_back_the_last_entry_with_its_bock_round() -> None:
+    s = Series(["A", "B", "C"], first_dealer=2, bock=["sixty"])
+    s.record(won_suit("C", declarer=0, matadors=1))
+    s.record(score_suit_grand(Contract.parse("C"), bid=18, matador_count=1, points=60, tricks=5,
+                              ending="played", declarer=0))
+    assert s.bock_pending == 3 and s.dealer == 1
+    s.pop()
+    assert s.bock_pending == 0 and s.dealer == 0 and s.totals == (24, 0, 0)
+
+
+@pytest.mark.parametrize(
+    ("kwargs", "message"),
+    [
+        ({"players": ["A", "B"]}, "3 or 4 players, not 2"),
+        ({"players": ["A", "B", "A"]}, "same name"),
+        ({"players": ["A", "B", "C"], "first_dealer": 3}, "seat from 0 to 2"),
+        ({"players": ["A", "B", "C"], "scoring": "tournament"}, "scoring must be one of"),
+        ({"players": ["A", "B", "C"], "length": 0}, "positive number of deals"),
+        ({"players": ["A", "B", "C"], "stake": "a lot"}, "amount of money per point"),
+        ({"players": ["A", "B", "C"], "stake": -1}, "zero or more"),
+        ({"players": ["A", "B", "C"], "cap": 0}, "positive number of points"),
+        ({"players": ["A", "B", "C"], "bock": ["60-60"]}, "unknown Bock trigger"),
+        ({"players": ["A", "B", "C"], "bock": ["value:x"]}, "value:N"),
+    ],
+)
+def test_bad_setup_says_what_is_wrong(kwargs: dict, message: str) -> None:
+    with pytest.raises(SeriesError, match=message):
+        Series(**kwargs)
+
+
+def test_manual_result_enters_a_game_scored_by_hand() -> None:
+    s = Series(["A", "B", "C", "D"], first_dealer=0)
+    e = s.record(ManualResult(declarer=2, won=False, value=-96))
+    assert e.declarer == 3 and s.totals == (0, 0, 0, -96)

@@ -1,0 +1,142 @@
+"""One thread polling up to five MFRC522 readers in turn, one antenna field on at a time.
+
+Each pass reads every working reader once (field on, every tag on the antenna read and halted,
+field off) and feeds the reads to a :class:`drivers.zones.ZoneTracker`. A reader that fails is
+reported at once as a :class:`ReaderFault` and skipped (it never stalls the others); it is
+tried again every ``retry_every`` seconds and reported as :class:`ReaderBack` when it answers.
+Nothing raises out of the thread.
+
+>>> from drivers.clock import VirtualClock
+>>> from drivers.mfrc522 import MFRC522
+>>> from drivers.mfrc522_emu import EmulatedRig, EmulatedTag
+>>> clock = VirtualClock(); rig = EmulatedRig(clock); chip = rig.add_reader(0, 0)
+>>> events = []
+>>> poller = MFRC522Poller([(MFRC522(0, 0, clock=clock, spi_factory=rig.spidev), "deal")],
+...                        events.append, clock=clock)
+>>> _ = chip.lay(EmulatedTag.from_hex("04a224b2c94f80"))
+>>> poller.poll_once(); poller.poll_once()
+>>> events
+[TagLaid(zone='deal', uid='04a224b2c94f80', at=...)]
+"""
+
+from __future__ import annotations
+
+import logging
+import threading
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+
+from drivers.clock import Clock, RealClock
+from drivers.events import Event, ReaderBack, ReaderFault
+from drivers.mfrc522 import MFRC522
+from drivers.zones import ZoneTracker
+
+log = logging.getLogger(__name__)
+
+
+@dataclass
+class _Slot:
+    reader: MFRC522
+    zone: str
+    ok: bool = False
+    reported: bool = False  # a fault has been posted and not yet followed by ReaderBack
+    next_try: float = 0.0
+
+
+class MFRC522Poller:
+    """Polls its readers in turn from one thread; posts tag and fault events.
+
+    ``tracker`` may be shared with other backends; by default the poller makes its own with
+    ``laid_after_reads`` and ``gone_after``.
+    """
+
+    def __init__(
+        self,
+        readers: Sequence[tuple[MFRC522, str]],
+        on_event: Callable[[Event], None],
+        *,
+        clock: Clock | None = None,
+        tracker: ZoneTracker | None = None,
+        laid_after_reads: int = 2,
+        gone_after: float = 1.0,
+        min_pass: float = 0.05,
+        retry_every: float = 2.0,
+    ) -> None:
+        if len(readers) > 5:
+            raise ValueError(f"{len(readers)} MFRC522 readers: the Pi's SPI buses drive at most 5")
+        self.clock = clock or RealClock()
+        self._post = on_event
+        self.tracker = tracker or ZoneTracker(on_event, laid_after_reads, gone_after)
+        self.slots = [_Slot(reader, zone) for reader, zone in readers]
+        self.min_pass = min_pass
+        self.retry_every = retry_every
+        self.passes = 0
+        self._stop = threading.Event()
+        self._thread: threading.Thread | None = None
+
+    def _fault(self, slot: _Slot, message: str, now: float) -> None:
+        slot.ok = False
+        slot.next_try = now + self.retry_every
+        if not slot.reported:
+            slot.reported = True
+            log.warning("reader %s (%s): %s", slot.reader.name, slot.zone, message)
+            self._post(ReaderFault(slot.reader.name, slot.zone, message))
+
+    def _try_open(self, slot: _Slot, now: float) -> None:
+        try:
+            slot.reader.open()
+        except Exception as exc:  # any failure of a reader is a fault event
+            self._fault(slot, str(exc) or type(exc).__name__, now)
+            return
+        slot.ok = True
+        if slot.reported:
+            slot.reported = False
+            self._post(ReaderBack(slot.reader.name, slot.zone))
+
+    def poll_once(self) -> None:
+        """One pass over all readers (what the thread does in a loop)."""
+        for slot in self.slots:
+            if self._stop.is_set():
+                return
+            now = self.clock.now()
+            if not slot.ok:
+                if now < slot.next_try:
+                    continue
+                self._try_open(slot, now)
+                if not slot.ok:
+                    continue
+            try:
+                uids = slot.reader.poll()
+            except Exception as exc:  # any failure of a reader is a fault event
+                self._fault(slot, str(exc) or type(exc).__name__, self.clock.now())
+                continue
+            self.tracker.seen_all(slot.zone, uids, self.clock.now())
+        frozen = {slot.zone for slot in self.slots if not slot.ok}
+        self.tracker.expire(self.clock.now(), frozen)
+        self.passes += 1
+
+    def _run(self) -> None:
+        while not self._stop.is_set():
+            started = self.clock.now()
+            try:
+                self.poll_once()
+            except Exception:  # a bug here must not kill table input for good
+                log.exception("reader poller pass failed")
+            rest = self.min_pass - (self.clock.now() - started)
+            if rest > 0:
+                self._stop.wait(rest)
+
+    def start(self) -> None:
+        if self._thread is None:
+            self._stop.clear()
+            self._thread = threading.Thread(target=self._run, name="mfrc522-poller", daemon=True)
+            self._thread.start()
+
+    def close(self) -> None:
+        self._stop.set()
+        if self._thread is not None:
+            self._thread.join(timeout=5)
+            self._thread = None
+        for slot in self.slots:
+            slot.reader.close()
+            slot.ok = False

@@ -1,0 +1,118 @@
+"""Computer seats: ask a player for its move and turn it into what the table must do.
+
+A computer's bid, pass, skat pick-up and declaration are inputs like a person's press, sent
+by the computer itself. Its card (to play, or to put away) must be laid by a person: that
+becomes a prompt, "West plays SA: please lay it", and the table accepts only that card.
+
+The players of ``engine.players`` (``make_player(name, seed, budget)``) are used when they are
+there; otherwise :class:`HeuristicPlayer`, which bids and declares with the engine's hand
+evaluation and plays a random legal card.
+"""
+
+from __future__ import annotations
+
+import random
+from dataclasses import dataclass
+from typing import Any, Protocol
+
+from engine.cards import Card
+from firmware_host.inputs import DeclareInput, Input, Press
+
+
+class Player(Protocol):
+    def choose(self, game: Any) -> Any: ...
+
+
+@dataclass(frozen=True)
+class Move:
+    """What the table does for a computer: ``input`` (sent now) or ``card`` (to be laid)."""
+
+    seat: int
+    input: Input | None = None
+    card: Card | None = None
+
+
+class HeuristicPlayer:
+    """Bids to the hand's value, declares its best game, plays a random legal card."""
+
+    def __init__(self, seed: int = 0) -> None:
+        self.rng = random.Random(seed)
+
+    def choose(self, game: Any) -> Any:
+        from engine import actions as a
+        from engine.contract import Contract, GameType
+        from engine.players import evaluate
+
+        legal = [x for x in game.legal_actions()
+                 if not isinstance(x, a.Concede | a.Kontra | a.Re | a.Abort)]
+        pos = game.to_act
+        phase = str(game.phase.value).lower()
+        if phase == "bidding":
+            limit = evaluate.bid_limit(game.hand(pos))
+            bids = sorted((x for x in legal if isinstance(x, a.Bid)), key=lambda b: b.value)
+            holds = [x for x in legal if isinstance(x, a.Hold)]
+            if holds and game.bid <= limit:
+                return holds[0]
+            if bids and bids[0].value <= limit:
+                return bids[0]
+            return next(x for x in legal if isinstance(x, a.Pass))
+        if phase == "skat":
+            return next(x for x in legal if isinstance(x, a.TakeSkat))
+        if phase == "discard":
+            hand = game.hand(pos)
+            best = evaluate.best_contract(hand)
+            if hand.bit_count() > 10:
+                keep_away = evaluate.discard(hand, best.game)
+                for x in legal:
+                    if isinstance(x, a.Discard) and keep_away >> int(x.card) & 1:
+                        return x
+            wanted = Contract(GameType(best.game))
+            for x in legal:
+                if isinstance(x, a.Declare) and x.contract == wanted:
+                    return x
+            declares = [x for x in legal if isinstance(x, a.Declare)]
+            if declares:
+                return declares[0]
+        return self.rng.choice(legal)
+
+
+def make_player(name: str, seed: int, budget_ms: int) -> Player:
+    """The named computer player, or the heuristic one when the players package lacks it."""
+    try:
+        from engine.players import make_player as engine_make
+    except ImportError:
+        return HeuristicPlayer(seed)
+    try:
+        return engine_make(name, seed=seed, budget=budget_ms / 1000)
+    except (ValueError, TypeError):
+        return HeuristicPlayer(seed)
+
+
+def ask(player: Player, game: Any) -> Any:
+    """The player's action for the position to act (players may name the method differently)."""
+    for method in ("choose", "act", "decide", "move"):
+        fn = getattr(player, method, None)
+        if fn is not None:
+            return fn(game)
+    raise TypeError(f"{type(player).__name__} has no choose(game) method")
+
+
+def to_move(action: Any, seat: int) -> Move:
+    """The engine action as what the table does for that seat."""
+    from engine import actions as a
+
+    if isinstance(action, a.Play | a.Discard):
+        return Move(seat, card=Card(action.card))
+    if isinstance(action, a.Bid):
+        return Move(seat, Press(seat, "bid", action.value))
+    if isinstance(action, a.Hold):
+        return Move(seat, Press(seat, "yes"))
+    if isinstance(action, a.Pass):
+        return Move(seat, Press(seat, "pass"))
+    if isinstance(action, a.TakeSkat):
+        return Move(seat, Press(seat, "skat"))
+    if isinstance(action, a.Declare):
+        return Move(seat, DeclareInput(seat, str(action.contract)))
+    if isinstance(action, a.Concede):
+        return Move(seat, Press(seat, "concede"))
+    raise TypeError(f"the table cannot carry out {action!r} for a computer")

@@ -1,0 +1,396 @@
+"""The table's configuration: one TOML file, checked key by key.
+
+Every problem is a :class:`ConfigError` that names the key and says what is wrong, so the
+command line can print one line and exit with status 2 instead of a traceback.
+
+>>> cfg = parse_config({"table": {"players": ["Anna", "Ben", "Carla"]}}, deck_required=False)
+>>> cfg.table.players
+('Anna', 'Ben', 'Carla')
+>>> parse_config({"table": {"players": ["Anna"]}}, deck_required=False)
+Traceback (most recent call last):
+...
+firmware_host.config.ConfigError: [table] players: give 3 or 4 names, clockwise (got 1)
+"""
+
+from __future__ import annotations
+
+import re
+import tomllib
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from engine.cards import Card
+
+ZONES = ("deal", "centre", "skat", "seat0", "seat1", "seat2", "seat3")
+RULE_SETS = ("isko", "pub")
+SCORINGS = ("standard", "seeger-fabian")
+DEAL_MODES = ("dealer", "seats")
+LANGUAGES = ("de", "en", "fr", "es", "nb", "cs", "nl", "pl")
+READER_KINDS = ("mfrc522", "serial", "simulated")
+# House rules the `pub` rule set may switch on; each maps to a field of engine.game.Rules.
+HOUSE_RULES = ("kontra_re", "ramsch", "ramsch_jungfrau", "ramsch_durchmarsch", "bock")
+BUTTONS = ("bid", "pass", "undo")
+UID_RE = re.compile(r"^(?:[0-9a-f]{8}|[0-9a-f]{14}|[0-9a-f]{20})$")
+
+
+class ConfigError(ValueError):
+    """A config value that the table cannot use; the message starts with the key."""
+
+    def __init__(self, key: str, problem: str) -> None:
+        super().__init__(f"{key}: {problem}")
+        self.key = key
+        self.problem = problem
+
+
+@dataclass(frozen=True)
+class TableConfig:
+    players: tuple[str, ...]
+    first_dealer: int = 0
+    rules: str = "isko"
+    scoring: str = "standard"
+    language: str = "de"
+    deal_mode: str = "dealer"
+    series_length: int | None = None
+
+
+@dataclass(frozen=True)
+class ReaderConfig:
+    """One physical reader and the zone it watches."""
+
+    kind: str
+    zone: str
+    chip_select: int | None = None
+    port: str | None = None
+
+
+@dataclass(frozen=True)
+class GpioConfig:
+    """BCM pin numbers: per seat buttons, the buzzer and a status LED (all optional)."""
+
+    seat_buttons: tuple[Mapping[str, int], ...] = ()
+    buzzer: int | None = None
+    led: int | None = None
+
+
+@dataclass(frozen=True)
+class ComputerConfig:
+    seats: tuple[int, ...] = ()
+    player: str = "random"
+    budget_ms: int = 300
+    seed: int = 0
+
+
+@dataclass(frozen=True)
+class Config:
+    table: TableConfig
+    deck: Mapping[str, Card]  # tag UID (lower-case hex) -> card
+    house: Mapping[str, Any] = field(default_factory=dict)  # rule name -> on, bock -> triggers
+    readers: tuple[ReaderConfig, ...] = ()
+    gpio: GpioConfig = GpioConfig()
+    computer: ComputerConfig = ComputerConfig()
+    data_dir: Path | None = None
+    display: Mapping[str, Any] = field(default_factory=dict)
+    source: Path | None = None
+
+    @property
+    def n_players(self) -> int:
+        return len(self.table.players)
+
+    def card_tags(self) -> dict[Card, str]:
+        return {card: uid for uid, card in self.deck.items()}
+
+
+def load_config(path: str | Path, deck_required: bool = True) -> Config:
+    """Read and check a TOML config file; raise :class:`ConfigError` naming the key."""
+    path = Path(path)
+    try:
+        raw = tomllib.loads(path.read_text(encoding="utf-8"))
+    except FileNotFoundError:
+        raise ConfigError(str(path), "no such config file") from None
+    except (OSError, UnicodeDecodeError) as exc:
+        raise ConfigError(str(path), f"cannot read the config file ({exc})") from None
+    except tomllib.TOMLDecodeError as exc:
+        raise ConfigError(str(path), f"not valid TOML: {exc}") from None
+    return parse_config(raw, base_dir=path.parent, deck_required=deck_required, source=path)
+
+
+def parse_config(
+    raw: Mapping[str, Any],
+    base_dir: Path | None = None,
+    deck_required: bool = True,
+    source: Path | None = None,
+) -> Config:
+    known = {"table", "deck", "house", "readers", "gpio", "computer", "journal", "display"}
+    for key in raw:
+        if key not in known:
+            raise ConfigError(f"[{key}]", f"unknown section; known: {', '.join(sorted(known))}")
+    table = _table(_section(raw, "table", required=True))
+    house = _house(_section(raw, "house"), table.rules)
+    deck = _deck(_section(raw, "deck", required=deck_required), base_dir or Path("."))
+    computer = _computer(_section(raw, "computer"), len(table.players))
+    readers = _readers(raw.get("readers", []))
+    gpio = _gpio(_section(raw, "gpio"), len(table.players))
+    journal = _section(raw, "journal")
+    _only(journal, "journal", {"data_dir"})
+    data_dir = None
+    if "data_dir" in journal:
+        data_dir = Path(_typed(journal, "journal", "data_dir", str))
+        if base_dir is not None and not data_dir.is_absolute():
+            data_dir = base_dir / data_dir
+    display = _section(raw, "display")
+    _only(display, "display", {"size", "fullscreen", "deck_style", "driver"})
+    return Config(
+        table=table, deck=deck, house=house, readers=readers, gpio=gpio, computer=computer,
+        data_dir=data_dir, display=dict(display), source=source,
+    )
+
+
+def _section(raw: Mapping[str, Any], name: str, required: bool = False) -> Mapping[str, Any]:
+    value = raw.get(name)
+    if value is None:
+        if required:
+            raise ConfigError(f"[{name}]", "this section is missing")
+        return {}
+    if not isinstance(value, Mapping):
+        raise ConfigError(f"[{name}]", "must be a table of keys")
+    return value
+
+
+def _only(section: Mapping[str, Any], name: str, allowed: set[str]) -> None:
+    for key in section:
+        if key not in allowed:
+            raise ConfigError(
+                f"[{name}] {key}", f"unknown key; known: {', '.join(sorted(allowed))}"
+            )
+
+
+def _typed(section: Mapping[str, Any], name: str, key: str, kind: type) -> Any:
+    value = section[key]
+    # bool is an int in Python; a switch written where a number belongs is still a mistake.
+    if not isinstance(value, kind) or (kind is int and isinstance(value, bool)):
+        raise ConfigError(f"[{name}] {key}", f"must be {_kind_words(kind)}, not {value!r}")
+    return value
+
+
+def _kind_words(kind: type) -> str:
+    return {str: "text in quotes", int: "a whole number", bool: "true or false"}.get(
+        kind, kind.__name__
+    )
+
+
+def _choice(section: Mapping[str, Any], name: str, key: str, choices: tuple[str, ...],
+            default: str) -> str:
+    if key not in section:
+        return default
+    value = _typed(section, name, key, str)
+    if value not in choices:
+        raise ConfigError(
+            f"[{name}] {key}", f"{value!r} is not one of {', '.join(repr(c) for c in choices)}"
+        )
+    return value
+
+
+def _table(sec: Mapping[str, Any]) -> TableConfig:
+    _only(sec, "table", {"players", "first_dealer", "rules", "scoring", "language",
+                         "deal_mode", "series_length"})
+    if "players" not in sec:
+        raise ConfigError("[table] players", "missing: list the 3 or 4 players clockwise")
+    players = sec["players"]
+    if not isinstance(players, list) or not all(isinstance(p, str) for p in players):
+        raise ConfigError("[table] players", 'must be a list of names, e.g. ["Anna", "Ben"]')
+    if len(players) not in (3, 4):
+        raise ConfigError("[table] players",
+                          f"give 3 or 4 names, clockwise (got {len(players)})")
+    names = [p.strip() for p in players]
+    if any(not n for n in names):
+        raise ConfigError("[table] players", "a name is empty")
+    if len(set(names)) != len(names):
+        raise ConfigError("[table] players", "two players have the same name")
+    first_dealer = 0
+    if "first_dealer" in sec:
+        first_dealer = _typed(sec, "table", "first_dealer", int)
+        if not 0 <= first_dealer < len(names):
+            raise ConfigError("[table] first_dealer",
+                              f"must be a seat 0..{len(names) - 1}, not {first_dealer}")
+    length = None
+    if "series_length" in sec:
+        length = _typed(sec, "table", "series_length", int)
+        if length < 1:
+            raise ConfigError("[table] series_length", "must be at least 1 deal")
+    return TableConfig(
+        players=tuple(names),
+        first_dealer=first_dealer,
+        rules=_choice(sec, "table", "rules", RULE_SETS, "isko"),
+        scoring=_choice(sec, "table", "scoring", SCORINGS, "standard"),
+        language=_choice(sec, "table", "language", LANGUAGES, "de"),
+        deal_mode=_choice(sec, "table", "deal_mode", DEAL_MODES, "dealer"),
+        series_length=length,
+    )
+
+
+def _house(sec: Mapping[str, Any], rules: str) -> dict[str, Any]:
+    _only(sec, "house", set(HOUSE_RULES))
+    house: dict[str, Any] = {
+        key: _typed(sec, "house", key, bool) for key in sec if key != "bock"
+    }
+    if "bock" in sec:
+        from engine.series import BockRules, SeriesError
+
+        triggers = sec["bock"]
+        if not isinstance(triggers, list) or not all(isinstance(t, str) for t in triggers):
+            raise ConfigError("[house] bock", 'must be a list of triggers, e.g. ["sixty"]')
+        try:
+            house["bock"] = BockRules.parse(triggers).triggers
+        except SeriesError as exc:
+            raise ConfigError("[house] bock", str(exc)) from None
+    if rules == "isko" and any(house.values()):
+        on = next(k for k, v in house.items() if v)
+        raise ConfigError(f"[house] {on}",
+                          'house rules need rules = "pub" in [table]; the ISkO has none')
+    return house
+
+
+def _deck(sec: Mapping[str, Any], base_dir: Path) -> dict[str, Card]:
+    if not sec:
+        return {}
+    if "deck" in sec:
+        if len(sec) != 1:
+            raise ConfigError("[deck] deck", "give either a deck file or the 32 cards, not both")
+        file = Path(_typed(sec, "deck", "deck", str))
+        if not file.is_absolute():
+            file = base_dir / file
+        try:
+            loaded = tomllib.loads(file.read_text(encoding="utf-8"))
+        except FileNotFoundError:
+            raise ConfigError("[deck] deck", f"no such deck file {file}") from None
+        except (OSError, UnicodeDecodeError, tomllib.TOMLDecodeError) as exc:
+            raise ConfigError("[deck] deck", f"cannot read deck file {file}: {exc}") from None
+        # An enrolled deck file may hold the cards at its top level or under [deck].
+        inner = loaded.get("deck", loaded)
+        if not isinstance(inner, Mapping):
+            raise ConfigError("[deck] deck", f"{file} does not hold a card table")
+        return _deck_cards(inner, f"{file}")
+    return _deck_cards(sec, "[deck]")
+
+
+def _deck_cards(sec: Mapping[str, Any], where: str) -> dict[str, Card]:
+    by_tag: dict[str, Card] = {}
+    for key, value in sec.items():
+        try:
+            card = Card.parse(key)
+        except ValueError:
+            raise ConfigError(f"{where} {key}", "not a card name (e.g. CJ, HT, D7)") from None
+        if not isinstance(value, str) or not UID_RE.match(value.strip().lower()):
+            raise ConfigError(
+                f"{where} {key}",
+                f"{value!r} is not a tag UID: 8, 14 or 20 hex digits, e.g. \"04a224b2c94f80\"",
+            )
+        uid = value.strip().lower()
+        if uid in by_tag:
+            raise ConfigError(f"{where} {key}", f"tag {uid} is already {by_tag[uid]}")
+        if card in by_tag.values():
+            raise ConfigError(f"{where} {key}", "this card is given twice")
+        by_tag[uid] = card
+    if len(by_tag) != 32:
+        missing = [c.name for c in Card if c not in by_tag.values()]
+        raise ConfigError(where, f"all 32 cards need a tag; missing {' '.join(missing)}")
+    return by_tag
+
+
+def _computer(sec: Mapping[str, Any], n: int) -> ComputerConfig:
+    _only(sec, "computer", {"seats", "player", "budget_ms", "seed"})
+    seats: tuple[int, ...] = ()
+    if "seats" in sec:
+        raw = sec["seats"]
+        if not isinstance(raw, list) or not all(
+            isinstance(s, int) and not isinstance(s, bool) for s in raw
+        ):
+            raise ConfigError("[computer] seats", "must be a list of seat numbers, e.g. [1]")
+        for s in raw:
+            if not 0 <= s < n:
+                raise ConfigError("[computer] seats", f"seat {s} does not exist (0..{n - 1})")
+        if len(set(raw)) != len(raw):
+            raise ConfigError("[computer] seats", "a seat is listed twice")
+        seats = tuple(sorted(raw))
+    player = sec.get("player", "random")
+    if not isinstance(player, str) or not player:
+        raise ConfigError("[computer] player", "must be a player name in quotes")
+    budget = _typed(sec, "computer", "budget_ms", int) if "budget_ms" in sec else 300
+    if budget < 1:
+        raise ConfigError("[computer] budget_ms", "must be at least 1")
+    seed = _typed(sec, "computer", "seed", int) if "seed" in sec else 0
+    return ComputerConfig(seats=seats, player=player, budget_ms=budget, seed=seed)
+
+
+def _readers(raw: Any) -> tuple[ReaderConfig, ...]:
+    if not isinstance(raw, list):
+        raise ConfigError("[[readers]]", "write each reader as its own [[readers]] table")
+    out = []
+    zones_seen: set[str] = set()
+    for i, entry in enumerate(raw):
+        name = f"readers[{i}]"
+        if not isinstance(entry, Mapping):
+            raise ConfigError(f"[{name}]", "must be a table of keys")
+        _only(entry, name, {"kind", "zone", "chip_select", "port"})
+        for key in ("kind", "zone"):
+            if key not in entry:
+                raise ConfigError(f"[{name}] {key}", "missing")
+        kind = _choice(entry, name, "kind", READER_KINDS, "")
+        zone = _choice(entry, name, "zone", ZONES, "")
+        if zone in zones_seen:
+            raise ConfigError(f"[{name}] zone", f"zone {zone!r} already has a reader")
+        zones_seen.add(zone)
+        cs = _typed(entry, name, "chip_select", int) if "chip_select" in entry else None
+        port = _typed(entry, name, "port", str) if "port" in entry else None
+        if kind == "mfrc522" and cs is None:
+            raise ConfigError(f"[{name}] chip_select", "an MFRC522 reader needs its chip select")
+        if kind == "serial" and port is None:
+            raise ConfigError(f"[{name}] port", "a serial reader needs its port")
+        out.append(ReaderConfig(kind=kind, zone=zone, chip_select=cs, port=port))
+    return tuple(out)
+
+
+def _gpio(sec: Mapping[str, Any], n: int) -> GpioConfig:
+    allowed = {"buzzer", "led"} | {f"seat{i}" for i in range(n)}
+    _only(sec, "gpio", allowed)
+    pins: dict[int, str] = {}
+
+    def pin(value: Any, key: str) -> int:
+        if not isinstance(value, int) or isinstance(value, bool) or not 0 <= value <= 27:
+            raise ConfigError(key, f"must be a BCM pin number 0..27, not {value!r}")
+        if value in pins:
+            raise ConfigError(key, f"pin {value} is already used by {pins[value]}")
+        pins[value] = key
+        return value
+
+    seat_buttons: list[dict[str, int]] = []
+    for i in range(n):
+        buttons = sec.get(f"seat{i}", {})
+        if not isinstance(buttons, Mapping):
+            raise ConfigError(f"[gpio.seat{i}]", "must be a table of button = pin")
+        _only(buttons, f"gpio.seat{i}", set(BUTTONS))
+        seat_buttons.append({b: pin(p, f"[gpio.seat{i}] {b}") for b, p in buttons.items()})
+    buzzer = pin(sec["buzzer"], "[gpio] buzzer") if "buzzer" in sec else None
+    led = pin(sec["led"], "[gpio] led") if "led" in sec else None
+    return GpioConfig(seat_buttons=tuple(seat_buttons), buzzer=buzzer, led=led)
+
+
+def simulated_config(
+    players: tuple[str, ...] = ("Anna", "Ben", "Carla"),
+    computer_seats: tuple[int, ...] = (0, 1, 2),
+    series_length: int | None = 3,
+    seed: int = 0,
+    language: str = "en",
+) -> Config:
+    """The table `skat-table simulate` plays when no config is given: a made-up deck."""
+    deck = {f"04{i:02x}5a7e{i * 37 % 256:02x}c0ff": card for i, card in enumerate(Card)}
+    return Config(
+        table=TableConfig(players=players, first_dealer=len(players) - 1, language=language,
+                          series_length=series_length),
+        deck=deck,
+        computer=ComputerConfig(seats=computer_seats, seed=seed),
+        readers=(ReaderConfig("simulated", "deal"), ReaderConfig("simulated", "centre"),
+                 ReaderConfig("simulated", "skat")),
+    )

@@ -1,0 +1,210 @@
+"""What players do, as small frozen values: a game is its deal plus a list of these.
+
+Every action names its actor by position (0 forehand, 1 middlehand, 2 rearhand) and turns into
+a JSON object and back.
+
+>>> a = Play(1, Card.HK)
+>>> a.to_json()
+{'type': 'play', 'pos': 1, 'card': 'HK'}
+>>> action_from_json(a.to_json()) == a
+True
+>>> str(action_from_json({"type": "declare", "pos": 0, "contract": "CHS"}).contract)
+'CHS'
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any, ClassVar, Literal
+
+from engine.cards import Card, CardError
+from engine.contract import Contract, ContractError
+
+
+class IllegalAction(ValueError):
+    """An action the rules do not allow now; the message says why in a player's words."""
+
+
+class ActionError(ValueError):
+    """An action written wrongly (JSON from a journal, a script or a test)."""
+
+
+POSITION_NAMES = ("forehand", "middlehand", "rearhand")
+ABORT_REASONS = ("timeout", "leave", "resign")
+
+
+@dataclass(frozen=True, slots=True)
+class Action:
+    """Base of all actions: ``pos`` is the actor's position."""
+
+    pos: int
+    kind: ClassVar[str] = ""
+
+    def to_json(self) -> dict[str, Any]:
+        return {"type": self.kind, "pos": self.pos}
+
+
+@dataclass(frozen=True, slots=True)
+class Bid(Action):
+    """Say a value (the bidder; forehand after both others passed)."""
+
+    value: int
+    kind: ClassVar[str] = "bid"
+
+    def to_json(self) -> dict[str, Any]:
+        return {"type": "bid", "pos": self.pos, "value": self.value}
+
+
+@dataclass(frozen=True, slots=True)
+class Hold(Action):
+    """"Yes": the listener holds the value said."""
+
+    kind: ClassVar[str] = "hold"
+
+
+@dataclass(frozen=True, slots=True)
+class Pass(Action):
+    """Pass in the bidding (or, in Schieberamsch, pass the skat on without taking it)."""
+
+    kind: ClassVar[str] = "pass"
+
+
+@dataclass(frozen=True, slots=True)
+class TakeSkat(Action):
+    """The declarer takes up the skat (then two ``Discard`` and a ``Declare``)."""
+
+    kind: ClassVar[str] = "skat"
+
+
+@dataclass(frozen=True, slots=True)
+class Discard(Action):
+    """Lay one card into the skat (after a pick-up or a Schieberamsch push)."""
+
+    card: Card
+    kind: ClassVar[str] = "discard"
+
+    def to_json(self) -> dict[str, Any]:
+        return {"type": "discard", "pos": self.pos, "card": str(self.card)}
+
+
+@dataclass(frozen=True, slots=True)
+class Declare(Action):
+    """Announce the contract."""
+
+    contract: Contract
+    kind: ClassVar[str] = "declare"
+
+    def to_json(self) -> dict[str, Any]:
+        return {"type": "declare", "pos": self.pos, "contract": str(self.contract)}
+
+
+@dataclass(frozen=True, slots=True)
+class Play(Action):
+    """Lay a card to the trick."""
+
+    card: Card
+    kind: ClassVar[str] = "play"
+
+    def to_json(self) -> dict[str, Any]:
+        return {"type": "play", "pos": self.pos, "card": str(self.card)}
+
+
+@dataclass(frozen=True, slots=True)
+class Concede(Action):
+    """Give up: the declarer loses at once; a defender gives up for both defenders."""
+
+    kind: ClassVar[str] = "concede"
+
+
+@dataclass(frozen=True, slots=True)
+class Kontra(Action):
+    """House rule: a defender doubles the game."""
+
+    kind: ClassVar[str] = "kontra"
+
+
+@dataclass(frozen=True, slots=True)
+class Re(Action):
+    """House rule: the declarer answers a Kontra and doubles again."""
+
+    kind: ClassVar[str] = "re"
+
+
+@dataclass(frozen=True, slots=True)
+class Push(Action):
+    """Schieberamsch: take the skat (then push two cards on with two ``Discard``)."""
+
+    kind: ClassVar[str] = "push"
+
+
+@dataclass(frozen=True, slots=True)
+class Abort(Action):
+    """ISS endings: ``reason`` is ``"timeout"``, ``"leave"`` or ``"resign"``."""
+
+    reason: Literal["timeout", "leave", "resign"] = "timeout"
+    kind: ClassVar[str] = "abort"
+
+    def __post_init__(self) -> None:
+        if self.reason not in ABORT_REASONS:
+            raise ActionError(f"abort reason {self.reason!r} is not one of {ABORT_REASONS}")
+
+    def to_json(self) -> dict[str, Any]:
+        return {"type": "abort", "pos": self.pos, "reason": self.reason}
+
+
+_KINDS: dict[str, type[Action]] = {
+    cls.kind: cls
+    for cls in (Bid, Hold, Pass, TakeSkat, Discard, Declare, Play, Concede, Kontra, Re, Push,
+                Abort)
+}
+
+
+def action_from_json(d: dict[str, Any]) -> Action:
+    """The action written by ``to_json``; :class:`ActionError` says what is wrong."""
+    try:
+        kind = d["type"]
+        cls = _KINDS[kind]
+        pos = d["pos"]
+    except (KeyError, TypeError):
+        raise ActionError(f"not an action: {d!r}") from None
+    if not isinstance(pos, int) or isinstance(pos, bool) or not 0 <= pos <= 2:
+        raise ActionError(f"position {pos!r} is not 0, 1 or 2")
+    try:
+        if cls is Bid:
+            value = d["value"]
+            if not isinstance(value, int) or isinstance(value, bool):
+                raise ActionError(f"bid value {value!r} is not a whole number")
+            return Bid(pos, value)
+        if cls in (Discard, Play):
+            return cls(pos, Card.parse(d["card"]))  # type: ignore[call-arg]
+        if cls is Declare:
+            return Declare(pos, Contract.parse(d["contract"]))
+        if cls is Abort:
+            return Abort(pos, d.get("reason", "timeout"))
+    except KeyError as exc:
+        raise ActionError(f"{kind} action without {exc.args[0]!r}: {d!r}") from None
+    except (CardError, ContractError) as exc:
+        raise ActionError(str(exc)) from None
+    return cls(pos)
+
+
+def describe(action: Action) -> str:
+    """The action in words, e.g. ``"middlehand plays HK"``."""
+    who = POSITION_NAMES[action.pos]
+    if isinstance(action, Bid):
+        return f"{who} bids {action.value}"
+    if isinstance(action, Hold):
+        return f"{who} holds"
+    if isinstance(action, Pass):
+        return f"{who} passes"
+    if isinstance(action, TakeSkat):
+        return f"{who} takes up the skat"
+    if isinstance(action, Discard):
+        return f"{who} discards {action.card}"
+    if isinstance(action, Declare):
+        return f"{who} declares {action.contract.name}"
+    if isinstance(action, Play):
+        return f"{who} plays {action.card}"
+    if isinstance(action, Abort):
+        return f"{who}: {action.reason}"
+    return f"{who}: {action.kind}"

@@ -1,0 +1,717 @@
+"""One game of Skat from the deal to the result: a deal plus the list of actions taken.
+
+State is derived from the actions: ``push`` applies one (or raises :class:`IllegalAction` and
+changes nothing), ``pop`` undoes the last one exactly. Replay, undo and crash recovery are the
+same mechanism: ``Game.from_json(game.to_json())`` rebuilds the state.
+
+>>> g = Game(Deal.from_iss(
+...     "C9.SQ.CA.S8.SJ.DT.CJ.SK.DK.D9.DJ.S7.H8.D8.HQ.HJ.S9.D7.C8.HK."
+...     "ST.DQ.CT.HA.HT.CQ.H7.CK.DA.H9.C7.SA"))
+>>> for a in (Pass(1), Pass(2), Bid(0, 18), TakeSkat(0), Declare(0, Contract.parse("S")),
+...           Discard(0, Card.C9), Discard(0, Card.C7)):
+...     g.push(a)
+>>> g.phase, g.to_act
+(<Phase.PLAY: 'play'>, 0)
+>>> g.push(Play(0, Card.SJ)); g.push(Play(1, Card.S7))
+>>> g.push(Play(2, Card.CT))
+Traceback (most recent call last):
+...
+engine.actions.IllegalAction: rearhand must follow trumps: holds ST
+>>> g.pop()
+Play(pos=1, card=<Card.S7: 8>)
+"""
+
+from __future__ import annotations
+
+import enum
+from collections.abc import Iterable
+from dataclasses import asdict, dataclass, fields
+from operator import attrgetter
+from typing import Any
+
+from engine.actions import (
+    POSITION_NAMES,
+    Abort,
+    Action,
+    ActionError,
+    Bid,
+    Concede,
+    Declare,
+    Discard,
+    Hold,
+    IllegalAction,
+    Kontra,
+    Pass,
+    Play,
+    Push,
+    Re,
+    TakeSkat,
+    action_from_json,
+)
+from engine.bidding import Bidding
+from engine.cards import JACKS, Card, mask_points
+from engine.contract import Contract, GameType
+from engine.deal import Deal
+from engine.ramsch import RAMSCH_CONTRACT, score_ramsch
+from engine.scoring import (
+    GameResult,
+    passed_in_result,
+    penalty_result,
+    score_null,
+    score_suit_grand,
+)
+from engine.trick import BEATS, FOLLOW, Trick, by_power, follow_suit_name, matadors
+
+__all__ = [
+    "ISKO", "Action", "Card", "Contract", "Deal", "Game", "GameResult", "IllegalAction",
+    "Phase", "Rules", "RulesError", "Trick",
+]
+
+
+class RulesError(ValueError):
+    """A rule set that does not hold together, or an unknown rule name."""
+
+
+@dataclass(frozen=True, slots=True)
+class Rules:
+    """Which house rules are on. ``Rules()`` is the plain ISkO (``ISKO``).
+
+    - ``kontra_re``: a defender may say Kontra (x2), the declarer then Re (x4), both only
+      before the first card of the game is laid; they never count toward the overbid check.
+    - ``ramsch``: an all-pass is played as Ramsch instead of being passed in.
+    - ``schieberamsch``: in that Ramsch each player in turn may take the skat and push two
+      cards on (``schieberamsch_jacks``: jacks may be pushed too); each push doubles.
+    - ``ramsch_jungfrau``, ``ramsch_durchmarsch``: see ``engine.ramsch``.
+
+    >>> Rules.from_names(["kontra_re", "ramsch"]).ramsch
+    True
+    """
+
+    kontra_re: bool = False
+    ramsch: bool = False
+    schieberamsch: bool = False
+    schieberamsch_jacks: bool = False
+    ramsch_jungfrau: bool = True
+    ramsch_durchmarsch: bool = True
+
+    def __post_init__(self) -> None:
+        if self.schieberamsch and not self.ramsch:
+            raise RulesError("schieberamsch needs ramsch switched on")
+
+    @classmethod
+    def from_dict(cls, d: dict[str, Any]) -> Rules:
+        names = {f.name for f in fields(cls)}
+        for k, v in d.items():
+            if k not in names:
+                raise RulesError(f"unknown house rule {k!r}: known are {', '.join(sorted(names))}")
+            if not isinstance(v, bool):
+                raise RulesError(f"house rule {k!r} must be true or false, not {v!r}")
+        return cls(**d)
+
+    @classmethod
+    def from_names(cls, names: Iterable[str]) -> Rules:
+        """The rules with the named flags switched on (``ramsch`` is implied by
+        ``schieberamsch``)."""
+        d = {n: True for n in names}
+        if d.get("schieberamsch"):
+            d["ramsch"] = True
+        return cls.from_dict(d)
+
+    def to_json(self) -> dict[str, bool]:
+        return asdict(self)
+
+
+ISKO = Rules()
+
+
+class Phase(enum.StrEnum):
+    BIDDING = "bidding"
+    SKAT = "skat"          # the declarer takes up the skat or declares a hand game
+    DISCARD = "discard"    # the declarer holds 12 cards: two discards and the declaration
+    PUSHING = "pushing"    # Schieberamsch: take the skat and push two cards on, or pass
+    PLAY = "play"
+    FINISHED = "finished"
+
+
+
+_PHASE_WORDS = {
+    Phase.BIDDING: "the bidding",
+    Phase.SKAT: "the skat is to be taken up or a hand game declared",
+    Phase.DISCARD: "the declarer is discarding and declaring",
+    Phase.PUSHING: "the skat is being pushed",
+    Phase.PLAY: "the cards are being played",
+    Phase.FINISHED: "the game is over",
+}
+
+# Every field of the derived state; a snapshot of them is what pop() restores.
+_STATE = (
+    "phase", "bidding", "declarer", "contract", "skat_taken", "hands", "skat", "trick",
+    "trick_leader", "tricks", "won", "ntricks", "to_act", "kontra", "result", "game_type",
+    "declared", "pushes", "push_turn", "pushing", "_trick_cards",
+)
+_snapshot = attrgetter(*_STATE)
+
+
+class Game:
+    """One game; see the module text. Positions: 0 forehand, 1 middlehand, 2 rearhand."""
+
+    __slots__ = ("_undo", "actions", "deal", "rules", *_STATE)
+
+    def __init__(self, deal: Deal, rules: Rules = ISKO) -> None:
+        self.deal = deal
+        self.rules = rules
+        self.actions: list[Action] = []
+        self._undo: list[tuple[Any, ...]] = []
+        self.phase = Phase.BIDDING
+        self.bidding = Bidding()
+        self.declarer: int | None = None
+        self.contract: Contract | None = None
+        self.skat_taken = False
+        self.hands: tuple[int, int, int] = deal.hands
+        # the cards lying as skat now: the dealt two, none after a pick-up, then the discards
+        self.skat: int = deal.skat
+        self.trick: tuple[Card, ...] = ()
+        self.trick_leader = 0
+        self.tricks: tuple[Trick, ...] = ()
+        self.won: tuple[int, int, int] = (0, 0, 0)
+        self.ntricks: tuple[int, int, int] = (0, 0, 0)
+        self.to_act: int | None = 1
+        self.kontra = 1
+        self.result: GameResult | None = None
+        self.game_type = GameType.GRAND
+        self.declared = False
+        self.pushes = 0
+        self.push_turn = 0
+        self.pushing = False
+        self._trick_cards = 0
+
+    # ----------------------------------------------------------------- views
+
+    @property
+    def bid(self) -> int:
+        return self.bidding.bid
+
+    @property
+    def bidder(self) -> int | None:
+        return None if self.bidding.done else self.bidding.bidder
+
+    @property
+    def listener(self) -> int | None:
+        return None if self.bidding.done else self.bidding.listener
+
+    @property
+    def next_bid(self) -> int | None:
+        return self.bidding.next_bid
+
+    @property
+    def passed(self) -> frozenset[int]:
+        return self.bidding.passed
+
+    @property
+    def is_ramsch(self) -> bool:
+        return self.game_type == GameType.RAMSCH
+
+    def hand(self, pos: int) -> int:
+        """The cards ``pos`` holds now (a mask)."""
+        return self.hands[pos]
+
+    def points(self, pos: int) -> int:
+        """Card points in the tricks ``pos`` has taken (without the skat)."""
+        return mask_points(self.won[pos])
+
+    def legal_cards(self) -> list[Card]:
+        """The cards the player to move may lay, strongest first (empty outside play)."""
+        if self.phase != Phase.PLAY:
+            return []
+        return by_power(self._legal_mask(), self.game_type)
+
+    def _legal_mask(self) -> int:
+        hand = self.hands[self.to_act]  # type: ignore[index]
+        if not self.trick:
+            return hand
+        f = hand & FOLLOW[self.game_type][self.trick[0]]
+        return f or hand
+
+    def legal_actions(self) -> list[Action]:
+        """The moves of the player to act, plus Kontra/Re while they may be said (their
+        ``pos`` may differ from ``to_act``). Concede and the ISS aborts are always at hand
+        in play and are not listed."""
+        ph = self.phase
+        p = self.to_act
+        out: list[Action] = []
+        if ph == Phase.FINISHED or p is None:
+            return out
+        if ph == Phase.BIDDING:
+            b = self.bidding
+            if p == b.bidder:
+                out += [Bid(p, v) for v in b.legal_bids()]
+            else:
+                out.append(Hold(p))
+            out.append(Pass(p))
+        elif ph == Phase.SKAT:
+            out.append(TakeSkat(p))
+            out += [Declare(p, c) for c in self._declarable(skat_taken=False)]
+        elif ph == Phase.DISCARD:
+            if self.hands[p].bit_count() > 10:
+                out += [Discard(p, Card(c)) for c in range(32) if self.hands[p] >> c & 1]
+            if not self.declared:
+                out += [Declare(p, c) for c in self._declarable(skat_taken=True)]
+        elif ph == Phase.PUSHING:
+            if self.pushing:
+                allowed = self.hands[p]
+                if not self.rules.schieberamsch_jacks:
+                    allowed &= ~JACKS
+                out += [Discard(p, Card(c)) for c in range(32) if allowed >> c & 1]
+            else:
+                out += [Push(p), Pass(p)]
+        else:
+            m = self._legal_mask()
+            out += [Play(p, Card(c)) for c in range(32) if m >> c & 1]
+            if self._may_kontra():
+                d = self.declarer
+                if self.kontra == 1:
+                    out += [Kontra(q) for q in range(3) if q != d]
+                elif self.kontra == 2:
+                    out.append(Re(d))  # type: ignore[arg-type]
+        return out
+
+    def _declarable(self, skat_taken: bool) -> list[Contract]:
+        out = []
+        if not skat_taken:
+            for g in (GameType.CLUBS, GameType.SPADES, GameType.HEARTS, GameType.DIAMONDS,
+                      GameType.GRAND):
+                out += [Contract(g, hand=True), Contract(g, hand=True, schneider=True),
+                        Contract(g, hand=True, schwarz=True), Contract(g, ouvert=True)]
+            nulls = [Contract(GameType.NULL, hand=True),
+                     Contract(GameType.NULL, hand=True, ouvert=True)]
+        else:
+            out += [Contract(g) for g in (GameType.CLUBS, GameType.SPADES, GameType.HEARTS,
+                                          GameType.DIAMONDS, GameType.GRAND)]
+            nulls = [Contract(GameType.NULL), Contract(GameType.NULL, ouvert=True)]
+        out += [c for c in nulls if (c.null_value or 0) >= self.bid]
+        return out
+
+    def _may_kontra(self) -> bool:
+        return (self.rules.kontra_re and self.phase == Phase.PLAY and not self.is_ramsch
+                and not self.tricks and not self.trick and self.kontra < 4)
+
+    def declarer_cards(self) -> int:
+        """The declarer's 12 cards (hand and skat as dealt): what matadors are counted on."""
+        d = self.declarer
+        return 0 if d is None else self.deal.hands[d] | self.deal.skat
+
+    # ---------------------------------------------------------------- push/pop
+
+    def push(self, action: Action) -> None:
+        """Apply ``action`` or raise :class:`IllegalAction` (the state is left unchanged)."""
+        handler = _HANDLERS.get(type(action))
+        if handler is None:
+            raise IllegalAction(f"{action!r} is not a Skat action")
+        if action.pos not in (0, 1, 2):
+            raise IllegalAction(f"position {action.pos!r} is not 0, 1 or 2")
+        snap = _snapshot(self)
+        try:
+            handler(self, action)
+        except IllegalAction:
+            self._restore(snap)
+            raise
+        self._undo.append(snap)
+        self.actions.append(action)
+
+    def pop(self) -> Action:
+        """Undo the last action and return it."""
+        if not self.actions:
+            raise IllegalAction("nothing to undo: the game is at its deal")
+        self._restore(self._undo.pop())
+        return self.actions.pop()
+
+    def _restore(self, snap: tuple[Any, ...]) -> None:
+        for name, value in zip(_STATE, snap, strict=True):
+            setattr(self, name, value)
+
+    def copy(self) -> Game:
+        g = Game.__new__(Game)
+        g.deal = self.deal
+        g.rules = self.rules
+        g.actions = list(self.actions)
+        g._undo = list(self._undo)
+        g._restore(_snapshot(self))
+        return g
+
+    def state_key(self) -> tuple[Any, ...]:
+        """Everything that makes up the current state (for tests: equal keys, equal games)."""
+        return _snapshot(self)
+
+    # ---------------------------------------------------------------- helpers
+
+    def _turn(self, pos: int) -> None:
+        if self.phase == Phase.FINISHED:
+            raise IllegalAction("the game is over")
+        if pos != self.to_act:
+            raise IllegalAction(
+                f"it is {POSITION_NAMES[self.to_act]}'s turn, "  # type: ignore[index]
+                f"not {POSITION_NAMES[pos]}'s"
+            )
+
+    def _need(self, *phases: Phase) -> None:
+        if self.phase not in phases:
+            raise IllegalAction(f"not now: {_PHASE_WORDS[self.phase]}")
+
+    # ---------------------------------------------------------------- bidding
+
+    def _bid(self, a: Bid) -> None:
+        self._need(Phase.BIDDING)
+        self._after_bidding(self.bidding.after_bid(a.pos, a.value))
+
+    def _hold(self, a: Hold) -> None:
+        self._need(Phase.BIDDING)
+        self._after_bidding(self.bidding.after_hold(a.pos))
+
+    def _pass(self, a: Pass) -> None:
+        if self.phase == Phase.PUSHING:
+            self._turn(a.pos)
+            if self.pushing:
+                raise IllegalAction(f"{POSITION_NAMES[a.pos]} took the skat: push two cards on")
+            self._next_pusher()
+            return
+        self._need(Phase.BIDDING)
+        self._after_bidding(self.bidding.after_pass(a.pos))
+
+    def _after_bidding(self, b: Bidding) -> None:
+        self.bidding = b
+        if not b.done:
+            self.to_act = b.to_act
+            return
+        if b.declarer is not None:
+            self.declarer = b.declarer
+            self.phase = Phase.SKAT
+            self.to_act = b.declarer
+        elif self.rules.ramsch:
+            self.game_type = GameType.RAMSCH
+            self.contract = RAMSCH_CONTRACT
+            if self.rules.schieberamsch:
+                self.phase = Phase.PUSHING
+                self.push_turn = 0
+                self.to_act = 0
+            else:
+                self._start_play()
+        else:
+            self._finish(passed_in_result())
+
+    # ---------------------------------------------------------------- skat
+
+    def _take_skat(self, a: TakeSkat) -> None:
+        self._need(Phase.SKAT)
+        self._turn(a.pos)
+        d = a.pos
+        hands = list(self.hands)
+        hands[d] |= self.skat
+        self.hands = (hands[0], hands[1], hands[2])
+        self.skat = 0
+        self.skat_taken = True
+        self.phase = Phase.DISCARD
+
+    def _discard(self, a: Discard) -> None:
+        self._need(Phase.DISCARD, Phase.PUSHING)
+        self._turn(a.pos)
+        p = a.pos
+        bit = 1 << a.card
+        if self.phase == Phase.PUSHING:
+            if not self.pushing:
+                raise IllegalAction(
+                    f"{POSITION_NAMES[p]} has not taken the skat: push (take it) or pass"
+                )
+            if a.card.is_jack and not self.rules.schieberamsch_jacks:
+                raise IllegalAction("jacks may not be pushed")
+        if not self.hands[p] & bit:
+            raise IllegalAction(f"{POSITION_NAMES[p]} does not hold {a.card}")
+        if self.hands[p].bit_count() <= 10:
+            raise IllegalAction("two cards are already in the skat")
+        hands = list(self.hands)
+        hands[p] &= ~bit
+        self.hands = (hands[0], hands[1], hands[2])
+        self.skat |= bit
+        if self.phase == Phase.PUSHING:
+            if self.skat.bit_count() == 2:
+                self.pushing = False
+                self._next_pusher()
+        elif self.declared and self.skat.bit_count() == 2:
+            self._start_play()
+
+    def _declare(self, a: Declare) -> None:
+        self._need(Phase.SKAT, Phase.DISCARD)
+        self._turn(a.pos)
+        if self.declared:
+            raise IllegalAction("the game is already declared")
+        c = a.contract
+        try:
+            c.check(self.skat_taken)
+        except ValueError as exc:
+            raise IllegalAction(str(exc)) from None
+        nv = c.null_value
+        if nv is not None and nv < self.bid:
+            raise IllegalAction(
+                f"{c.name} is worth {nv}, less than the bid {self.bid}: declare a game that "
+                "can reach it"
+            )
+        self.contract = c
+        self.game_type = c.game
+        self.declared = True
+        if not self.skat_taken or self.skat.bit_count() == 2:
+            self._start_play()
+        else:
+            self.phase = Phase.DISCARD
+
+    # ---------------------------------------------------------------- Schieberamsch
+
+    def _push(self, a: Push) -> None:
+        self._need(Phase.PUSHING)
+        self._turn(a.pos)
+        if self.pushing:
+            raise IllegalAction("the skat is already taken: push two cards on")
+        hands = list(self.hands)
+        hands[a.pos] |= self.skat
+        self.hands = (hands[0], hands[1], hands[2])
+        self.skat = 0
+        self.pushing = True
+        self.pushes += 1
+
+    def _next_pusher(self) -> None:
+        if self.push_turn == 2:
+            self._start_play()
+        else:
+            self.push_turn += 1
+            self.to_act = self.push_turn
+
+    # ---------------------------------------------------------------- play
+
+    def _start_play(self) -> None:
+        self.phase = Phase.PLAY
+        self.trick_leader = 0
+        self.to_act = 0
+
+    def _play(self, a: Play) -> None:
+        if self.phase != Phase.PLAY:
+            raise IllegalAction(f"no card can be laid now: {_PHASE_WORDS[self.phase]}")
+        p = a.pos
+        if p != self.to_act:
+            self._turn(p)
+        card = a.card
+        bit = 1 << card
+        hand = self.hands[p]
+        if not hand & bit:
+            raise IllegalAction(f"{POSITION_NAMES[p]} does not hold {card}")
+        trick = self.trick
+        g = self.game_type
+        if trick:
+            f = FOLLOW[g][trick[0]]
+            if not f & bit and hand & f:
+                held = ", ".join(c.name for c in by_power(hand & f, g))
+                raise IllegalAction(
+                    f"{POSITION_NAMES[p]} must follow {follow_suit_name(trick[0], g)}: "
+                    f"holds {held}"
+                )
+        hands = list(self.hands)
+        hands[p] = hand & ~bit
+        self.hands = (hands[0], hands[1], hands[2])
+        trick = (*trick, card)
+        if len(trick) < 3:
+            self.trick = trick
+            self._trick_cards |= bit
+            self.to_act = (p + 1) % 3
+            return
+        beats = BEATS[g]
+        w = 0
+        if beats[trick[0]] >> trick[1] & 1:
+            w = 1
+        if beats[trick[w]] >> trick[2] & 1:
+            w = 2
+        leader = self.trick_leader
+        winner = (leader + w) % 3
+        won = list(self.won)
+        won[winner] |= self._trick_cards | bit
+        self.won = (won[0], won[1], won[2])
+        nt = list(self.ntricks)
+        nt[winner] += 1
+        self.ntricks = (nt[0], nt[1], nt[2])
+        self.tricks = (*self.tricks, Trick(leader, trick, winner))
+        self.trick = ()
+        self._trick_cards = 0
+        self.trick_leader = winner
+        self.to_act = winner
+        d = self.declarer
+        if g == GameType.NULL and winner == d:
+            self._finish_declared("null-trick")
+        elif self.contract is not None and self.contract.schwarz and winner != d:
+            self._finish_declared("schwarz-lost")
+        elif len(self.tricks) == 10:
+            if g == GameType.RAMSCH:
+                self._finish_ramsch()
+            else:
+                self._finish_declared("played")
+
+    # ---------------------------------------------------------------- house rules
+
+    def _kontra(self, a: Kontra) -> None:
+        if not self.rules.kontra_re:
+            raise IllegalAction("Kontra is not played at this table")
+        if self.phase != Phase.PLAY or self.is_ramsch:
+            raise IllegalAction("Kontra can only be said against a declared game")
+        if self.tricks or self.trick:
+            raise IllegalAction("Kontra must be said before the first card is laid")
+        if a.pos == self.declarer:
+            raise IllegalAction("only a defender can say Kontra")
+        if self.kontra != 1:
+            raise IllegalAction("Kontra has already been said")
+        self.kontra = 2
+
+    def _re(self, a: Re) -> None:
+        if not self.rules.kontra_re:
+            raise IllegalAction("Re is not played at this table")
+        if self.phase != Phase.PLAY or self.is_ramsch:
+            raise IllegalAction("Re can only be said in a declared game")
+        if self.tricks or self.trick:
+            raise IllegalAction("Re must be said before the first card is laid")
+        if a.pos != self.declarer:
+            raise IllegalAction("only the declarer can say Re")
+        if self.kontra != 2:
+            raise IllegalAction("Re answers a Kontra: nobody has said Kontra" if self.kontra == 1
+                                else "Re has already been said")
+        self.kontra = 4
+
+    # ---------------------------------------------------------------- endings
+
+    def _concede(self, a: Concede) -> None:
+        if self.phase != Phase.PLAY:
+            raise IllegalAction(
+                f"conceding is possible during play only: {_PHASE_WORDS[self.phase]}"
+            )
+        if self.is_ramsch:
+            raise IllegalAction("there is nothing to concede in Ramsch")
+        if a.pos == self.declarer:
+            self._finish_declared("declarer-conceded")
+        else:
+            self._finish_declared("defenders-conceded")
+
+    def _abort(self, a: Abort) -> None:
+        if self.phase == Phase.FINISHED:
+            raise IllegalAction("the game is over")
+        if self.is_ramsch or not self.declared:
+            self._finish(penalty_result(a.reason, a.pos, self.declarer, self.bid))
+            return
+        self._finish_declared(a.reason, aborted_by=a.pos)
+
+    def _skat_points_for_declarer(self) -> int:
+        # after a pick-up without both discards (an ISS timeout), the dealt skat still counts
+        skat = self.skat if self.skat.bit_count() == 2 else self.deal.skat
+        return mask_points(skat)
+
+    def _finish_declared(self, ending: str, aborted_by: int | None = None) -> None:
+        d = self.declarer
+        c = self.contract
+        assert d is not None and c is not None
+        points = mask_points(self.won[d]) + self._skat_points_for_declarer()
+        tricks = self.ntricks[d]
+        defender_abort = aborted_by is not None and aborted_by != d
+        if c.game == GameType.NULL:
+            if aborted_by is not None:
+                won = defender_abort
+            elif ending == "defenders-conceded":
+                won = True
+            elif ending == "declarer-conceded":
+                won = False
+            else:
+                won = tricks == 0
+            r = score_null(c, self.bid, won, points, tricks, ending, d, self.kontra)
+        else:
+            if defender_abort:
+                # ISS: the declarer is credited with every card and trick not yet won by a
+                # defender, the unfinished trick included
+                taken = 0
+                for p in range(3):
+                    if p != d:
+                        taken |= self.won[p]
+                points = 120 - mask_points(taken)
+                tricks = 10 - (len(self.tricks) - self.ntricks[d])
+            r = score_suit_grand(
+                c, self.bid, matadors(self.declarer_cards(), c.game), points, tricks, ending,
+                d, self.kontra, trick_done=bool(self.tricks),
+            )
+            if not r.won and (c.schneider or c.schwarz) and (r.schneider or r.schwarz):
+                # ISS reports "reached" levels against a declarer only when not announced
+                r = _replace(r, schneider=r.schneider and not c.schneider,
+                             schwarz=r.schwarz and not c.schwarz)
+        if aborted_by is not None:
+            r = _replace(r, aborted_by=aborted_by)
+        self._finish(r)
+
+    def _finish_ramsch(self) -> None:
+        last = self.tricks[-1].winner
+        self._finish(score_ramsch(
+            self.won, self.ntricks, self.skat, last, self.pushes,
+            jungfrau=self.rules.ramsch_jungfrau, durchmarsch=self.rules.ramsch_durchmarsch,
+        ))
+
+    def _finish(self, result: GameResult) -> None:
+        self.result = result
+        self.phase = Phase.FINISHED
+        self.to_act = None
+
+    # ---------------------------------------------------------------- JSON
+
+    def to_json(self) -> dict[str, Any]:
+        """The deal, the rules and the actions: everything else is derived."""
+        return {
+            "deal": self.deal.to_iss(),
+            "rules": self.rules.to_json(),
+            "actions": [a.to_json() for a in self.actions],
+        }
+
+    @classmethod
+    def from_json(cls, d: dict[str, Any]) -> Game:
+        """Rebuild a game by replaying its actions; a bad record raises ``ValueError``."""
+        try:
+            deal = Deal.from_iss(d["deal"])
+            rules = Rules.from_dict(d.get("rules", {}))
+            actions = d.get("actions", [])
+        except (KeyError, TypeError, AttributeError):
+            raise ActionError(f"not a game record: {str(d)[:80]!r}") from None
+        g = cls(deal, rules)
+        for i, ad in enumerate(actions):
+            a = action_from_json(ad)
+            try:
+                g.push(a)
+            except IllegalAction as exc:
+                raise IllegalAction(f"action {i + 1} ({ad}) is illegal: {exc}") from None
+        return g
+
+    def replay(self, actions: Iterable[Action]) -> Game:
+        """Push every action in turn; returns self for chaining."""
+        for a in actions:
+            self.push(a)
+        return self
+
+    def __repr__(self) -> str:
+        return f"<Game {self.phase.value} after {len(self.actions)} actions>"
+
+
+def _replace(r: GameResult, **changes: Any) -> GameResult:
+    from dataclasses import replace
+
+    return replace(r, **changes)
+
+
+_HANDLERS: dict[type, Any] = {
+    Bid: Game._bid,
+    Hold: Game._hold,
+    Pass: Game._pass,
+    TakeSkat: Game._take_skat,
+    Discard: Game._discard,
+    Declare: Game._declare,
+    Play: Game._play,
+    Concede: Game._concede,
+    Kontra: Game._kontra,
+    Re: Game._re,
+    Push: Game._push,
+    Abort: Game._abort,
+}

@@ -1,0 +1,216 @@
+"""What a finished game is worth, by the ISkO (and ISS for its own endings).
+
+Suit and grand games: base value (clubs 12, spades 11, hearts 10, diamonds 9, grand 24) times
+the multiplier: matadors + 1 (game) + hand + schneider + schneider announced + schwarz +
+schwarz announced + ouvert. An announced level also brings the level below it and counts even
+when it is missed. A lost game counts double. Overbid (the reached value is below the bid): lost,
+valued at the smallest multiple of the base value that reaches the bid, doubled, whatever the
+card points. Null: 23, 35 (hand), 46 (ouvert), 59 (ouvert hand). Kontra/Re multiply the value
+by 2/4 after the overbid check.
+
+>>> r = score_suit_grand(Contract.parse("S"), bid=18, matador_count=2, points=61, tricks=5,
+...                      ending="played", declarer=0)
+>>> r.won, r.value, r.multiplier
+(True, 33, 3)
+>>> r = score_suit_grand(Contract.parse("D"), bid=36, matador_count=-1, points=75, tricks=7,
+...                      ending="played", declarer=2)
+>>> r.won, r.overbid, r.value
+(False, True, -72)
+"""
+
+from __future__ import annotations
+
+from dataclasses import asdict, dataclass, field
+from typing import Any
+
+from engine.contract import Contract, GameType
+
+ENDINGS = (
+    "played", "null-trick", "schwarz-lost", "declarer-conceded", "defenders-conceded",
+    "timeout", "leave", "resign", "passed",
+)
+
+
+@dataclass(frozen=True, slots=True)
+class GameResult:
+    """The result of one game, as the score sheet and the display need it.
+
+    ``value`` is signed as entered on the sheet (+value won, -2 x value lost);
+    ``position_values`` is what each position scores on the standard sheet for this game.
+    ``breakdown`` lists ``(label_key, running multiplier)``, e.g. ``[("with", 2), ("game", 3),
+    ("schneider", 4)]`` for "with 2, game 3, schneider 4"; Kontra/Re appear as
+    ``("kontra", 2)`` / ``("re", 4)`` (the factor).
+    """
+
+    declarer: int | None
+    contract: Contract | None
+    bid: int
+    won: bool
+    value: int
+    base_value: int | None = None
+    multiplier: int = 0
+    points: int | None = None
+    tricks: int | None = None
+    matadors: int = 0
+    schneider: bool = False
+    schwarz: bool = False
+    overbid: bool = False
+    passed_in: bool = False
+    ending: str = "played"
+    kontra: int = 1
+    breakdown: tuple[tuple[str, int], ...] = ()
+    position_values: tuple[int, int, int] = (0, 0, 0)
+    # ISS endings: a timeout or leave before a game was declared costs a penalty point.
+    penalties: tuple[int, int, int] = (0, 0, 0)
+    aborted_by: int | None = None
+    # Ramsch (house rule): card points per position incl. the skat, the losers, Jungfrau
+    # positions (no trick), the Durchmarsch position and the number of pushes.
+    ramsch_points: tuple[int, int, int] | None = None
+    losers: tuple[int, ...] = ()
+    jungfrau: tuple[int, ...] = ()
+    durchmarsch: int | None = None
+    pushes: int = 0
+    extra: dict[str, Any] = field(default_factory=dict)
+
+    def to_json(self) -> dict[str, Any]:
+        d = asdict(self)
+        d["contract"] = str(self.contract) if self.contract is not None else None
+        d["breakdown"] = [list(b) for b in self.breakdown]
+        for k in ("position_values", "penalties", "ramsch_points", "losers", "jungfrau"):
+            if d[k] is not None:
+                d[k] = list(d[k])
+        return d
+
+
+def _with_kontra(value: int, kontra: int, bd: list[tuple[str, int]]) -> int:
+    if kontra == 2:
+        bd.append(("kontra", 2))
+    elif kontra == 4:
+        bd.append(("kontra", 2))
+        bd.append(("re", 4))
+    return value * kontra
+
+
+def _positions(declarer: int, value: int) -> tuple[int, int, int]:
+    pv = [0, 0, 0]
+    pv[declarer] = value
+    return (pv[0], pv[1], pv[2])
+
+
+def score_suit_grand(contract: Contract, bid: int, matador_count: int, points: int,
+                     tricks: int, ending: str, declarer: int, kontra: int = 1,
+                     trick_done: bool = True) -> GameResult:
+    """Score a suit or grand game from the declarer's card points (with the skat) and tricks.
+
+    ``ending`` decides how: ``"played"``, ``"schwarz-lost"``, ``"timeout"``/``"leave"``/
+    ``"resign"`` (ISS: by the numbers, the caller credits points to the declarer when a
+    defender aborted), ``"declarer-conceded"`` (lost at the simple level plus announced levels)
+    or ``"defenders-conceded"`` (won at the simple level, or at the level the bid or the
+    announcement needs). ``trick_done``: whether any trick was completed (ISS sets
+    "schneider/schwarz reached" against a declarer only then).
+    """
+    base = contract.game.base_value
+    assert base is not None, "score_suit_grand is for suit and grand games"
+    if ending == "declarer-conceded":
+        won = False
+        schneider = schwarz = False
+    elif ending == "defenders-conceded":
+        won = True
+        schneider = schwarz = False
+    else:
+        won = points >= 61
+        if contract.schneider and points < 90:
+            won = False
+        if contract.schwarz and tricks < 10:
+            won = False
+        if won:
+            schneider = points >= 90
+            schwarz = tricks == 10
+        else:
+            schneider = trick_done and points <= 30
+            schwarz = trick_done and tricks == 0
+
+    m = abs(matador_count)
+    bd: list[tuple[str, int]] = [("with" if matador_count > 0 else "without", m)]
+    k = m + 1
+    bd.append(("game", k))
+    if contract.hand:
+        k += 1
+        bd.append(("hand", k))
+    # when the defenders give up, the declarer wins at the level his bid needs
+    lift = ending == "defenders-conceded"
+    lvl_schneider = schneider or contract.schneider
+    if lift and not lvl_schneider and k * base < bid:
+        lvl_schneider = schneider = True
+    if lvl_schneider:
+        k += 1
+        bd.append(("schneider", k))
+    if contract.schneider:
+        k += 1
+        bd.append(("schneider_announced", k))
+    lvl_schwarz = schwarz or contract.schwarz
+    if lift and not lvl_schwarz and k * base < bid:
+        lvl_schwarz = schwarz = True
+    if lvl_schwarz:
+        k += 1
+        bd.append(("schwarz", k))
+    if contract.schwarz:
+        k += 1
+        bd.append(("schwarz_announced", k))
+    if contract.ouvert:
+        k += 1
+        bd.append(("ouvert", k))
+
+    overbid = k * base < bid
+    if overbid:
+        won = False
+        k = -(-bid // base)
+        bd.append(("overbid", k))
+    value = k * base
+    value = _with_kontra(value, kontra, bd)
+    signed = value if won else -2 * value
+    return GameResult(
+        declarer=declarer, contract=contract, bid=bid, won=won, value=signed,
+        base_value=base, multiplier=k, points=points, tricks=tricks, matadors=matador_count,
+        schneider=schneider, schwarz=schwarz, overbid=overbid, ending=ending, kontra=kontra,
+        breakdown=tuple(bd), position_values=_positions(declarer, signed),
+    )
+
+
+def score_null(contract: Contract, bid: int, won: bool, points: int, tricks: int, ending: str,
+               declarer: int, kontra: int = 1) -> GameResult:
+    """Score a null game: its fixed value if won, twice that lost."""
+    value = contract.null_value
+    assert value is not None, "score_null is for null games"
+    bd: list[tuple[str, int]] = [("null", value)]
+    value = _with_kontra(value, kontra, bd)
+    signed = value if won else -2 * value
+    return GameResult(
+        declarer=declarer, contract=contract, bid=bid, won=won, value=signed,
+        base_value=contract.null_value, multiplier=1, points=points, tricks=tricks, matadors=0,
+        ending=ending, kontra=kontra, breakdown=tuple(bd),
+        position_values=_positions(declarer, signed),
+    )
+
+
+def passed_in_result() -> GameResult:
+    """All three passed (and no Ramsch): nobody scores."""
+    return GameResult(declarer=None, contract=None, bid=0, won=False, value=0,
+                      passed_in=True, ending="passed")
+
+
+def penalty_result(reason: str, culprit: int, declarer: int | None, bid: int) -> GameResult:
+    """ISS: a timeout or leave before a game was declared. No value; a penalty point to the
+    culprit, or (after the bidding, if the culprit is a defender) to both defenders."""
+    pen = [0, 0, 0]
+    if declarer is None or culprit == declarer:
+        pen[culprit] = 1
+    else:
+        for p in range(3):
+            if p != declarer:
+                pen[p] = 1
+    return GameResult(declarer=declarer, contract=None, bid=bid, won=False, value=0,
+                      ending=reason, penalties=(pen[0], pen[1], pen[2]), aborted_by=culprit)
+
+
+GAME_TYPES_WITH_BASE = tuple(g for g in GameType if g.base_value is not None)

@@ -16,6 +16,7 @@ True
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass
 
 from engine.cards import JACKS, RANK_POINTS, SUIT_MASKS
@@ -23,6 +24,7 @@ from engine.cards import JACKS, RANK_POINTS, SUIT_MASKS
 GRAND = 4
 NULL = 5
 BASE_VALUES = (12, 11, 10, 9, 24)
+SKAT_WORTH = 2.5  # what a skat adds to a hand, in strength units (about a trick and a half)
 NULL_VALUES = {(False, False): 23, (True, False): 35, (False, True): 46, (True, True): 59}
 ACE, TEN, KING, QUEEN, JACK = 7, 3, 6, 5, 4
 _JACK_ORDER = (4, 12, 20, 28)  # CJ SJ HJ DJ: the top of every trump suit
@@ -106,23 +108,18 @@ def suit_strength(hand: int, game: int) -> float:
 
 
 def null_strength(hand: int) -> float:
-    """How safe a hand is for null: 10 is a sure null, below about 8 it loses.
+    """How safe a hand is for null: 10 is a sure null, below about 8.5 it loses.
 
-    A suit is safe when its low cards can always duck: the 7, then a card no more than two
-    ranks above the previous low card. Each unsafe card costs.
+    A suit is safe when its low cards can always duck: the lowest is the 7, the next at most
+    the 9, the next at most the jack (each card no more than two ranks above the previous
+    one in null order). A suit that breaks this costs 2, or 3 when its lowest card is above
+    the 8 (the opponents can lead under it at once).
     """
     score = 10.0
     for s in range(4):
         ranks = [r for r in range(8) if hand >> (8 * s + r) & 1]  # null order is rank order
-        if not ranks:
-            continue
-        # ranks the opponents hold below each of our cards: we are safe while for the k-th
-        # lowest card of ours at most k lower cards of the suit are out
-        for k, r in enumerate(ranks):
-            lower_out = r - k
-            if lower_out > k + 1:
-                score -= 1.5 if k == 0 else 1.0
-                break
+        if any(r > 2 * k for k, r in enumerate(ranks)):
+            score -= 3.0 if ranks[0] > 1 else 2.0
     return score
 
 
@@ -165,57 +162,52 @@ def best_contract(hand: int) -> Estimate:
 def bid_limit(hand: int, bonus: float = 0.0) -> int:
     """The highest bid this hand should hold (0 to pass): the best value among safe games.
 
-    The skat is expected to add about a trick (1.5 strength), so a game a little below safe
+    The skat is expected to add about SKAT_WORTH strength, so a game a little below safe
     is still bid; ``bonus`` shifts the boldness.
     """
     best = 0
     for e in estimates(hand):
         need = 9.0 if e.game < NULL else 8.5
-        if e.strength + 1.5 + bonus >= need:
+        if e.strength + SKAT_WORTH + bonus >= need:
             best = max(best, e.game_value)
     return best
 
 
-def discard(cards12: int, game: int) -> int:
-    """The two cards to put away for a suit or grand game (a mask of two cards).
+def discard(cards: int, game: int) -> int:
+    """The cards to put away (a mask) so that ten remain, for the game type declared.
 
-    Put away the points that the opponents could catch (tens without the ace, kings and
-    queens of short suits), and make a side suit void where that is possible.
+    Suit and grand: put away points the opponents could catch (tens without the ace, kings
+    and queens of short suits), make a side suit void where possible, keep the trumps.
+    Null: keep the suits whose low cards can always duck.
     """
+    n = cards.bit_count() - 10
+    if n <= 0:
+        return 0
     if game == NULL:
-        return _null_discard(cards12)
-    candidates = [c for c in range(32) if cards12 >> c & 1 and not (trump_mask(game) >> c & 1)]
-    if len(candidates) < 2:
-        candidates = [c for c in range(32) if cards12 >> c & 1 and (c & 7) != JACK]
-        candidates.sort(key=lambda c: _trump_keep(c, game))
-        return (1 << candidates[0]) | (1 << candidates[1])
-    return _best_pair(cards12, candidates, game)
+        return _best_set(cards, [c for c in range(32) if cards >> c & 1], n, null_strength)
+    trumps = trump_mask(game)
+    side = [c for c in range(32) if cards >> c & 1 and not (trumps >> c & 1)]
+    if len(side) < n:  # nearly all trumps: put away the lowest trumps as well
+        order = matador_order(game)
+        rest = sorted((c for c in range(32) if cards >> c & 1 and trumps >> c & 1),
+                      key=order.index, reverse=True)
+        side += rest[: n - len(side)]
+    return _best_set(cards, side, n, lambda m: suit_strength(m, game))
 
 
-def _trump_keep(card: int, game: int) -> int:
-    order = matador_order(game)
-    return -order.index(card) if card in order else 0
-
-
-def _best_pair(cards12: int, candidates: list[int], game: int) -> int:
-    best_mask, best_score = 0, None
-    for i, a in enumerate(candidates):
-        for b in candidates[i + 1:]:
-            pair = (1 << a) | (1 << b)
-            rest = cards12 & ~pair
-            score = suit_strength(rest, game) + 0.04 * (RANK_POINTS[a & 7] + RANK_POINTS[b & 7])
-            if best_score is None or score > best_score:
-                best_mask, best_score = pair, score
-    return best_mask
-
-
-def _null_discard(cards12: int) -> int:
-    cards = [c for c in range(32) if cards12 >> c & 1]
-    best_mask, best_score = 0, None
-    for i, a in enumerate(cards):
-        for b in cards[i + 1:]:
-            pair = (1 << a) | (1 << b)
-            score = null_strength(cards12 & ~pair) + 0.01 * ((a & 7) + (b & 7))
-            if best_score is None or score > best_score:
-                best_mask, best_score = pair, score
+def _best_set(cards: int, candidates: list[int], n: int, score_of: Callable[[int], float]) -> int:
+    best_mask, best_score = 0, 0.0
+    groups: list[tuple[int, ...]]
+    if n == 1:
+        groups = [(a,) for a in candidates]
+    else:
+        groups = [(a, b) for i, a in enumerate(candidates) for b in candidates[i + 1:]]
+    for group in groups:
+        m = 0
+        for c in group:
+            m |= 1 << c
+        # points put away count for the declarer: a small bonus breaks ties toward them
+        score = score_of(cards & ~m) + 0.04 * sum(RANK_POINTS[c & 7] for c in group)
+        if not best_mask or score > best_score:
+            best_mask, best_score = m, score
     return best_mask

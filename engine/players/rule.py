@@ -1,0 +1,303 @@
+"""The rule player: hand evaluation for the bidding and the contract, standard card play.
+
+What a sound club player does without counting every card: bid up to the value of a game the
+hand (plus a typical skat) can win; take the skat unless the hand is overwhelming; declare
+the strongest game that reaches the bid; put away catchable points; as declarer draw trumps
+with the top ones, then cash aces; as defender cash side aces, give points to a partner who
+holds the trick, take a trick cheaply, throw the cheapest card when the trick is lost.
+
+>>> from engine.deal import Deal
+>>> from engine.game import Game
+>>> from engine.players.base import SeatView
+>>> g = Game(Deal.shuffled(11))
+>>> p = RulePlayer(seed=1)
+>>> while g.result is None:
+...     g.push(p.choose(SeatView.of(g, g.to_act)))
+>>> g.phase.value
+'finished'
+"""
+
+from __future__ import annotations
+
+import random
+
+from engine.actions import (
+    Action,
+    Bid,
+    Declare,
+    Discard,
+    Hold,
+    Pass,
+    Play,
+    Push,
+    TakeSkat,
+)
+from engine.cards import RANK_POINTS
+from engine.contract import GameType
+from engine.game import Phase
+from engine.players import evaluate as ev
+from engine.players.base import SeatView, require_turn
+from engine.trick import BEATS, FOLLOW, POWER, TRUMPS
+
+# A hand game only with a margin: the skat would otherwise be worth about a trick.
+HAND_GAME_MARGIN = 2.0
+
+
+def _bits(mask: int) -> list[int]:
+    return [c for c in range(32) if mask >> c & 1]
+
+
+class RulePlayer:
+    """Heuristic player; ``seed`` only breaks exact ties, so play is reproducible."""
+
+    name = "rule"
+
+    def __init__(self, seed: int = 0, boldness: float = 0.0) -> None:
+        self.rng = random.Random(seed)
+        self.boldness = boldness
+
+    # ------------------------------------------------------------------ decisions
+
+    def choose(self, view: SeatView) -> Action:
+        require_turn(view)
+        legal = [a for a in view.legal if a.kind not in ("kontra", "re")] or list(view.legal)
+        ph = view.phase
+        if ph == Phase.BIDDING:
+            return self.bidding(view, legal)
+        if ph == Phase.SKAT:
+            return self.skat_or_hand(view, legal)
+        if ph == Phase.DISCARD:
+            return self.discard_or_declare(view, legal)
+        if ph == Phase.PUSHING:
+            return self.pushing(view, legal)
+        plays = [a for a in legal if isinstance(a, Play)]
+        if plays:
+            card = self.card(view, sum(1 << a.card for a in plays))
+            return next(a for a in plays if a.card == card)
+        return legal[0]
+
+    def bidding(self, view: SeatView, legal: list[Action]) -> Action:
+        limit = ev.bid_limit(view.hand, self.boldness)
+        bids = sorted((a for a in legal if isinstance(a, Bid)), key=lambda a: a.value)
+        if bids:
+            if bids[0].value <= limit:
+                return bids[0]
+        elif view.bid <= limit:
+            hold = [a for a in legal if isinstance(a, Hold)]
+            if hold:
+                return hold[0]
+        return next(a for a in legal if isinstance(a, Pass))
+
+    def skat_or_hand(self, view: SeatView, legal: list[Action]) -> Action:
+        best = None
+        for e in ev.estimates(view.hand):
+            if e.game == ev.NULL:
+                value, need = 35, 8.5
+            else:
+                value, need = ev.game_value(view.hand, e.game, hand=True), 9.0
+            if value >= view.bid and e.strength >= need + HAND_GAME_MARGIN:
+                best = best or e
+        if best is not None:
+            for a in legal:
+                if isinstance(a, Declare) and a.contract.game == best.game and (
+                    a.contract.hand and not a.contract.schneider and not a.contract.ouvert
+                ):
+                    return a
+        return next(a for a in legal if isinstance(a, TakeSkat))
+
+    def discard_or_declare(self, view: SeatView, legal: list[Action]) -> Action:
+        declares = [a for a in legal if isinstance(a, Declare)]
+        if declares:
+            game = choose_game(view.hand | view.skat, view.bid)
+            plain = [a for a in declares if a.contract.game == game and not a.contract.ouvert]
+            return (plain or declares)[0]
+        game = view.game_type if view.game_type is not None else GameType.GRAND
+        away = ev.discard(view.hand, int(game))
+        card = min(_bits(away))
+        return next(a for a in legal if isinstance(a, Discard) and a.card == card)
+
+    def pushing(self, view: SeatView, legal: list[Action]) -> Action:
+        passes = [a for a in legal if isinstance(a, Pass)]
+        if passes:
+            return passes[0]  # never take the skat in Schieberamsch
+        discards = [a for a in legal if isinstance(a, Discard)]
+        if discards:  # push the most points on
+            return max(discards, key=lambda a: (RANK_POINTS[a.card & 7], a.card))
+        pushes = [a for a in legal if isinstance(a, Push)]
+        return (pushes or legal)[0]
+
+    # ------------------------------------------------------------------ card play
+
+    def card(self, view: SeatView, legal: int) -> int:
+        """The card to lay, from the mask of legal cards."""
+        g = view.game_type
+        if g is None or legal.bit_count() == 1:
+            return _bits(legal)[0]
+        if g == GameType.NULL:
+            return self._null_card(view, legal)
+        if g == GameType.RAMSCH:
+            return self._ramsch_card(view, legal)
+        return self._suit_card(view, legal, int(g))
+
+    def _suit_card(self, view: SeatView, legal: int, g: int) -> int:
+        me_decl = view.pos == view.declarer
+        outstanding = view.unknown | (view.open_hand or 0)
+        trick = view.trick
+        if not trick:
+            return self._lead(view, legal, g, outstanding, me_decl)
+        # who holds the trick now
+        w = 0
+        for i in range(1, len(trick)):
+            if BEATS[g][trick[w]] >> trick[i] & 1:
+                w = i
+        winner_pos = (view.trick_leader + w) % 3
+        partner_wins = (winner_pos == view.declarer) == me_decl and winner_pos != view.pos
+        last = len(trick) == 2
+        winning = legal & BEATS[g][trick[w]]
+        if partner_wins:
+            if last or me_decl:
+                return self._smear(legal, g)
+            # partner's card may still be beaten by the declarer after me: keep points home
+            return self._cheapest(legal, g)
+        if winning:
+            trick_points = sum(RANK_POINTS[c & 7] for c in trick)
+            if last or self._sure(winning, g, outstanding):
+                if last and trick_points == 0 and not me_decl and winning == legal:
+                    return self._cheapest(winning, g)
+                if last or trick_points > 0 or me_decl:
+                    return self._cheapest_winner(winning, g)
+        return self._cheapest(legal, g)
+
+    def _lead(self, view: SeatView, legal: int, g: int, outstanding: int, me_decl: bool) -> int:
+        trumps = TRUMPS[g]
+        power = POWER[g]
+        mine = legal & trumps
+        if me_decl:
+            others_trumps = outstanding & trumps
+            if mine and others_trumps:
+                top = max(_bits(mine), key=lambda c: power[c])
+                if all(power[top] > power[c] for c in _bits(others_trumps)):
+                    return top
+                return min(_bits(mine), key=lambda c: power[c])
+            cash = self._top_side_cards(legal, g, outstanding)
+            if cash:
+                return max(cash, key=lambda c: RANK_POINTS[c & 7])
+            side = legal & ~trumps
+            if side:
+                return self._cheapest(side, g)
+            return max(_bits(legal), key=lambda c: power[c])
+        # defender: cash side aces the declarer can follow, else a low card of a side suit
+        decl = view.declarer if view.declarer is not None else 0
+        decl_void = view.voids[decl]
+        cash = [c for c in self._top_side_cards(legal, g, outstanding)
+                if not (decl_void >> c & 1)]
+        if cash:
+            return max(cash, key=lambda c: RANK_POINTS[c & 7])
+        side = legal & ~trumps
+        safe = side & ~decl_void
+        if safe:
+            return self._cheapest(safe, g)
+        if side:
+            return self._cheapest(side, g)
+        return self._cheapest(legal, g)
+
+    @staticmethod
+    def _top_side_cards(legal: int, g: int, outstanding: int) -> list[int]:
+        """Side cards no outstanding card of their suit can beat (aces, tens after the ace)."""
+        trumps = TRUMPS[g]
+        power = POWER[g]
+        out = []
+        for c in _bits(legal & ~trumps):
+            suit = FOLLOW[g][c]
+            if all(power[c] > power[o] for o in _bits(outstanding & suit)):
+                out.append(c)
+        return out
+
+    @staticmethod
+    def _sure(winning: int, g: int, outstanding: int) -> bool:
+        """Does some winning card also beat everything the last player could lay?"""
+        return any(not BEATS[g][c] & outstanding for c in _bits(winning))
+
+    @staticmethod
+    def _cheapest(mask: int, g: int) -> int:
+        power = POWER[g]
+        trumps = TRUMPS[g]
+        return min(_bits(mask), key=lambda c: (RANK_POINTS[c & 7], trumps >> c & 1, power[c]))
+
+    @staticmethod
+    def _cheapest_winner(mask: int, g: int) -> int:
+        power = POWER[g]
+        trumps = TRUMPS[g]
+        return min(_bits(mask), key=lambda c: (trumps >> c & 1, RANK_POINTS[c & 7], power[c]))
+
+    @staticmethod
+    def _smear(mask: int, g: int) -> int:
+        """Give the most points, but not a jack or a trump when a side card does as well."""
+        trumps = TRUMPS[g]
+        return max(_bits(mask), key=lambda c: (RANK_POINTS[c & 7] - (5 if c & 7 == 4 else 0)
+                                               - (1 if trumps >> c & 1 else 0)))
+
+    def _null_card(self, view: SeatView, legal: int) -> int:
+        g = GameType.NULL
+        power = POWER[g]
+        trick = view.trick
+        me_decl = view.pos == view.declarer
+        if not trick:
+            if me_decl:
+                return min(_bits(legal), key=lambda c: power[c])
+            decl = view.declarer if view.declarer is not None else 0
+            side = legal & ~view.voids[decl]
+            return min(_bits(side or legal), key=lambda c: power[c])
+        w = 0
+        for i in range(1, len(trick)):
+            if BEATS[g][trick[w]] >> trick[i] & 1:
+                w = i
+        under = legal & ~BEATS[g][trick[w]]
+        follows = legal & FOLLOW[g][trick[0]]
+        if me_decl:
+            if under:
+                return max(_bits(under), key=lambda c: power[c])  # duck with the highest
+            return min(_bits(legal), key=lambda c: power[c])
+        if not follows:
+            return max(_bits(legal), key=lambda c: power[c])  # discard the highest
+        winner_pos = (view.trick_leader + w) % 3
+        if winner_pos == view.declarer and under:
+            return max(_bits(under), key=lambda c: power[c])  # let him keep it
+        return min(_bits(legal), key=lambda c: power[c])
+
+    def _ramsch_card(self, view: SeatView, legal: int) -> int:
+        g = GameType.RAMSCH
+        power = POWER[g]
+        trick = view.trick
+        if not trick:
+            return min(_bits(legal), key=lambda c: (power[c], RANK_POINTS[c & 7]))
+        w = 0
+        for i in range(1, len(trick)):
+            if BEATS[g][trick[w]] >> trick[i] & 1:
+                w = i
+        under = legal & ~BEATS[g][trick[w]]
+        if under:
+            return max(_bits(under), key=lambda c: (RANK_POINTS[c & 7], power[c]))
+        return min(_bits(legal), key=lambda c: (RANK_POINTS[c & 7], power[c]))
+
+
+def choose_game(cards: int, bid: int) -> int:
+    """The game type to declare with these 12 (or 10) cards for this bid.
+
+    The strongest game whose plain value reaches the bid; when none does, the strongest.
+    """
+    ten = cards
+    options = []
+    for g in range(6):
+        away = ev.discard(cards, g) if cards.bit_count() > 10 else 0
+        ten = cards & ~away
+        if g == ev.NULL:
+            strength, need, value = ev.null_strength(ten), 8.5, 23
+        else:
+            strength, need, value = ev.suit_strength(ten, g), 9.0, ev.game_value(cards, g)
+        options.append((value >= bid, strength - need, value, -g, g))
+    options.sort(reverse=True)
+    return options[0][-1]
+
+
+__all__ = ["RulePlayer", "choose_game"]

@@ -642,6 +642,7 @@ def check_line(line: str, rules: Rules = ISKO) -> tuple[IssRecord | None, list[s
 # Writing records
 
 ISS_PLACE = "International Skat Server"
+_HEADER_ORDER = ("GM", "PC", "CO", "SE", "ID", "DT", "P0", "P1", "P2", "R0", "R1", "R2")
 
 
 def _escape(value: str) -> str:
@@ -722,8 +723,9 @@ def game_to_record(
 ) -> str:
     """Write a finished game as one record line that :func:`replay` turns into the same game.
 
-    ``players`` are the names of forehand, middlehand and rearhand. ``properties`` may set or
-    override header fields (``SE``, ``ID``, ``DT``, ``PC``...). ``PC`` defaults to
+    ``players`` are the names of forehand, middlehand and rearhand. ``properties``, when given,
+    is the header to write (``SE``, ``ID``, ``DT``, ``PC``...; ``GM``, ``PC`` and the player
+    names are added when missing), in the server's key order. ``PC`` defaults to
     ``skat-table``, which makes a seat's ``RE`` a concession by the table's rules on re-import;
     a game with an ISS resignation is written as ``PC[International Skat Server]``.
     """
@@ -735,22 +737,22 @@ def game_to_record(
         raise IssError(f"a record names 3 players, not {len(players)}")
     has_iss_resign = any(isinstance(a, Abort) and a.reason == "resign" for a in game.actions)
     has_concede = any(isinstance(a, Concede) for a in game.actions)
-    props: dict[str, str] = {
-        "GM": "Skat",
-        "PC": ISS_PLACE if has_iss_resign else PLACE,
-        "CO": "",
-        "SE": "",
-        "ID": "",
-        "DT": "",
-        "P0": players[0],
-        "P1": players[1],
-        "P2": players[2],
-        "R0": "",
-        "R1": "",
-        "R2": "",
-    }
-    for k, v in (properties or {}).items():
-        props[k] = v
+    default_place = ISS_PLACE if has_iss_resign else PLACE
+    if properties is None:
+        props: dict[str, str] = {
+            "GM": "Skat", "PC": default_place, "CO": "", "SE": "", "ID": "", "DT": "",
+            "P0": players[0], "P1": players[1], "P2": players[2], "R0": "", "R1": "", "R2": "",
+        }
+    else:
+        given = {k: v for k, v in properties.items() if k not in ("MV", "R")}
+        given.setdefault("GM", "Skat")
+        given.setdefault("PC", default_place)
+        for i in range(3):
+            given.setdefault(f"P{i}", players[i])
+        order = [k for k in _HEADER_ORDER if k in given] + [
+            k for k in given if k not in _HEADER_ORDER
+        ]
+        props = {k: given[k] for k in order}
     place = props["PC"]
     if has_concede and place != PLACE:
         raise IssError(f"a concession by the table's rules can only be written as PC[{PLACE}]")
@@ -759,5 +761,5 @@ def game_to_record(
     moves = " ".join(["w " + game.deal.to_iss(), *moves_of(game)])
     record_stub = IssRecord((("PC", place),), game.deal, (), None)
     result = engine_result(record_stub, game)
-    head = "".join(f"{k}[{_escape(v)}]" for k, v in props.items() if k not in ("MV", "R"))
+    head = "".join(f"{k}[{_escape(v)}]" for k, v in props.items())
     return f"(;{head}MV[{moves} ]R[{result}] ;)"

@@ -1,0 +1,151 @@
+"""Export of engine games as ISS records: re-import gives the same game (deal, every action in
+order) and the same result, for random legal games (property test) and for the 37 server
+records; what ISS cannot express (Kontra, Ramsch) is refused with a reason."""
+
+from __future__ import annotations
+
+import random
+from pathlib import Path
+
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from engine.actions import Abort, Bid, Concede, Kontra, Pass, Play, TakeSkat
+from engine.deal import Deal
+from engine.game import Game, Phase, Rules
+from engine.iss import (
+    ISS_PLACE,
+    PLACE,
+    IssError,
+    compare,
+    engine_result,
+    game_to_record,
+    parse_record,
+    replay,
+)
+
+DATA = Path(__file__).resolve().parent.parent / "data"
+
+
+def random_game(seed: int, rules: Rules | None = None) -> Game:
+    """A random legal game, sometimes ended by a concession, a timeout, leaving or resigning."""
+    rng = random.Random(seed)
+    game = Game(Deal.random(rng), rules or Rules())
+    ending = rng.random()
+    while game.result is None:
+        actions = game.legal_actions()
+        if game.phase == Phase.PLAY and rng.random() < 0.03:
+            pos = rng.randrange(3)
+            if ending < 0.4:
+                game.push(Concede(pos))
+            else:
+                game.push(Abort(pos, rng.choice(["timeout", "leave", "resign"])))
+            break
+        if game.phase == Phase.BIDDING and rng.random() < 0.01:
+            game.push(Abort(rng.randrange(3), rng.choice(["timeout", "leave"])))
+            break
+        if game.phase == Phase.BIDDING and rng.random() < 0.35:
+            action = next(a for a in actions if isinstance(a, Pass))
+        elif game.phase == Phase.BIDDING:
+            # favour low bids so that many games are playable at their bid
+            bids = [a for a in actions if isinstance(a, Bid)][:3]
+            action = rng.choice(bids or actions)
+        elif game.phase == Phase.SKAT and rng.random() < 0.7:
+            action = next(a for a in actions if isinstance(a, TakeSkat))
+        else:
+            action = rng.choice(actions)
+        game.push(action)
+    return game
+
+
+def assert_same_game(original: Game, line: str) -> None:
+    record = parse_record(line)
+    again = replay(record)
+    assert again.deal == original.deal
+    assert again.actions == original.actions
+    assert again.result == original.result
+    assert compare(record, again) == []
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.integers(min_value=0, max_value=2**32))
+def test_export_and_reimport_give_the_same_game_and_result(seed: int) -> None:
+    game = random_game(seed)
+    line = game_to_record(game, ("Anna", "Ben", "Carla"), {"ID": str(seed), "SE": "7"})
+    assert_same_game(game, line)
+
+
+def test_random_games_cover_the_endings() -> None:
+    """The generator behind the property test reaches every kind of ending."""
+    endings = {random_game(seed).result.ending for seed in range(400)}  # type: ignore[union-attr]
+    assert {"played", "passed", "null-trick", "declarer-conceded", "defenders-conceded",
+            "timeout", "leave", "resign"} <= endings
+
+
+def test_every_server_record_round_trips() -> None:
+    for path in (DATA / "games-a.sgf", DATA / "games-b.sgf"):
+        for line in path.read_text(encoding="utf-8").splitlines():
+            record = parse_record(line)
+            game = replay(record)
+            header = {k: v for k, v in record.properties if k not in ("MV", "R")}
+            out = game_to_record(game, record.players, header)
+            again = parse_record(out)
+            assert again.properties[:-2] == record.properties[:-2]  # all but MV and R
+            assert again.players == record.players
+            assert replay(again).actions == game.actions
+            assert str(again.result).startswith(str(record.result))
+            assert engine_result(again, replay(again)) == again.result
+
+
+def test_written_record_looks_like_the_servers() -> None:
+    line = (DATA / "games-a.sgf").read_text(encoding="utf-8").splitlines()[22]
+    record = parse_record(line)
+    assert record.game_id == "6326040"
+    header = dict(record.properties)
+    written = game_to_record(replay(record), record.players, header)
+    # byte for byte, but for the order of the cards within each hand of the deal
+    deal = line.split("MV[w ", 1)[1].split(" ", 1)[0]
+    assert written == line.replace(deal, replay(record).deal.to_iss())
+
+
+def test_names_with_brackets_are_escaped() -> None:
+    game = random_game(3)
+    line = game_to_record(game, ("a]b", "c\\d", "Zoë"))
+    assert parse_record(line).players == ("a]b", "c\\d", "Zoë")
+
+
+def test_place_says_whose_rules_score_a_resignation() -> None:
+    conceded = next(g for g in map(random_game, range(400))
+                    if g.result and g.result.ending == "defenders-conceded")
+    assert f"PC[{PLACE}]" in game_to_record(conceded)
+    with pytest.raises(IssError, match="concession by the table's rules"):
+        game_to_record(conceded, properties={"PC": ISS_PLACE})
+    resigned = next(g for g in map(random_game, range(400))
+                    if g.result and g.result.ending == "resign")
+    assert f"PC[{ISS_PLACE}]" in game_to_record(resigned)
+    with pytest.raises(IssError, match="ISS resignation"):
+        game_to_record(resigned, properties={"PC": PLACE})
+
+
+def test_unfinished_kontra_and_ramsch_games_are_refused() -> None:
+    game = Game(Deal.shuffled(1))
+    with pytest.raises(IssError, match="only a finished game"):
+        game_to_record(game)
+
+    kontra = Game(Deal.shuffled(2), Rules(kontra_re=True))
+    while kontra.phase != Phase.PLAY:
+        kontra.push(kontra.legal_actions()[0])
+    kontra.push(next(a for a in kontra.legal_actions() if isinstance(a, Kontra)))
+    while kontra.result is None:
+        kontra.push(next(a for a in kontra.legal_actions() if isinstance(a, Play)))
+    with pytest.raises(IssError, match="ISS records have no kontra"):
+        game_to_record(kontra)
+
+    ramsch = Game(Deal.shuffled(3), Rules(ramsch=True))
+    for pos in (1, 2, 0):
+        ramsch.push(Pass(pos))
+    while ramsch.result is None:
+        ramsch.push(ramsch.legal_actions()[0])
+    with pytest.raises(IssError, match="no Ramsch"):
+        game_to_record(ramsch)

@@ -29,6 +29,27 @@ from dataclasses import dataclass
 
 from drivers.events import Event, TagGone, TagLaid
 
+ZONES = ("deal", "centre", "skat", "seat0", "seat1", "seat2", "seat3")
+
+
+class ZoneError(ValueError):
+    """A zone name that the table does not have."""
+
+
+def check_zone(name: object) -> str:
+    """The zone name, or :class:`ZoneError` naming the zones there are.
+
+    >>> check_zone("centre")
+    'centre'
+    >>> check_zone("center")  # doctest: +ELLIPSIS
+    Traceback (most recent call last):
+    ...
+    drivers.zones.ZoneError: there is no zone 'center': the zones are deal, centre, skat, ...
+    """
+    if name not in ZONES:
+        raise ZoneError(f"there is no zone {name!r}: the zones are {', '.join(ZONES)}")
+    return name  # type: ignore[return-value]
+
 
 @dataclass(slots=True)
 class _Track:

@@ -1,0 +1,183 @@
+"""All the table's readers as one object, built from plain dicts (the config's ``[[readers]]``).
+
+>>> events = []
+>>> readers = build_readers([{"type": "scripted"}], events.append)
+>>> readers.start()
+>>> readers.scripted.feed("deal", "04a224b2c94f80")
+[TagLaid(zone='deal', uid='04a224b2c94f80', at=0.0)]
+>>> readers.close()
+
+Keys of one reader dict (the controller's config helper turns TOML tables into these):
+
+``type = "mfrc522"`` (at most five, all polled by one thread, one field on at a time)
+    ``zone`` (required), ``spi_bus`` (0 or 1, default 0), ``spi_device`` (chip select:
+    0-1 on SPI0, 0-2 on SPI1; default 0), ``reset_pin`` (GPIO number or gpiozero pin name,
+    optional), ``gain_db`` (18, 23, 33, 38, 43 or 48; default 48), ``name`` (optional,
+    default ``spi<bus>.<device>``).
+``type = "serial"`` (a reader board; one thread each)
+    ``port`` (required; best a ``/dev/serial/by-path/...`` name), ``readers`` (required: the
+    board's reader numbers to zones, e.g. ``{0 = "seat0", 1 = "centre"}``), ``baudrate``
+    (default 115200), ``heartbeat_timeout`` (seconds, default 3), ``name`` (optional).
+``type = "scripted"``
+    no keys: tags come from :meth:`drivers.scripted.ScriptedReaders.feed` (replay, simulator).
+
+Options for the whole set (keyword arguments of :func:`build_readers`): ``laid_after_reads``
+(default 2) and ``gone_after`` (seconds, default 1.0).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Mapping, Sequence
+from typing import Any
+
+from drivers.clock import Clock, RealClock
+from drivers.events import Event, EventSink, as_callback
+from drivers.mfrc522 import MFRC522
+from drivers.mfrc522_regs import RX_GAIN_DB
+from drivers.poller import MFRC522Poller
+from drivers.scripted import ScriptedReaders
+from drivers.serial_board import SerialBoard
+from drivers.zones import ZoneError, ZoneTracker, check_zone
+
+CHIP_SELECTS = {0: (0, 1), 1: (0, 1, 2)}  # SPI1 needs dtoverlay=spi1-3cs for three
+
+
+class ReaderConfigError(ValueError):
+    """A ``[[readers]]`` entry that cannot work; the message names the entry and the key."""
+
+
+class ReaderSet:
+    """The table's reader backends behind one ``start()``/``close()`` and one event sink."""
+
+    def __init__(self, backends: Sequence[Any], tracker: ZoneTracker) -> None:
+        self.backends = list(backends)
+        self.tracker = tracker
+        self.scripted: ScriptedReaders | None = next(
+            (b for b in self.backends if isinstance(b, ScriptedReaders)), None
+        )
+        self.poller: MFRC522Poller | None = next(
+            (b for b in self.backends if isinstance(b, MFRC522Poller)), None
+        )
+        self.boards = [b for b in self.backends if isinstance(b, SerialBoard)]
+
+    def start(self) -> None:
+        for backend in self.backends:
+            backend.start()
+
+    def close(self) -> None:
+        for backend in self.backends:
+            backend.close()
+
+    def __enter__(self) -> ReaderSet:
+        self.start()
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.close()
+
+
+def _int(entry: Mapping[str, Any], key: str, where: str, default: int | None = None) -> int:
+    value = entry.get(key, default)
+    if value is None:
+        raise ReaderConfigError(f"{where}: {key} is missing")
+    if isinstance(value, bool) or not isinstance(value, int):
+        raise ReaderConfigError(f"{where}: {key} must be a whole number, not {value!r}")
+    return value
+
+
+def _zone(value: object, where: str) -> str:
+    try:
+        return check_zone(value)
+    except ZoneError as exc:
+        raise ReaderConfigError(f"{where}: {exc}") from None
+
+
+def build_readers(
+    configs: Sequence[Mapping[str, Any]],
+    on_event: EventSink,
+    *,
+    laid_after_reads: int = 2,
+    gone_after: float = 1.0,
+    clock: Clock | None = None,
+    spi_factory: Callable[[], Any] | None = None,
+    pin_factory: Any = None,
+    serial_factory: Callable[[str, int, float], Any] | None = None,
+) -> ReaderSet:
+    """Check the reader dicts and build the backends (nothing is opened until ``start``).
+
+    Raises :class:`ReaderConfigError` naming the entry (``readers[2]``) and the key.
+    """
+    post: Callable[[Event], None] = as_callback(on_event)
+    clock = clock or RealClock()
+    try:
+        tracker = ZoneTracker(post, laid_after_reads, gone_after)
+    except ValueError as exc:
+        raise ReaderConfigError(f"readers: {exc}") from None
+    chips: list[tuple[MFRC522, str]] = []
+    seen_cs: dict[tuple[int, int], str] = {}
+    backends: list[Any] = []
+    for i, entry in enumerate(configs):
+        where = f"readers[{i}]"
+        if not isinstance(entry, Mapping):
+            raise ReaderConfigError(f"{where} must be a table of keys, not {entry!r}")
+        kind = entry.get("type")
+        if kind == "mfrc522":
+            bus = _int(entry, "spi_bus", where, 0)
+            device = _int(entry, "spi_device", where, 0)
+            if bus not in CHIP_SELECTS:
+                raise ReaderConfigError(f"{where}: spi_bus must be 0 or 1, not {bus}")
+            if device not in CHIP_SELECTS[bus]:
+                raise ReaderConfigError(
+                    f"{where}: spi_device {device} does not exist on SPI{bus}: "
+                    f"use {' or '.join(map(str, CHIP_SELECTS[bus]))}"
+                )
+            if (bus, device) in seen_cs:
+                raise ReaderConfigError(
+                    f"{where}: SPI{bus} CE{device} is already used by {seen_cs[(bus, device)]}"
+                )
+            seen_cs[(bus, device)] = where
+            gain = _int(entry, "gain_db", where, 48)
+            if gain not in RX_GAIN_DB:
+                raise ReaderConfigError(
+                    f"{where}: gain_db must be one of {sorted(RX_GAIN_DB)}, not {gain}"
+                )
+            chips.append((
+                MFRC522(bus, device, reset_pin=entry.get("reset_pin"), name=entry.get("name"),
+                        clock=clock, spi_factory=spi_factory, pin_factory=pin_factory,
+                        gain_db=gain),
+                _zone(entry.get("zone"), where),
+            ))
+        elif kind == "serial":
+            port = entry.get("port")
+            if not isinstance(port, str) or not port:
+                raise ReaderConfigError(f"{where}: port is missing (e.g. /dev/serial/by-path/...)")
+            readers = entry.get("readers")
+            if not isinstance(readers, Mapping) or not readers:
+                raise ReaderConfigError(
+                    f'{where}: readers must map reader numbers to zones, e.g. {{0 = "seat0"}}'
+                )
+            mapping: dict[int, str] = {}
+            for key, zone in readers.items():
+                if not str(key).isdigit():
+                    raise ReaderConfigError(f"{where}: reader number {key!r} is not a number")
+                mapping[int(key)] = _zone(zone, f"{where}.readers.{key}")
+            timeout = entry.get("heartbeat_timeout", 3.0)
+            if not isinstance(timeout, int | float) or timeout <= 0:
+                raise ReaderConfigError(f"{where}: heartbeat_timeout must be seconds above 0")
+            backends.append(SerialBoard(
+                port, mapping, post, name=entry.get("name"),
+                baudrate=_int(entry, "baudrate", where, 115200),
+                heartbeat_timeout=float(timeout), tracker=tracker,
+                serial_factory=serial_factory,
+            ))
+        elif kind == "scripted":
+            backends.append(ScriptedReaders(post))
+        else:
+            raise ReaderConfigError(
+                f'{where}: type must be "mfrc522", "serial" or "scripted", not {kind!r}'
+            )
+    if len(chips) > 5:
+        raise ReaderConfigError(f"{len(chips)} MFRC522 readers: the Pi's SPI buses drive at most 5")
+    if chips:
+        backends.insert(0, MFRC522Poller(chips, post, clock=clock, tracker=tracker))
+    return ReaderSet(backends, tracker)

@@ -1,0 +1,293 @@
+"""Reader boards on a serial line (USB), over pyserial: a small line protocol, reconnection.
+
+A reader board is a microcontroller with its own RFID readers that reports tags over USB
+serial. It is the alternative to wiring MFRC522 boards to the Pi's SPI pins: one cable, any
+number of readers, any distance. Ports are best named by ``/dev/serial/by-path/...`` so a board
+keeps its name when it is plugged back into the same USB socket.
+
+The protocol (ASCII, one message per line, ``\\n`` or ``\\r\\n``, 115200 baud 8N1):
+
+Board to host::
+
+    HELLO <board> <readers> [<firmware>]   on power-up and in answer to SYNC
+    <seq> LAID <reader> <uid>              a tag was laid on reader <reader> (0-based)
+    <seq> GONE <reader> <uid>              it was taken away
+    <seq> READY                            end of the list of tags lying now (after HELLO)
+    <seq> BEAT                             heartbeat, at least once a second
+    <seq> FAULT <reader> <text>            a reader of the board stopped working
+    <seq> BACK <reader>                    it works again
+
+Host to board::
+
+    SYNC                                   say HELLO, list every tag lying now, then READY
+
+``<seq>`` counts the board's numbered messages from 0 after each HELLO, modulo 65536; a gap
+means lost messages. ``<uid>`` is hex. The board debounces its readers as the table does
+(laid after two identical reads, gone after about a second unseen).
+
+The host (:class:`SerialBoard`) sends SYNC whenever it connects and after a gap, and applies
+the list before READY as the whole truth: tags missing from it are reported gone, new ones
+laid, the rest changes nothing. So a board unplugged mid-game and plugged back in loses no
+tag. An unplug (``SerialException``), an unreadable port or a missed heartbeat is a
+``ReaderFault`` for the board (``zone=None``); the host retries with back-off (0.1 s doubling
+to 5 s) and reports ``ReaderBack`` after the board's READY.
+"""
+
+from __future__ import annotations
+
+import logging
+import threading
+from collections.abc import Callable, Mapping
+from typing import Any
+
+from drivers.clock import Clock, RealClock
+from drivers.events import Event, ReaderBack, ReaderFault
+from drivers.uids import UidError, normalize_uid
+from drivers.zones import ZoneTracker
+
+log = logging.getLogger(__name__)
+
+SEQ_MODULO = 65536
+
+
+class ProtocolError(ValueError):
+    """A line from a reader board that does not follow the protocol."""
+
+
+def parse_line(line: str) -> tuple[int | None, str, list[str]]:
+    """Split a board line into (sequence number or None for HELLO, verb, arguments).
+
+    >>> parse_line("17 LAID 2 04A224B2C94F80")
+    (17, 'LAID', ['2', '04a224b2c94f80'])
+    >>> parse_line("HELLO pad-board 4 1.2")
+    (None, 'HELLO', ['pad-board', '4', '1.2'])
+    >>> parse_line("17 FLY 2")
+    Traceback (most recent call last):
+    ...
+    drivers.serial_board.ProtocolError: unknown message 'FLY' in '17 FLY 2'
+    """
+    words = line.split()
+    if not words:
+        raise ProtocolError("empty line")
+    if words[0] == "HELLO":
+        if len(words) < 3 or not words[2].isdigit():
+            raise ProtocolError(f"HELLO needs a board name and a reader count: {line!r}")
+        return None, "HELLO", words[1:]
+    if not words[0].isdigit() or len(words) < 2:
+        raise ProtocolError(f"no sequence number in {line!r}")
+    seq, verb, args = int(words[0]) % SEQ_MODULO, words[1], words[2:]
+    if verb in ("LAID", "GONE"):
+        if len(args) != 2 or not args[0].isdigit():
+            raise ProtocolError(f"{verb} needs a reader number and a UID: {line!r}")
+        try:
+            args[1] = normalize_uid(args[1])
+        except UidError as exc:
+            raise ProtocolError(str(exc)) from None
+    elif verb in ("FAULT", "BACK"):
+        if not args or not args[0].isdigit():
+            raise ProtocolError(f"{verb} needs a reader number: {line!r}")
+        if verb == "FAULT":
+            args = [args[0], " ".join(args[1:]) or "fault"]
+    elif verb not in ("READY", "BEAT"):
+        raise ProtocolError(f"unknown message {verb!r} in {line!r}")
+    return seq, verb, args
+
+
+def _default_serial_factory(port: str, baudrate: int, timeout: float) -> Any:
+    import serial
+
+    return serial.Serial(port, baudrate, timeout=timeout)
+
+
+class SerialBoard:
+    """One reader board on a serial port; a thread keeps it connected and posts its events.
+
+    ``readers`` maps the board's reader numbers to zones, e.g. ``{0: "seat0", 1: "centre"}``.
+    """
+
+    def __init__(
+        self,
+        port: str,
+        readers: Mapping[int, str],
+        on_event: Callable[[Event], None],
+        *,
+        name: str | None = None,
+        baudrate: int = 115200,
+        heartbeat_timeout: float = 3.0,
+        backoff: tuple[float, float] = (0.1, 5.0),
+        tracker: ZoneTracker | None = None,
+        clock: Clock | None = None,
+        serial_factory: Callable[[str, int, float], Any] | None = None,
+    ) -> None:
+        self.port = port
+        self.readers = {int(k): v for k, v in readers.items()}
+        self.name = name or port.rsplit("/", 1)[-1]
+        self.baudrate = baudrate
+        self.heartbeat_timeout = heartbeat_timeout
+        self.backoff = backoff
+        self.clock = clock or RealClock()
+        self._post = on_event
+        self.tracker = tracker or ZoneTracker(on_event)
+        self._serial_factory = serial_factory or _default_serial_factory
+        self._stop = threading.Event()
+        self._thread: threading.Thread | None = None
+        self._ser: Any = None
+        self._faulty = False  # a board fault has been posted and not yet followed by ReaderBack
+        self._expected: int | None = None
+        self._snapshot: set[tuple[str, str]] | None = None
+        self._last_sync = 0.0
+        self.connected = threading.Event()  # set while the board is connected and in sync
+        self.board_name: str | None = None
+        self.gaps = 0
+        self.reconnects = 0
+
+    # -- thread ------------------------------------------------------------------------------
+    def start(self) -> None:
+        if self._thread is None:
+            self._stop.clear()
+            self._thread = threading.Thread(
+                target=self._run, name=f"reader-board-{self.name}", daemon=True
+            )
+            self._thread.start()
+
+    def close(self) -> None:
+        self._stop.set()
+        if self._thread is not None:
+            self._thread.join(timeout=5)
+            self._thread = None
+        self._disconnect()
+
+    def _run(self) -> None:
+        delay = self.backoff[0]
+        while not self._stop.is_set():
+            try:
+                self._ser = self._serial_factory(self.port, self.baudrate, 0.05)
+            except Exception as exc:  # a missing port raises SerialException or OSError
+                self._fault(f"cannot open {self.port}: {exc}")
+                self._stop.wait(delay)
+                delay = min(delay * 2, self.backoff[1])
+                continue
+            try:
+                if self._session():
+                    delay = self.backoff[0]
+            except Exception as exc:  # an unplug shows as SerialException/OSError mid-read
+                self._fault(f"reader board unplugged or not answering ({exc})")
+            self._disconnect()
+            if not self._stop.is_set():
+                self.reconnects += 1
+                self._stop.wait(delay)
+                delay = min(delay * 2, self.backoff[1])
+
+    def _disconnect(self) -> None:
+        self.connected.clear()
+        ser, self._ser = self._ser, None
+        if ser is not None:
+            try:
+                ser.close()
+            except Exception as exc:  # closing an unplugged port may fail; it is gone anyway
+                log.debug("closing %s: %s", self.port, exc)
+
+    def _session(self) -> bool:
+        """Talk to a connected board until it fails; True if it got in sync at least once."""
+        self._expected = None
+        self._snapshot = None
+        synced = False
+        last_heard = self.clock.now()
+        self._send_sync(last_heard)
+        buffer = b""
+        while not self._stop.is_set():
+            chunk = self._ser.read(self._ser.in_waiting or 1)
+            now = self.clock.now()
+            if chunk:
+                last_heard = now
+                buffer += chunk
+                *lines, buffer = buffer.split(b"\n")
+                for raw in lines:
+                    synced |= self._handle(raw.decode("ascii", "replace").strip(), now)
+            elif now - last_heard > self.heartbeat_timeout:
+                self._fault(f"no heartbeat for {self.heartbeat_timeout:g} s: reconnecting")
+                return synced
+        return synced
+
+    def _send_sync(self, now: float) -> None:
+        self._last_sync = now
+        self._send("SYNC")
+
+    def _send(self, text: str) -> None:
+        self._ser.write(text.encode("ascii") + b"\n")
+        self._ser.flush()
+
+    def _fault(self, message: str) -> None:
+        self.connected.clear()
+        if not self._faulty:
+            self._faulty = True
+            log.warning("reader board %s: %s", self.name, message)
+            self._post(ReaderFault(self.name, None, message))
+
+    # -- messages ----------------------------------------------------------------------------
+    def _handle(self, line: str, now: float) -> bool:
+        """Apply one line; True when it completed a resynchronisation."""
+        if not line:
+            return False
+        try:
+            seq, verb, args = parse_line(line)
+        except ProtocolError as exc:
+            log.info("reader board %s: ignored %s", self.name, exc)
+            return False
+        if seq is None:
+            self._hello(args)
+            return False
+        if self._expected is None:
+            # Numbered lines but no HELLO yet: the board missed our SYNC (or was busy); ask again,
+            # at most once a second.
+            if now - self._last_sync >= 1.0:
+                self._send_sync(now)
+            return False
+        if seq != self._expected:
+            lost = (seq - self._expected) % SEQ_MODULO
+            self.gaps += 1
+            self._fault(f"{lost} message(s) lost (expected {self._expected}, got {seq}):"
+                        " asking the board for its tags again")
+            self._snapshot = set()
+            self._expected = None
+            self._send_sync(now)
+            return False
+        self._expected = (seq + 1) % SEQ_MODULO
+        return self._apply(verb, args, now)
+
+    def _hello(self, args: list[str]) -> None:
+        self.board_name, count = args[0], int(args[1])
+        self._expected = 0
+        self._snapshot = set()
+        for reader, zone in sorted(self.readers.items()):
+            if reader >= count:
+                self._post(ReaderFault(f"{self.name}:{reader}", zone,
+                                       f"board {self.board_name} has only {count} readers"))
+
+    def _apply(self, verb: str, args: list[str], now: float) -> bool:
+        zone = self.readers.get(int(args[0])) if args else None
+        if verb in ("LAID", "GONE") and zone is None:
+            return False  # a reader the config does not use
+        if self._snapshot is not None:
+            if verb == "LAID":
+                self._snapshot.add((zone, args[1]))  # type: ignore[arg-type]
+            elif verb == "GONE":
+                self._snapshot.discard((zone, args[1]))  # type: ignore[arg-type]
+            elif verb == "READY":
+                self.tracker.resync(self.readers.values(), self._snapshot, now)
+                self._snapshot = None
+                self.connected.set()
+                if self._faulty:
+                    self._faulty = False
+                    self._post(ReaderBack(self.name, None))
+                return True
+            return False
+        if verb == "LAID":
+            self.tracker.laid(zone, args[1], now)  # type: ignore[arg-type]
+        elif verb == "GONE":
+            self.tracker.gone(zone, args[1], now)  # type: ignore[arg-type]
+        elif verb == "FAULT":
+            self._post(ReaderFault(f"{self.name}:{args[0]}", zone, args[1]))
+        elif verb == "BACK":
+            self._post(ReaderBack(f"{self.name}:{args[0]}", zone))
+        return False

@@ -17,9 +17,10 @@ False
 
 Speed comes from:
 
-- an internal card order per game type in which each class (a suit, or the trumps) is one
-  contiguous run of bits in increasing strength, so following suit is one AND, a trick winner
-  two comparisons, and the cards between two others one mask;
+- an internal card order per game type in which each following group (a suit, or the
+  trumps) is one run of bits in increasing strength, so the cards between two others are one
+  mask; following suit and trick winners are the tables of :mod:`engine.trick` (the one copy
+  of the rules) translated into that order;
 - one function call per trick (the three cards are nested loops, not recursion);
 - a transposition table keyed on the cards still held and the leader, holding the bounds
   found so far on what the declarer can still win (so later windows reuse earlier searches);
@@ -38,6 +39,7 @@ import struct
 from collections.abc import Callable, Sequence
 
 from engine.cards import RANK_POINTS
+from engine.trick import BEATS, FOLLOW, POWER, TRUMPS
 
 try:  # the C core, built by setup.py; without it the same search runs in Python
     from engine.players import _dds
@@ -50,11 +52,6 @@ _TT_ENTRIES = 1 << 17
 GRAND = 4
 NULL = 5
 
-# Ranks in increasing strength outside null: 7 8 9 Q K T A (the jack is a trump).
-_SUIT_ORDER = (0, 1, 2, 5, 6, 3, 7)
-# In null every suit keeps its natural order 7 8 9 T J Q K A, which is the bit order.
-_NULL_ORDER = (0, 1, 2, 3, 4, 5, 6, 7)
-_JACK = 4
 _NEXT = (1, 2, 0)
 
 
@@ -63,14 +60,16 @@ class SolverError(ValueError):
 
 
 def _internal_order(game: int) -> list[int]:
-    """Engine card indices in internal bit order (weakest first, trumps last)."""
-    if game == NULL:
-        return [8 * s + r for s in range(4) for r in _NULL_ORDER]
-    order = [8 * s + r for s in range(4) if s != game for r in _SUIT_ORDER]
-    if game < GRAND:
-        order += [8 * game + r for r in _SUIT_ORDER]
-    order += [8 * s + _JACK for s in (3, 2, 1, 0)]  # jacks: diamonds lowest, clubs highest
-    return order
+    """Engine card indices in internal bit order: by following group, weakest first.
+
+    The groups and strengths are those of :mod:`engine.trick` (the one copy of the rules);
+    trumps come last, so they are the top run of bits.
+    """
+    trumps = TRUMPS[game]
+    power = POWER[game]
+    return sorted(
+        range(32), key=lambda c: (1, 0, power[c]) if trumps >> c & 1 else (0, c >> 3, power[c])
+    )
 
 
 class Tables:
@@ -86,28 +85,15 @@ class Tables:
         for i, c in enumerate(order):
             to_internal[c] = i
         self.to_internal = to_internal
-        # class of each internal bit: a run of bits; trumps are the top run.
-        if game == NULL:
-            runs = [(0, 8), (8, 16), (16, 24), (24, 32)]
-            self.trump_base = 32
-        else:
-            runs = [(0, 7), (7, 14), (14, 21), (21, 32)] if game < GRAND else [
-                (0, 7), (7, 14), (14, 21), (21, 28), (28, 32)]
-            self.trump_base = runs[-1][0]
-        cls_mask = [0] * 32
-        for lo, hi in runs:
-            m = ((1 << hi) - 1) ^ ((1 << lo) - 1)
-            for i in range(lo, hi):
-                cls_mask[i] = m
+
+        def internal(mask: int) -> int:
+            return sum(1 << to_internal[c] for c in range(32) if mask >> c & 1)
+
+        cls_mask = [internal(FOLLOW[game][c]) for c in order]
         self.cls_mask = cls_mask
         self.points = [RANK_POINTS[c & 7] for c in order]
-        trump_mask = ((1 << 32) - 1) ^ ((1 << self.trump_base) - 1)
-        self.trump_mask = trump_mask
-        # cards that beat internal card w once it leads a trick or is winning it
-        self.beats = [
-            (cls_mask[w] & ~((2 << w) - 1)) | (0 if w >= self.trump_base else trump_mask)
-            for w in range(32)
-        ]
+        # cards that take a trick held by internal card w
+        self.beats = [internal(BEATS[game][c]) for c in order]
         # engine byte -> internal mask, per suit; internal byte -> points
         self.byte_to_internal = [
             [sum(1 << to_internal[8 * s + r] for r in range(8) if b >> r & 1) for b in range(256)]
@@ -317,7 +303,7 @@ class Solver:
             else:
                 w = 0
                 for i in (1, 2):
-                    if trick[i] > trick[w] and (1 << trick[i]) & t.beats[trick[w]]:
+                    if (1 << trick[i]) & t.beats[trick[w]]:
                         w = i
                 winner = (leader + w) % 3
                 if winner == self.declarer:

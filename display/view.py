@@ -103,7 +103,7 @@ class DealView:
     dealt: tuple[int, ...]           # cards received so far, per table seat
     skat: int = 0                    # cards in the skat so far (0..2)
     to: int | None = None            # seat receiving the next card, -1 for the skat, None: done
-    packet: int = 0                  # 0-based packet of the ISkO deal pattern (0..6)
+    packet: int = 0                  # 0-based packet of the ISkO deal (0..9: 3,3,3,2,4,4,4,3,3,3)
     last: Card | None = None         # the card read last (only the simulator shows it)
 
     @property

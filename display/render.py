@@ -1,0 +1,136 @@
+"""Drawing: a view becomes its element list (``layout``), the elements become pixels.
+
+``render(view, size)`` is the pure entry point used for screenshots and tests; the kiosk keeps
+one :class:`Renderer` so that fonts, suit symbols and card faces are made once.
+"""
+
+from __future__ import annotations
+
+import pygame
+
+from .cards import CardFaces
+from .fonts import Fonts
+from .i18n import Translator
+from .layout import BUTTON_INK, FELT, GOLD, INK, Element, Frame
+from .scenes import SceneBuilder, UiState
+from .suits import SuitCache
+from .view import View
+
+
+class Renderer:
+    """Lays out and draws views; keeps fonts, translations and card faces between frames."""
+
+    def __init__(self) -> None:
+        if not pygame.font.get_init():
+            pygame.font.init()
+        self.fonts = Fonts()
+        self.suits = SuitCache()
+        self.faces = CardFaces(self.fonts, self.suits)
+        self._translators: dict[tuple[str, bool], Translator] = {}
+
+    def translator(self, view: View) -> Translator:
+        key = (view.language, view.card_style == "german")
+        tr = self._translators.get(key)
+        if tr is None:
+            tr = self._translators[key] = Translator(*key)
+        return tr
+
+    def layout(self, view: View, size: tuple[int, int],
+               ui: UiState | None = None) -> list[Element]:
+        frame = Frame(size, self.fonts)
+        SceneBuilder(frame, view, self.translator(view), ui or UiState()).build()
+        return frame.elements
+
+    def draw(self, surface: pygame.Surface, view: View, elements: list[Element],
+             focus: int | None = None) -> None:
+        surface.fill(FELT)
+        letters = self.translator(view).rank_letters
+        # Content in layer order, so banners (layer 2) float above the scene.
+        for layer in (0, 1, 2):
+            for el in elements:
+                if el.layer == layer:
+                    self.draw_element(surface, el, view.card_style, letters)
+        if focus is not None:
+            actionable = [e for e in elements if e.command is not None]
+            if 0 <= focus < len(actionable):
+                rect = actionable[focus].rect.inflate(6, 6)
+                pygame.draw.rect(surface, (80, 200, 255), rect, width=max(2, rect.h // 16),
+                                 border_radius=8)
+
+    def draw_element(self, surface: pygame.Surface, el: Element, style: str,
+                     letters: tuple[str, ...]) -> None:
+        kind = el.kind
+        if kind == "panel":
+            pygame.draw.rect(surface, el.fill or (0, 0, 0), el.rect, border_radius=el.radius)
+            if el.selected:
+                pygame.draw.rect(surface, el.colour, el.rect, width=max(2, el.rect.h // 40),
+                                 border_radius=el.radius)
+        elif kind == "text":
+            if el.fill is not None:
+                pygame.draw.rect(surface, el.fill, el.rect, border_radius=el.rect.h // 3)
+            self.blit_text(surface, el)
+        elif kind == "button":
+            fill = el.fill or (200, 200, 200)
+            shadow = el.rect.move(0, max(1, el.rect.h // 16))
+            pygame.draw.rect(surface, (0, 0, 0, 60), shadow, border_radius=el.radius)
+            pygame.draw.rect(surface, fill, el.rect, border_radius=el.radius)
+            if el.selected:
+                pygame.draw.rect(surface, GOLD if fill != GOLD else BUTTON_INK, el.rect,
+                                 width=max(2, el.rect.h // 14), border_radius=el.radius)
+            if el.suit:
+                px = int(el.rect.h * (0.62 if el.text else 0.7))
+                icon = self.suits.get(el.suit, style, px)
+                centre = ((el.rect.left + el.rect.h // 2, el.rect.centery) if el.text
+                          else el.rect.center)
+                surface.blit(icon, icon.get_rect(center=centre))
+            if el.text:
+                self.blit_text(surface, el)
+        elif kind == "card" and el.card is not None:
+            rect = el.draw_rect or el.rect
+            surface.blit(self.faces.face(el.card, style, rect.size, letters), rect.topleft)
+        elif kind == "back":
+            rect = el.draw_rect or el.rect
+            surface.blit(self.faces.back(rect.size), rect.topleft)
+        elif kind == "slot":
+            colour = GOLD if "turn" in el.role else (90, 140, 112)
+            width = max(2, el.rect.w // 30) * (2 if "turn" in el.role else 1)
+            pygame.draw.rect(surface, colour, el.rect, width=width, border_radius=el.radius)
+        elif kind == "suit" and el.suit:
+            icon = self.suits.get(el.suit, style, el.rect.h)
+            bg = el.rect.inflate(el.rect.h // 5, el.rect.h // 5)
+            pygame.draw.ellipse(surface, (250, 249, 242), bg)
+            surface.blit(icon, icon.get_rect(center=el.rect.center))
+        elif kind == "bar":
+            fraction = float(el.text or 0)
+            pygame.draw.rect(surface, (8, 36, 24), el.rect, border_radius=el.radius)
+            done = el.rect.copy()
+            done.width = round(el.rect.width * fraction)
+            if done.width:
+                pygame.draw.rect(surface, GOLD, done, border_radius=el.radius)
+
+    def blit_text(self, surface: pygame.Surface, el: Element) -> None:
+        font = self.fonts.get(el.face, el.px)
+        img = font.render(el.text, True, el.colour if el.kind == "text" else el.colour or INK)
+        rect = img.get_rect()
+        box = el.rect
+        if el.kind == "button" and el.suit:
+            box = box.copy()
+            box.left += box.h
+            box.width -= box.h
+        pad = max(2, box.h // 16)
+        if el.align == "left":
+            rect.midleft = (box.left + pad, box.centery)
+        elif el.align == "right":
+            rect.midright = (box.right - pad, box.centery)
+        else:
+            rect.center = box.center
+        surface.blit(img, rect)
+
+
+def render(view: View, size: tuple[int, int], ui: UiState | None = None,
+           renderer: Renderer | None = None) -> pygame.Surface:
+    """The screen a view makes at ``size``, drawn off-screen (no window needed)."""
+    renderer = renderer or Renderer()
+    surface = pygame.Surface(size)
+    renderer.draw(surface, view, renderer.layout(view, size, ui))
+    return surface

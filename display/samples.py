@@ -1,0 +1,183 @@
+"""Realistic views of every scene, for tests, the bench, screenshots and the docs.
+
+>>> sample_view("play").scene
+'play'
+>>> sorted(SAMPLES) == sorted(s for s in SCENES)
+True
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import replace
+
+from engine.cards import Card, parse_cards
+
+from .view import (
+    SCENES,
+    BiddingView,
+    DealView,
+    DeclarationView,
+    EnrolView,
+    Fault,
+    PlayView,
+    Prompt,
+    ResultView,
+    SheetRow,
+    SheetView,
+    TrickView,
+    View,
+    hand_contracts,
+)
+
+PLAYERS = ("Anna", "Ben", "Carla")
+
+# One deal, by seat (seat 0 forehand, dealer seat 2).
+HANDS = (
+    parse_cards("CJ SJ CA CT CK C9 HA H7 S8 D9"),
+    parse_cards("HJ DJ SA ST SQ S7 HK H8 DA DK"),
+    parse_cards("CQ C8 C7 S9 SK HT HQ H9 DT D8"),
+)
+SKAT = parse_cards("DQ D7")
+
+
+def _sheet(players: int = 3, finished: bool = False) -> SheetView:
+    entries = [  # (dealer, declarer, contract, value)
+        (2, 0, "C", 48), (0, 1, "G", -96), (1, None, None, 0), (2, 2, "NH", 35),
+        (0, 0, "SHS", 44), (1, 1, "H", 30), (2, 2, "D", -36), (0, 0, "G", 72),
+    ]
+    totals = [0] * players
+    rows = []
+    for i, (dealer, declarer, contract, value) in enumerate(entries):
+        if declarer is not None:
+            totals[declarer] += value
+        rows.append(SheetRow(i + 1, dealer % players, declarer, contract, value, tuple(totals)))
+    return SheetView(
+        rows=tuple(rows), totals=tuple(totals),
+        seeger_fabian=(262, -126, 69) if players == 3 else None,
+        games_total=len(entries) if finished else 36,
+        winner=0 if finished else None,
+        settlement=(1.90, -0.85, -1.05) if finished and players == 3 else None,
+        finished=finished,
+    )
+
+
+def _base(players: tuple[str, ...]) -> View:
+    return View(scene="idle", players=players, dealer=2, positions=(0, 1, 2), game_number=9,
+                sheet=_sheet(len(players)), can_undo=True)
+
+
+def _enrol(v: View) -> View:
+    return replace(v, scene="enrol", game_number=0, dealer=None, positions=None, can_undo=False,
+                   enrol=EnrolView(card=Card.HT, done=19, last=Card.H9),
+                   refusal=Fault("duplicate-tag", card=Card.CJ, detail="tag 04a224b2c94f80"))
+
+
+def _deal(v: View) -> View:
+    return replace(v, scene="deal", deal=DealView(dealt=(7, 7, 3), skat=2, to=2, packet=6,
+                                                  last=Card.S9))
+
+
+def _bidding(v: View) -> View:
+    return replace(v, scene="bidding", hands=HANDS,
+                   bidding=BiddingView(bidder=1, listener=0, value=23, next_value=24, to_act=0,
+                                       passed=frozenset({2}), holder=1))
+
+
+def _declaration(v: View) -> View:
+    return replace(v, scene="declaration", hands=HANDS,
+                   declaration=DeclarationView(declarer=0, bid=23, skat_taken=False,
+                                               contracts=hand_contracts(False)))
+
+
+def _play(v: View) -> View:
+    hands = (HANDS[0][1:], HANDS[1][:9], HANDS[2][:9])
+    return replace(
+        v, scene="play", hands=hands, can_concede=True,
+        play=PlayView(
+            declarer=0, contract="C", bid=23, to_act=2,
+            trick=TrickView(leader=0, cards=((0, Card.CJ), (1, Card.DJ))),
+            last_trick=TrickView(leader=1, cards=((1, Card.SA), (2, Card.SK), (0, Card.S8)),
+                                 winner=1),
+            tricks=(3, 2)),
+        prompt=Prompt(seat=2, card=Card.C7) if 2 in v.computer else None)
+
+
+def _result(v: View) -> View:
+    return replace(
+        v, scene="result",
+        result=ResultView(
+            declarer=0, contract="C", bid=23, won=True, value=48, points=92, tricks=8,
+            matadors=2, schneider=True, breakdown=(("with", 2), ("game", 3), ("schneider", 4)),
+            base_value=12, multiplier=4, skat=tuple(SKAT), discards=(Card.D9, Card.H7),
+            next_dealer=0))
+
+
+def _sheet_scene(v: View) -> View:
+    return replace(v, scene="sheet", sheet=_sheet(len(v.players), finished=True))
+
+
+def _fault(v: View) -> View:
+    return replace(
+        v, scene="fault",
+        faults=(Fault("reader-down", zone="seat1", detail="/dev/serial/by-path/usb-0:1.2: no "
+                      "heartbeat for 5 s"),
+                Fault("journal", detail="disk full: the last card is not saved")))
+
+
+def _idle(v: View) -> View:
+    return replace(v, scene="idle")
+
+
+SAMPLES: dict[str, Callable[[View], View]] = {
+    "enrol": _enrol, "deal": _deal, "bidding": _bidding, "declaration": _declaration,
+    "play": _play, "result": _result, "sheet": _sheet_scene, "fault": _fault, "idle": _idle,
+}
+assert set(SAMPLES) == set(SCENES)
+
+
+def sample_view(scene: str, language: str = "de", card_style: str = "french",
+                players: tuple[str, ...] = PLAYERS, simulator: bool = False,
+                computer: frozenset[int] = frozenset()) -> View:
+    """A realistic view of ``scene``."""
+    base = replace(_base(players), language=language, card_style=card_style,  # type: ignore[arg-type]
+                   simulator=simulator, computer=computer)
+    return SAMPLES[scene](base)
+
+
+def extra_views(language: str = "de", card_style: str = "french") -> dict[str, View]:
+    """Harder variants: refusals, ouvert, overbid, long names, four players, passed in."""
+    long_names = ("Maximiliane", "Bartholomäus", "Wojciechowska")
+    four = ("Anna", "Ben", "Carla", "Dieter")
+    play = sample_view("play", language, card_style)
+    out = {
+        "play-refused": replace(play, refusal=Fault(
+            "revoke", seat=2, card=Card.H9, suit="T", follow_with=(Card.CQ, Card.C8, Card.C7),
+            detail="rearhand must follow trump: holds CQ, C8, C7")),
+        "play-ouvert": replace(play, hands=(play.hands[0], None, None),
+                               play=replace(play.play, contract="GO")),  # type: ignore[arg-type]
+        "play-last-trick": replace(play, play=replace(play.play,  # type: ignore[arg-type]
+                                                       show_last_trick=True)),
+        "play-computer": sample_view("play", language, card_style, computer=frozenset({2})),
+        "play-simulator": sample_view("play", language, card_style, simulator=True),
+        "bidding-long-names": sample_view("bidding", language, card_style, players=long_names),
+        "declaration-after-skat": replace(
+            sample_view("declaration", language, card_style),
+            declaration=DeclarationView(declarer=0, bid=23, skat_taken=True,
+                                        contracts=hand_contracts(True),
+                                        discards=(Card.D9,))),
+        "result-overbid": replace(sample_view("result", language, card_style), result=ResultView(
+            declarer=1, contract="H", bid=33, won=False, value=-60, points=74, tricks=6,
+            matadors=-1, overbid=True, breakdown=(("without", 1), ("game", 2)), base_value=10,
+            multiplier=3, skat=tuple(SKAT), discards=tuple(SKAT), next_dealer=0)),
+        "result-passed": replace(sample_view("result", language, card_style), result=ResultView(
+            declarer=None, contract=None, bid=0, won=False, value=0, passed_in=True,
+            ending="passed", skat=tuple(SKAT), next_dealer=0)),
+        "sheet-four": sample_view("sheet", language, card_style, players=four),
+        "deal-four": replace(sample_view("deal", language, card_style, players=four),
+                             deal=DealView(dealt=(7, 3, 0, 7), skat=2, to=1, packet=6),
+                             positions=(3, 0, 1)),
+        "enrol-foreign": replace(sample_view("enrol", language, card_style),
+                                 refusal=Fault("foreign-tag", detail="tag 0499aabbccdd01")),
+    }
+    return out

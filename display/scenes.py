@@ -1,0 +1,829 @@
+"""The scenes: from a :class:`~display.view.View` to the list of boxes that make the screen.
+
+Every scene shares the top bar (what is happening, the deal number, sheet/undo/language/card
+buttons) and, where players act, the row of seat panels at the bottom (name, role, dealer,
+whose turn, and the hand when it is shown). Texts come from gettext through ``_``.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+from engine.cards import Card
+
+from . import commands as cmd
+from .i18n import LANGUAGE_NAMES, Translator
+from .layout import (
+    ALERT,
+    ALERT_INK,
+    BUTTON,
+    BUTTON_INK,
+    FELT_DARK,
+    GOLD,
+    GOLD_DARK,
+    INK,
+    LOST,
+    MUTED,
+    PANEL,
+    WON,
+    Frame,
+)
+from .view import CARD_STYLES, LANGUAGES, Fault, TrickView, View
+
+CARD_RATIO = 1.5  # height / width of a card
+TOP = 46.0        # height of the top bar
+GAP = 8.0
+
+
+def bid_values() -> tuple[int, ...]:
+    """Every legal Skat bid from 18 to 264."""
+    values = {base * m for base in (9, 10, 11, 12) for m in range(2, 19)}
+    values |= {24 * m for m in range(1, 12)} | {23, 35, 46, 59}
+    return tuple(sorted(v for v in values if 18 <= v <= 264))
+
+
+BID_VALUES = bid_values()
+
+
+@dataclass(frozen=True)
+class UiState:
+    """What the kiosk itself remembers between views (never the controller's business)."""
+
+    draft: frozenset[str] = frozenset()   # declaration modifiers toggled: "S", "Z", "O"
+    show_sheet: bool = False
+    show_last_trick: bool = False
+    picker: bool = False                  # the language picker is open
+    clock: str = ""                       # "14:05" on the idle screen
+    focus: int | None = None              # index among the actionable elements
+    extra: dict = field(default_factory=dict, compare=False)
+
+
+def compose_contract(game: str, skat_taken: bool, draft: frozenset[str]) -> str:
+    """ISS text of a declaration: ``compose_contract("C", False, {"S"}) == "CHS"``."""
+    if "O" in draft:
+        if game == "N":
+            return "NO" if skat_taken else "NOH"
+        return f"{game}O"
+    text = game + ("" if skat_taken else "H")
+    if game != "N":
+        if "Z" in draft:
+            text += "SZ"
+        elif "S" in draft:
+            text += "S"
+    return text
+
+
+class SceneBuilder:
+    def __init__(self, frame: Frame, view: View, tr: Translator, ui: UiState) -> None:
+        self.f = frame
+        self.v = view
+        self._ = tr
+        self.tr = tr
+        self.ui = ui
+
+    # ------------------------------------------------------------------ helpers
+    def name(self, seat: int | None) -> str:
+        if seat is None or seat < 0 or seat >= len(self.v.players):
+            return ""
+        return self.v.players[seat]
+
+    def seats_in_play(self) -> list[int]:
+        """The seats that hold cards this deal, left to right in table order."""
+        if self.v.positions is not None:
+            return sorted(self.v.positions)
+        return list(range(min(3, len(self.v.players))))
+
+    def status(self, seat: int) -> str:
+        _ = self._
+        v = self.v
+        if v.scene == "bidding" and v.bidding:
+            b = v.bidding
+            if seat in b.passed:
+                return _("passed")
+            if seat == b.holder and b.value:
+                return _("holds {value}").format(value=b.value)
+        if v.scene == "play" and v.play and seat == v.play.declarer:
+            return _("declarer")
+        if v.scene == "deal" and v.deal:
+            n = v.deal.dealt[seat] if seat < len(v.deal.dealt) else 0
+            return _("{n} cards").format(n=n)
+        return ""
+
+    # ------------------------------------------------------------------ chrome
+    def top_bar(self, title: str) -> float:
+        f, _, v = self.f, self._, self.v
+        f.panel(0, 0, f.W, TOP, fill=FELT_DARK, radius=0, role="topbar")
+        right = f.W - 6
+        w_lang, w_style, w_sheet, w_undo = 64.0, 52.0, 96.0, 116.0
+        right -= w_lang
+        code = v.language.upper()
+        f.button(right, 5, w_lang, TOP - 10, code, cmd.SetLanguage(v.language), role="language",
+                 size=18)
+        right -= w_style + 6
+        nxt = CARD_STYLES[(CARD_STYLES.index(v.card_style) + 1) % len(CARD_STYLES)]
+        f.button(right, 5, w_style, TOP - 10, "", cmd.SetCardStyle(nxt), role="card-style",
+                 suit="H")
+        if v.sheet is not None and v.scene not in ("sheet", "enrol"):
+            right -= w_sheet + 6
+            label = _("Back") if self.ui.show_sheet else _("Sheet")
+            f.button(right, 5, w_sheet, TOP - 10, label, cmd.ShowSheet(), role="sheet-button",
+                     size=17)
+        if v.can_undo and v.scene not in ("idle", "fault", "sheet"):
+            right -= w_undo + 6
+            f.button(right, 5, w_undo, TOP - 10, _("Undo"),
+                     cmd.Press(v.turn if v.turn is not None else 0, "undo"), role="undo",
+                     size=17)
+        left_w = right - 18
+        sub = ""
+        if v.game_number and v.sheet is not None and v.scene != "enrol":
+            total = v.sheet.games_total
+            sub = (_("Game {n} of {total}").format(n=v.game_number, total=total) if total
+                   else _("Game {n}").format(n=v.game_number))
+        title_w = left_w * (0.55 if sub else 1.0)
+        f.text(12, 4, title_w, TOP - 8, title, size=24, face="bold", align="left", role="title")
+        if sub:
+            f.text(12 + title_w + 6, 8, left_w - title_w - 6, TOP - 16, sub, size=17,
+                   colour=MUTED, align="left", role="subtitle")
+        return TOP + GAP
+
+    def seat_row(self, with_hands: bool, bottom: float | None = None) -> float:
+        """Seat panels along the bottom; returns the y where they start."""
+        f, _, v = self.f, self._, self.v
+        seats = list(range(len(v.players)))
+        hands = v.hands if v.hands else (None,) * len(seats)
+        show = with_hands and any(h for h in hands)
+        n = len(seats)
+        margin = 8.0
+        pw = (f.W - margin * (n + 1)) / n
+        card_w = min(64.0, (pw - 16) / 3.2)
+        card_h = card_w * CARD_RATIO
+        ph = 62.0 + (card_h + 8 if show else 0)
+        y = (bottom if bottom is not None else f.H) - ph - margin
+        turn = v.turn
+        for i, seat in enumerate(seats):
+            x = margin + i * (pw + margin)
+            is_turn = seat == turn
+            f.panel(x, y, pw, ph, fill=GOLD_DARK if is_turn else PANEL, selected=is_turn,
+                    role=f"seat{seat}" + (" turn" if is_turn else ""))
+            name = self.name(seat) + (" ★" if seat in v.computer else "")
+            status = self.status(seat)
+            name_w = pw - 16 - (82 if is_turn else 0)
+            f.text(x + 8, y + 4, name_w, 28, name, size=21, face="bold", align="left",
+                   role="seat-name", colour=GOLD if is_turn else INK)
+            if is_turn:
+                f.text(x + pw - 88, y + 6, 80, 24, _("to act"), size=16, face="bold",
+                       colour=GOLD_DARK, fill=GOLD, role="turn")
+            role = v.role_of(seat)
+            parts = [self.tr.role(role)] if role else []
+            if v.dealer == seat:
+                parts.append(_("dealer"))
+            if status:
+                parts.append(status)
+            f.text(x + 8, y + 34, pw - 16, 22, " · ".join(parts) or " ", size=16,
+                   colour=MUTED, align="left", role="seat-role")
+            hand = hands[seat] if seat < len(hands) else None
+            if show and hand:
+                self.fan(x + 8, y + 62, pw - 16, card_w, hand, seat)
+        return y
+
+    def fan(self, x: float, y: float, w: float, card_w: float, hand: tuple[Card, ...],
+            seat: int) -> None:
+        """A hand as an overlapping row: each card's visible strip is its tap target."""
+        n = len(hand)
+        card_h = card_w * CARD_RATIO
+        step = card_w if n <= 1 else min(card_w + 2, (w - card_w) / (n - 1))
+        clickable = (self.v.simulator and self.v.scene == "play") or (
+            self.v.simulator and self.v.scene == "declaration"
+            and self.v.declaration is not None and self.v.declaration.skat_taken)
+        for i, card in enumerate(hand):
+            visible = card_w if i == n - 1 else min(card_w, step)
+            self.f.card(x + i * step, y, card_w, card_h, card, role=f"hand{seat}",
+                        command=cmd.LayCard(seat, card) if clickable else None,
+                        visible_w=visible)
+
+    def banner(self, y: float) -> None:
+        """The refusal banner and the computer's prompt, floating above the scene."""
+        v = self.v
+        if v.refusal is not None:
+            self.fault_banner(v.refusal, y)
+        elif v.prompt is not None:
+            self.prompt_banner(y)
+
+    def fault_banner(self, fault: Fault, y: float) -> None:
+        f = self.f
+        cards = fault.follow_with[:8]
+        h = 118.0 if cards else 92.0
+        x, w = 40.0, f.W - 80
+        f.panel(x, y, w, h, fill=ALERT, role="refusal", radius=12)
+        f.text(x + 14, y + 6, w - 28, 34, fault_sentence(fault, self.tr, self.v.players),
+               size=24, face="bold", colour=ALERT_INK, role="refusal-text", layer=2)
+        line2 = follow_hint(fault, self.tr) if cards else fault.detail
+        if line2:
+            f.text(x + 14, y + 42, w - 28 - (len(cards) * 46 if cards else 0), 24, line2,
+                   size=17, colour=ALERT_INK, align="left", role="refusal-detail", layer=2)
+        for i, card in enumerate(cards):
+            cw = 40.0
+            f.card(x + w - 14 - (len(cards) - i) * (cw + 6), y + 40, cw, cw * CARD_RATIO - 4,
+                   card, role="follow-with", layer=2)
+
+    def prompt_banner(self, y: float) -> None:
+        f, _, p = self.f, self._, self.v.prompt
+        assert p is not None
+        x, w, h = 60.0, f.W - 120, 84.0
+        f.panel(x, y, w, h, fill=GOLD, role="prompt", radius=12)
+        who = _("Computer ({name})").format(name=self.name(p.seat))
+        if p.card is not None:
+            text = _("{who} plays {card}: please lay it").format(who=who,
+                                                                  card=self.tr.card(p.card))
+            f.card(x + w - 58, y + 6, 48, 72, p.card, role="prompt-card", layer=2)
+            tw = w - 80
+        else:
+            if p.contract:
+                what = self.tr.contract(p.contract)
+            elif p.press == "bid" and p.value:
+                what = str(p.value)
+            else:
+                what = press_word(p.press or "", self.tr)
+            text = _("{who}: {what}: please press it").format(who=who, what=what)
+            tw = w - 24
+        f.text(x + 12, y + 8, tw, 68, text, size=22, face="bold", colour=GOLD_DARK,
+               role="prompt-text", layer=2)
+
+    # ------------------------------------------------------------------ scenes
+    def build(self) -> None:
+        v = self.v
+        if self.ui.picker:
+            self.top_bar(self._("Language"))
+            self.language_picker()
+            return
+        if self.ui.show_sheet and v.sheet is not None and v.scene not in ("enrol",):
+            self.sheet(title_key="sheet-overlay")
+            return
+        getattr(self, "scene_" + v.scene)()
+
+    def scene_idle(self) -> None:
+        f, _, v = self.f, self._, self.v
+        f.panel(0, 0, f.W, f.H, fill=FELT_DARK, radius=0, role="idle-bg")
+        if self.ui.clock:
+            f.text(0, 70, f.W, 120, self.ui.clock, size=110, face="bold", role="clock")
+        f.text(40, 200, f.W - 80, 60, "Skat", size=48, face="bold", colour=GOLD, role="brand")
+        if v.sheet is not None and v.sheet.totals:
+            parts = [f"{self.name(s)} {t:+d}" for s, t in enumerate(v.sheet.totals)]
+            f.text(40, 280, f.W - 80, 40, "   ".join(parts), size=26, role="totals")
+        f.text(40, 400, f.W - 80, 40, _("Lay a card or touch the screen"), size=22,
+               colour=MUTED, role="wake-hint")
+
+    def scene_enrol(self) -> None:
+        f, _, v = self.f, self._, self.v
+        e = v.enrol
+        assert e is not None
+        y = self.top_bar(_("Enrol the deck"))
+        card_h = min(f.H - y - 40, 300.0)
+        card_w = card_h / CARD_RATIO
+        cx = 40.0
+        if e.card is not None:
+            f.card(cx, y + 10, card_w, card_h, e.card, role="enrol-card")
+        else:
+            f.slot(cx, y + 10, card_w, card_h, role="enrol-done")
+        x = cx + card_w + 40
+        w = f.W - x - 30
+        if e.card is not None:
+            f.text(x, y + 20, w, 32, _("Lay this card on a reader:"), size=22, align="left",
+                   colour=MUTED, role="enrol-ask")
+            f.text(x, y + 56, w, 64, self.tr.card(e.card), size=50, face="bold",
+                   align="left", role="enrol-name")
+        else:
+            f.text(x, y + 40, w, 64, _("The deck is complete"), size=40, face="bold",
+                   align="left", colour=WON, role="enrol-name")
+        f.bar(x, y + 140, w, 22, e.done / max(1, e.total), role="enrol-progress")
+        f.text(x, y + 168, w, 30, _("{done} of {total} cards").format(done=e.done,
+                                                                       total=e.total),
+               size=22, align="left", role="enrol-count")
+        if e.last is not None:
+            f.text(x, y + 204, w, 28, _("Stored: {card}").format(card=self.tr.card(e.last)),
+                   size=18, align="left", colour=MUTED, role="enrol-last")
+        if v.refusal is not None:
+            self.fault_banner(v.refusal, f.H - 130)
+
+    def scene_deal(self) -> None:
+        f, _, v = self.f, self._, self.v
+        d = v.deal
+        assert d is not None
+        y = self.top_bar(_("Deal"))
+        bottom = self.seat_row(with_hands=False)
+        mid_h = bottom - y - GAP
+        f.text(30, y + 4, f.W * 0.45, 34, _("Dealer: {name}").format(name=self.name(v.dealer)),
+               size=22, align="left", role="dealer")
+        f.text(30, y + 44, f.W * 0.45, 90, f"{d.counted} / 32", size=72, face="bold",
+               align="left", role="deal-count")
+        f.text(30, y + 136, f.W * 0.45, 28, _("cards dealt"), size=18, colour=MUTED,
+               align="left", role="deal-count-label")
+        if d.to is not None:
+            who = _("the skat") if d.to == -1 else self.name(d.to)
+            pk = PACKETS[min(d.packet, len(PACKETS) - 1)]
+            f.text(30, y + 170, f.W * 0.45, 30,
+                   _("Packet {n}: {count} cards to {who}").format(n=d.packet + 1, count=pk,
+                                                                   who=who),
+                   size=20, align="left", role="deal-packet", colour=GOLD)
+        # The skat: two slots, backs for the cards already there.
+        sx = f.W * 0.55
+        card_h = min(mid_h - 40, 140.0)
+        card_w = card_h / CARD_RATIO
+        f.text(sx, y + 4, card_w * 2 + 12, 28, _("Skat"), size=20, face="bold", role="skat-label")
+        for i in range(2):
+            if i < d.skat:
+                f.card(sx + i * (card_w + 12), y + 36, card_w, card_h, None, role="skat")
+            else:
+                f.slot(sx + i * (card_w + 12), y + 36, card_w, card_h, role="skat-slot")
+        if v.simulator and d.to is not None:
+            bx = sx + 2 * (card_w + 12) + 16
+            f.button(bx, y + 36, max(120.0, f.W - bx - 20), 64, _("Deal next card"),
+                     cmd.DealNext(), role="deal-next", fill=GOLD, colour=GOLD_DARK)
+            if d.last is not None:
+                f.card(bx, y + 110, 48, 72, d.last, role="deal-last")
+        self.banner(y + 40)
+
+    def scene_bidding(self) -> None:
+        f, _, v = self.f, self._, self.v
+        b = v.bidding
+        assert b is not None
+        y = self.top_bar(_("Bidding"))
+        bottom = self.seat_row(with_hands=v.simulator)
+        mid_h = bottom - y - GAP
+        cw = min(f.W - 40, 560.0)
+        cx = (f.W - cw) / 2
+        big = mid_h > 200
+        f.panel(cx, y, cw, mid_h, role="bid-panel")
+        if b.forehand_alone:
+            line = _("{name} may play for 18 or pass").format(name=self.name(b.to_act))
+        else:
+            line = _("{bidder} says, {listener} hears").format(bidder=self.name(b.bidder),
+                                                              listener=self.name(b.listener))
+        f.text(cx + 12, y + 6, cw - 24, 32, line, size=22, role="bid-who")
+        value_h = 90.0 if big else 56.0
+        f.text(cx + 12, y + 40, cw - 24, value_h, str(b.value) if b.value else "–",
+               size=value_h * 0.85, face="bold", colour=GOLD, role="bid-value")
+        ny = y + 40 + value_h
+        if b.next_value is not None:
+            f.text(cx + 12, ny, cw - 24, 24, _("next bid: {value}").format(value=b.next_value),
+                   size=18, colour=MUTED, role="bid-next")
+        by = ny + 30
+        bh = min(56.0, bottom - GAP - by - 8)
+        seat = b.to_act
+        buttons: list[tuple[str, cmd.Command, str]] = []
+        if b.forehand_alone:
+            buttons = [(_("Play for 18"), cmd.Press(seat, "bid"), "press-bid"),
+                       (_("Pass"), cmd.Press(seat, "pass"), "press-pass")]
+        elif seat == b.bidder:
+            label = (_("Bid {value}").format(value=b.next_value) if b.next_value
+                     else _("Bid"))
+            buttons = [(label, cmd.Press(seat, "bid"), "press-bid"),
+                       (_("Pass"), cmd.Press(seat, "pass"), "press-pass")]
+        else:
+            buttons = [(_("Yes"), cmd.Press(seat, "yes"), "press-yes"),
+                       (_("Pass"), cmd.Press(seat, "pass"), "press-pass")]
+        bw = (cw - 24 - 12) / 2
+        for i, (label, command, role) in enumerate(buttons):
+            primary = i == 0
+            f.button(cx + 12 + i * (bw + 12), by, bw, bh, label, command, role=role,
+                     fill=GOLD if primary else BUTTON, colour=GOLD_DARK if primary else BUTTON_INK,
+                     size=22)
+        # Jump bids: the next few legal values above the next one.
+        if seat == b.bidder and b.next_value and not b.forehand_alone and bh >= 40:
+            later = [x for x in BID_VALUES if x > b.next_value][:4]
+            jy = by + bh + 8
+            jh = bottom - GAP - jy - 6
+            if later and jh >= 36:
+                jw = (cw - 24 - 8 * (len(later) - 1)) / len(later)
+                for i, val in enumerate(later):
+                    f.button(cx + 12 + i * (jw + 8), jy, jw, min(jh, 44.0), str(val),
+                             cmd.Press(seat, "bid", val), role="press-jump", size=18)
+        self.banner(y + 40)
+
+    def scene_declaration(self) -> None:
+        f, _, v = self.f, self._, self.v
+        d = v.declaration
+        assert d is not None
+        y = self.top_bar(_("Declaration"))
+        bottom = self.seat_row(with_hands=v.simulator)
+        x0, w = 16.0, f.W - 32
+        f.text(x0, y, w, 30, _("{name} is declarer, bid {value}").format(
+            name=self.name(d.declarer), value=d.bid), size=22, face="bold", role="decl-who")
+        y += 36
+        offered = set(d.contracts)
+        if not d.skat_taken:
+            f.button(x0, y, 220, 48, _("Take the skat"), cmd.Press(d.declarer, "skat"),
+                     role="press-skat", fill=GOLD, colour=GOLD_DARK, size=20)
+            f.text(x0 + 232, y, w - 232, 48, _("or declare a hand game:"), size=20,
+                   align="left", colour=MUTED, role="decl-or")
+        else:
+            left = 2 - len(d.discards)
+            msg = (_("Lay {n} cards on the skat reader").format(n=left) if left > 0
+                   else _("Skat laid away"))
+            f.text(x0, y, w * 0.5, 48, msg, size=20, align="left", role="decl-discard")
+            for i, card in enumerate(d.discards):
+                f.card(x0 + w * 0.5 + 10 + i * 40, y - 4, 34, 51, card, role="discard")
+        y += 56
+        # Game icons: a tap declares with the modifiers toggled below.
+        games = "CSHDGN"
+        gw = (w - 8 * (len(games) - 1)) / len(games)
+        gh = min(64.0, max(44.0, (bottom - y - 70)))
+        for i, g in enumerate(games):
+            text = compose_contract(g, d.skat_taken, self.ui.draft)
+            allowed = text in offered
+            suit = g if g in "CSHD" else None
+            label = "" if suit else self.tr.game(g)
+            f.button(x0 + i * (gw + 8), y, gw, gh, label,
+                     cmd.Declare(d.declarer, text) if allowed else None,
+                     role=f"declare-{g}" + ("" if allowed else " disabled"), suit=suit,
+                     fill=BUTTON if allowed else (120, 130, 124), size=22)
+        y += gh + 10
+        mods = [("S", _("Schneider")), ("Z", _("Schwarz")), ("O", _("Ouvert"))]
+        avail = [(m, label) for m, label in mods
+                 if any(compose_contract(g, d.skat_taken, frozenset({m})) in offered
+                        for g in games)]
+        if avail and bottom - y - GAP >= 36:
+            mw = min(200.0, (w - 8 * (len(avail) - 1)) / len(avail))
+            for i, (m, label) in enumerate(avail):
+                on = m in self.ui.draft
+                f.button(x0 + i * (mw + 8), y, mw, min(44.0, bottom - y - GAP), label,
+                         ToggleModifier(m), role=f"mod-{m}" + (" on" if on else ""),
+                         selected=on, fill=GOLD if on else BUTTON,
+                         colour=GOLD_DARK if on else BUTTON_INK, size=18)
+        self.banner(TOP + 60)
+
+    def scene_play(self) -> None:
+        f, _, v = self.f, self._, self.v
+        p = v.play
+        assert p is not None
+        y = self.top_bar(_("Play"))
+        open_hands = v.simulator or "O" in p.contract[1:]
+        bottom = self.seat_row(with_hands=open_hands)
+        mid_h = bottom - y - GAP
+        # Left: the game and the trump, unmistakable.
+        iw = 190.0
+        f.panel(8, y, iw, mid_h, role="game-panel")
+        game = p.contract[0]
+        icon = min(64.0, mid_h * 0.32)
+        if game in "CSHD":
+            f.suit_icon(8 + (iw - icon) / 2, y + 6, icon, game, role="trump")
+            trump = _("Trump: {suit}").format(suit=self.tr.game(game))
+        else:
+            f.text(16, y + 6, iw - 16, icon, self.tr.game(game), size=icon * 0.6,
+                   face="bold", colour=GOLD, role="trump")
+            trump = _("No suit is trump") if game == "N" else _("Only jacks are trump")
+        ty = y + 10 + icon
+        f.text(14, ty, iw - 12, 24, trump, size=17, face="bold", role="trump-text")
+        mods = self.tr.contract(p.contract)[len(self.tr.game(game)):].strip()
+        ty += 26
+        if mods:
+            f.text(14, ty, iw - 12, 22, mods, size=16, colour=GOLD, role="contract-mods")
+            ty += 24
+        f.text(14, ty, iw - 12, 22, _("Declarer: {name}").format(name=self.name(p.declarer)),
+               size=16, align="left", role="declarer")
+        ty += 24
+        f.text(14, ty, iw - 12, 22, _("Bid: {value}").format(value=p.bid), size=16,
+               align="left", colour=MUTED, role="bid")
+        ty += 24
+        if ty + 44 <= y + mid_h:
+            f.text(14, ty, iw - 12, 22, _("Tricks: {a} to {b}").format(a=p.tricks[0],
+                                                                        b=p.tricks[1]),
+                   size=16, align="left", colour=MUTED, role="tricks")
+            ty += 24
+        if p.kontra > 1 and ty + 22 <= y + mid_h:
+            f.text(14, ty, iw - 12, 22, _("Re") if p.kontra == 4 else _("Kontra"), size=16,
+                   face="bold", colour=LOST, role="kontra")
+        # Right: the last trick, on request.
+        rw = 170.0
+        rx = f.W - rw - 8
+        f.panel(rx, y, rw, mid_h, role="last-panel")
+        show_last = p.show_last_trick or self.ui.show_last_trick
+        lt = p.last_trick
+        ly = y + 6
+        if lt is not None and lt.winner is not None:
+            f.text(rx + 6, ly, rw - 12, 40, _("{name} took the last trick").format(
+                name=self.name(lt.winner)), size=15, role="last-winner", min_units=12)
+            ly += 44
+        if show_last and lt is not None:
+            n = len(lt.cards)
+            cw = min(46.0, (rw - 12 - 4 * (n - 1)) / max(1, n))
+            for i, (_seat, card) in enumerate(lt.cards):
+                f.card(rx + 6 + i * (cw + 4), ly, cw, cw * CARD_RATIO, card, role="last-card")
+            ly += cw * CARD_RATIO + 6
+        if lt is not None and ly + 40 <= y + mid_h:
+            f.button(rx + 6, ly, rw - 12, 40, _("Hide") if show_last else _("Last trick"),
+                     cmd.ShowLastTrick(), role="last-button", size=16)
+            ly += 48
+        if v.can_concede and ly + 40 <= y + mid_h:
+            f.button(rx + 6, ly, rw - 12, 40, _("Concede"), cmd.Press(p.declarer, "concede"),
+                     role="concede", size=16)
+            ly += 48
+        if v.kontra_re and p.kontra < 4 and ly + 40 <= y + mid_h:
+            word = "kontra" if p.kontra == 1 else "re"
+            who = self.defender(p.declarer) if word == "kontra" else p.declarer
+            f.button(rx + 6, ly, rw - 12, 40, _("Kontra") if word == "kontra" else _("Re"),
+                     cmd.Press(who, word), role=word, size=16)
+        # Centre: the trick as it forms, one slot per seat in play.
+        self.trick(p.trick, 8 + iw + GAP, y, rx - GAP - (8 + iw + GAP), mid_h, p.to_act)
+        self.banner(y + 30)
+
+    def defender(self, declarer: int) -> int:
+        return next(s for s in self.seats_in_play() if s != declarer)
+
+    def trick(self, trick: TrickView, x: float, y: float, w: float, h: float,
+              to_act: int | None) -> None:
+        f, _ = self.f, self._
+        seats = self.seats_in_play()
+        laid = dict(trick.cards)
+        n = len(seats)
+        label_h = 26.0
+        card_h = min(h - label_h - 14, (w - 10 * (n + 1)) / n * CARD_RATIO, 210.0)
+        card_w = card_h / CARD_RATIO
+        total = n * card_w + (n - 1) * 12
+        cx = x + (w - total) / 2
+        cy = y + (h - card_h - label_h) / 2
+        for i, seat in enumerate(seats):
+            sx = cx + i * (card_w + 12)
+            is_turn = seat == to_act and seat not in laid
+            mark = self.name(seat)
+            if seat == trick.leader:
+                mark += " ▸"
+            f.text(sx - 4, cy, card_w + 8, label_h - 2, mark, size=17,
+                   face="bold" if is_turn else "sans", colour=GOLD if is_turn else INK,
+                   role="trick-name", min_units=12)
+            if seat in laid:
+                f.card(sx, cy + label_h, card_w, card_h, laid[seat], role="trick-card")
+            else:
+                f.slot(sx, cy + label_h, card_w, card_h,
+                       role="trick-slot turn" if is_turn else "trick-slot")
+
+    def scene_result(self) -> None:
+        f, _, v = self.f, self._, self.v
+        r = v.result
+        assert r is not None
+        y = self.top_bar(_("Result"))
+        bottom = f.H - 8
+        lw = f.W * 0.6
+        f.panel(8, y, lw - 8, bottom - y, role="result-panel")
+        x, w = 22.0, lw - 36
+        if r.passed_in:
+            f.text(x, y + 10, w, 56, _("Passed in"), size=44, face="bold", role="result-head")
+            f.text(x, y + 70, w, 30, _("Nobody bid: the next player deals"), size=20,
+                   colour=MUTED, role="result-line")
+        else:
+            head = (_("{name} wins") if r.won else _("{name} loses")).format(
+                name=self.name(r.declarer))
+            f.text(x, y + 6, w * 0.62, 52, head, size=40, face="bold",
+                   colour=WON if r.won else LOST, align="left", role="result-head")
+            f.text(x + w * 0.62, y + 6, w * 0.38, 52, f"{r.value:+d}", size=44, face="bold",
+                   colour=WON if r.won else LOST, align="right", role="result-value")
+            f.text(x, y + 62, w, 30, self.tr.contract(r.contract or ""), size=22,
+                   face="bold", align="left", role="result-contract")
+            f.text(x, y + 96, w, 28, breakdown_text(r, self.tr), size=19, align="left",
+                   role="result-breakdown")
+            ly = y + 128
+            if r.points is not None:
+                f.text(x, ly, w, 26, _("{points} card points, {tricks} tricks").format(
+                    points=r.points, tricks=r.tricks if r.tricks is not None else 0),
+                    size=18, align="left", colour=MUTED, role="result-points")
+                ly += 28
+            for line in result_notes(r, self.tr):
+                if ly + 26 > bottom - 4:
+                    break
+                f.text(x, ly, w, 26, line, size=18, align="left", colour=GOLD,
+                       role="result-note")
+                ly += 28
+        # Right: skat and discards, then the totals and the next dealer.
+        rx = lw + 8
+        rw = f.W - rx - 8
+        cw = min(52.0, (rw - 30) / 4)
+        ch = cw * CARD_RATIO
+        f.text(rx, y, rw / 2 - 4, 24, _("Skat"), size=17, face="bold", role="skat-label")
+        f.text(rx + rw / 2, y, rw / 2, 24, _("Laid away"), size=17, face="bold",
+               role="discard-label")
+        for i, card in enumerate(r.skat[:2]):
+            f.card(rx + 4 + i * (cw + 6), y + 28, cw, ch, card, role="result-skat")
+        for i, card in enumerate(r.discards[:2]):
+            f.card(rx + rw / 2 + 4 + i * (cw + 6), y + 28, cw, ch, card, role="result-discard")
+        ty = y + 36 + ch
+        if v.sheet is not None and v.sheet.totals:
+            for s, total in enumerate(v.sheet.totals):
+                f.text(rx, ty, rw * 0.6, 26, self.name(s), size=19, align="left",
+                       role="total-name")
+                f.text(rx + rw * 0.6, ty, rw * 0.4, 26, f"{total:+d}", size=19, face="bold",
+                       align="right", role="total-value")
+                ty += 28
+        if r.next_dealer is not None and ty + 26 <= bottom:
+            f.text(rx, ty + 4, rw, 26, _("Next dealer: {name}").format(
+                name=self.name(r.next_dealer)), size=17, colour=MUTED, role="next-dealer")
+
+    def scene_sheet(self) -> None:
+        self.sheet(title_key="sheet")
+
+    def sheet(self, title_key: str) -> None:
+        f, _, v = self.f, self._, self.v
+        sh = v.sheet
+        assert sh is not None
+        y = self.top_bar(_("Score sheet"))
+        n = len(v.players)
+        num_w, game_w = 44.0, 150.0
+        col_w = (f.W - 16 - num_w - game_w) / n
+        x0 = 8.0
+        row_h = 28.0
+        f.panel(x0, y, f.W - 16, f.H - y - 8, role="sheet-panel")
+        f.text(x0 + 4, y + 4, num_w - 4, row_h, "#", size=17, colour=MUTED, role="sheet-head")
+        f.text(x0 + num_w, y + 4, game_w - 8, row_h, _("Game"), size=17, colour=MUTED,
+               role="sheet-head", align="left")
+        for s in range(n):
+            f.text(x0 + num_w + game_w + s * col_w, y + 4, col_w - 8, row_h, self.name(s),
+                   size=19, face="bold", role="sheet-player", align="right")
+        footer = 1 + (sh.seeger_fabian is not None) + (1 if sh.finished else 0)
+        foot_h = footer * row_h + 12
+        body_top = y + 8 + row_h
+        body_h = f.H - 8 - foot_h - body_top
+        fit_rows = max(0, int(body_h // row_h))
+        rows = sh.rows[-fit_rows:] if fit_rows else ()
+        for i, row in enumerate(rows):
+            ry = body_top + i * row_h
+            f.text(x0 + 4, ry, num_w - 4, row_h - 2, str(row.number), size=16, colour=MUTED,
+                   role="sheet-num")
+            game = (self.tr.contract(row.contract) if row.contract else _("passed in"))
+            f.text(x0 + num_w, ry, game_w - 8, row_h - 2, game, size=15, align="left",
+                   role="sheet-game", min_units=12)
+            for s in range(n):
+                cell = str(row.totals[s]) if s == row.declarer else "·"
+                colour = INK
+                if s == row.declarer:
+                    colour = WON if row.value > 0 else LOST
+                text = cell + (" ●" if s == row.dealer else "")
+                f.text(x0 + num_w + game_w + s * col_w, ry, col_w - 8, row_h - 2, text,
+                       size=17, align="right", colour=colour,
+                       face="bold" if s == row.declarer else "sans", role="sheet-cell")
+        fy = f.H - 8 - foot_h + 6
+        played = len(sh.rows)
+        label = (_("{n} of {total} games").format(n=played, total=sh.games_total)
+                 if sh.games_total else _("{n} games").format(n=played))
+        f.text(x0 + 4, fy, num_w + game_w - 8, row_h, label, size=16, align="left",
+               colour=MUTED, role="sheet-progress")
+        for s in range(n):
+            total = sh.totals[s] if s < len(sh.totals) else 0
+            f.text(x0 + num_w + game_w + s * col_w, fy, col_w - 8, row_h, str(total),
+                   size=21, face="bold", align="right", role="sheet-total",
+                   colour=GOLD if sh.winner == s else INK)
+        fy += row_h
+        if sh.seeger_fabian is not None:
+            f.text(x0 + 4, fy, num_w + game_w - 8, row_h, _("Seeger-Fabian"), size=16,
+                   align="left", colour=MUTED, role="sheet-sf-label")
+            for s in range(n):
+                f.text(x0 + num_w + game_w + s * col_w, fy, col_w - 8, row_h,
+                       str(sh.seeger_fabian[s]), size=18, align="right", role="sheet-sf")
+            fy += row_h
+        if sh.finished:
+            parts = []
+            if sh.winner is not None:
+                parts.append(_("Winner: {name}").format(name=self.name(sh.winner)))
+            if sh.settlement is not None:
+                parts.append(_("Settlement") + ": " + ", ".join(
+                    f"{self.name(s)} {m:+.2f}" for s, m in enumerate(sh.settlement)))
+            f.text(x0 + 4, fy, f.W - 24, row_h, "   ".join(parts), size=18, face="bold",
+                   colour=GOLD, align="left", role="sheet-winner")
+
+    def scene_fault(self) -> None:
+        f, _, v = self.f, self._, self.v
+        y = self.top_bar(_("The table needs help"))
+        faults = list(v.faults) or ([v.refusal] if v.refusal else [])
+        h = min(120.0, (f.H - y - 8) / max(1, len(faults)) - 8)
+        for fault in faults:
+            f.panel(16, y, f.W - 32, h, fill=ALERT, role="fault-panel")
+            f.text(30, y + 8, f.W - 60, min(40.0, h * 0.45), fault_sentence(
+                fault, self.tr, v.players), size=26, face="bold", colour=ALERT_INK,
+                role="fault-text")
+            if fault.detail and h >= 70:
+                f.text(30, y + 8 + min(40.0, h * 0.45) + 4, f.W - 60, min(30.0, h * 0.3),
+                       fault.detail, size=17, colour=ALERT_INK, role="fault-detail",
+                       min_units=12)
+            y += h + 8
+
+    def language_picker(self) -> None:
+        f = self.f
+        cols = 4
+        bw = (f.W - 40 - (cols - 1) * 12) / cols
+        bh = 80.0
+        for i, code in enumerate(LANGUAGES):
+            r, c = divmod(i, cols)
+            f.button(20 + c * (bw + 12), TOP + 40 + r * (bh + 16), bw, bh, LANGUAGE_NAMES[code],
+                     cmd.SetLanguage(code), role=f"pick-{code}", size=24,
+                     selected=code == self.v.language,
+                     fill=GOLD if code == self.v.language else BUTTON)
+
+
+@dataclass(frozen=True)
+class ToggleModifier:
+    """Kiosk-internal: toggle a declaration modifier ("S", "Z", "O"); never sent on."""
+
+    modifier: str
+
+
+PACKETS = (3, 3, 3, 2, 4, 4, 4, 3, 3, 3)
+
+
+def press_word(press: str, tr: Translator) -> str:
+    _ = tr
+    return {"bid": _("Bid"), "yes": _("Yes"), "pass": _("Pass"), "skat": _("Take the skat"),
+            "concede": _("Concede"), "kontra": _("Kontra"), "re": _("Re"),
+            "undo": _("Undo")}.get(press, press)
+
+
+def breakdown_text(r, tr: Translator) -> str:
+    """``mit 2 · Spiel 3 · Schneider 4 — 12 × 4 = 48``."""
+    _ = tr
+    labels = {"with": _("with {n}"), "without": _("without {n}"), "game": _("game {n}"),
+              "hand": _("hand {n}"), "schneider": _("schneider {n}"),
+              "schneider-announced": _("schneider announced {n}"), "schwarz": _("schwarz {n}"),
+              "schwarz-announced": _("schwarz announced {n}"), "ouvert": _("ouvert {n}")}
+    parts = [labels.get(k, k + " {n}").format(n=n) for k, n in r.breakdown]
+    text = " · ".join(parts)
+    if r.base_value and r.multiplier:
+        text += f" — {r.base_value} × {r.multiplier} = {r.base_value * r.multiplier}"
+    elif r.contract and r.contract[0] == "N":
+        text = _("Null value {value}").format(value=abs(r.value) if r.won else abs(r.value) // 2)
+    return text
+
+
+def result_notes(r, tr: Translator) -> list[str]:
+    _ = tr
+    notes = []
+    if r.overbid:
+        game_value = (r.base_value or 0) * (r.multiplier or 0)
+        notes.append(_("Overbid: bid {bid}, the game is worth only {value}").format(
+            bid=r.bid, value=game_value))
+    if not r.won and r.value:
+        notes.append(_("A lost game counts double: {value}").format(value=r.value))
+    if r.schwarz:
+        notes.append(_("Schwarz"))
+    elif r.schneider:
+        notes.append(_("Schneider"))
+    endings = {"null-trick": _("The declarer took a trick in null"),
+               "schwarz-lost": _("The defenders took a trick"),
+               "declarer-conceded": _("The declarer conceded"),
+               "defenders-conceded": _("The defenders conceded")}
+    if r.ending in endings:
+        notes.append(endings[r.ending])
+    return notes
+
+
+def follow_hint(fault: Fault, tr: Translator) -> str:
+    _ = tr
+    return _("Play one of these:") if fault.follow_with else ""
+
+
+def fault_sentence(fault: Fault, tr: Translator, players: tuple[str, ...]) -> str:
+    """The refusal in the players' words and language."""
+    _ = tr
+
+    def nm(seat: int | None) -> str:
+        return players[seat] if seat is not None and 0 <= seat < len(players) else "?"
+
+    card = tr.card(fault.card) if fault.card is not None else ""
+    k = fault.kind
+    if k == "revoke":
+        suit = tr.suit(fault.suit) if fault.suit else ""
+        return _("{name} must follow {suit}").format(name=nm(fault.seat), suit=suit)
+    if k == "out-of-turn":
+        return _("It is {other}'s turn, not {name}'s").format(other=nm(fault.other_seat),
+                                                             name=nm(fault.seat))
+    if k == "wrong-pad":
+        return _("{card} belongs to another player's pad").format(card=card)
+    if k == "not-in-hand":
+        return _("{name} does not hold {card}").format(name=nm(fault.seat), card=card)
+    if k == "foreign-tag":
+        return _("This tag is not a card of this deck")
+    if k == "already-dealt":
+        return _("{card} has already been dealt").format(card=card)
+    if k == "duplicate-tag":
+        return _("This tag is already stored as {card}").format(card=card)
+    if k == "short-deal":
+        return _("The deal is short: {n} of 32 cards").format(n=fault.value or 0)
+    if k == "bid-not-higher":
+        return _("{value} is not higher than the bid {current}").format(
+            value=fault.value, current=fault.other_value)
+    if k == "bid-not-legal":
+        return _("{value} is not a Skat bid").format(value=fault.value)
+    if k == "contract-refused":
+        return _("This game cannot be declared now")
+    if k == "reader-down":
+        return _("Reader {zone} is not answering").format(zone=zone_name(fault.zone, tr,
+                                                                          players))
+    if k == "journal":
+        return _("The journal cannot be written")
+    return fault.detail or _("Not allowed")
+
+
+def zone_name(zone: str | None, tr: Translator, players: tuple[str, ...]) -> str:
+    _ = tr
+    if zone and zone.startswith("seat") and zone[4:].isdigit():
+        seat = int(zone[4:])
+        if seat < len(players):
+            return _("at {name}'s seat").format(name=players[seat])
+    return {"deal": _("deal"), "centre": _("centre"), "skat": _("skat")}.get(zone or "",
+                                                                              zone or "?")

@@ -149,3 +149,14 @@ def test_unfinished_kontra_and_ramsch_games_are_refused() -> None:
         ramsch.push(ramsch.legal_actions()[0])
     with pytest.raises(IssError, match="no Ramsch"):
         game_to_record(ramsch)
+
+
+def test_bench_group_reports_records_per_second() -> None:
+    from engine import iss_bench
+
+    lines, games = iss_bench.corpus()
+    assert len(lines) == iss_bench.CORPUS_SIZE and len(games) == iss_bench.CORPUS_SIZE - 37
+    assert sum("ID[10330141]" in ln for ln in lines) == 1
+    figures = iss_bench.bench(quick=True)
+    assert set(figures) == {"iss_records_per_s", "iss_export_per_s"}
+    assert all(v > 0 for v in figures.values())

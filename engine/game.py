@@ -637,10 +637,6 @@ class Game:
                 c, self.bid, matadors(self.declarer_cards(), c.game), points, tricks, ending,
                 d, self.kontra, trick_done=bool(self.tricks),
             )
-            if not r.won and (c.schneider or c.schwarz) and (r.schneider or r.schwarz):
-                # ISS reports "reached" levels against a declarer only when not announced
-                r = _replace(r, schneider=r.schneider and not c.schneider,
-                             schwarz=r.schwarz and not c.schwarz)
         if aborted_by is not None:
             r = _replace(r, aborted_by=aborted_by)
         self._finish(r)

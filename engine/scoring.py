@@ -127,8 +127,10 @@ def score_suit_grand(contract: Contract, bid: int, matador_count: int, points: i
             schneider = points >= 90
             schwarz = tricks == 10
         else:
-            schneider = trick_done and points <= 30
-            schwarz = trick_done and tricks == 0
+            # as ISS reports it: "reached" against the declarer only for a level he did not
+            # announce (an announced level counts anyway)
+            schneider = trick_done and points <= 30 and not contract.schneider
+            schwarz = trick_done and tricks == 0 and not contract.schwarz
 
     m = abs(matador_count)
     bd: list[tuple[str, int]] = [("with" if matador_count > 0 else "without", m)]

@@ -3,12 +3,13 @@
 from __future__ import annotations
 
 import random
+from collections.abc import Callable
 
 from engine.actions import Action, Bid, Declare, Discard, Hold, Pass, Play, TakeSkat
 from engine.cards import Card
 from engine.contract import Contract
 from engine.deal import Deal
-from engine.game import ISKO, Game, Phase, Rules
+from engine.game import ISKO, Game, GameResult, Phase, Rules
 
 
 def game_from_tokens(deal: str, moves: str, rules: Rules = ISKO) -> Game:
@@ -51,3 +52,17 @@ def random_game(rng: random.Random, rules: Rules = ISKO, deal: Deal | None = Non
             acts = passes * 2 + others
         g.push(rng.choice(acts))
     return g
+
+
+def find_playout(g: Game, wanted: Callable[[GameResult], bool], seed: int = 0,
+                 tries: int = 3000) -> Game:
+    """The first random playout (cards only, seeded) from ``g`` whose result satisfies
+    ``wanted(result)``; the search is deterministic, so a test using it is too."""
+    rng = random.Random(seed)
+    for _ in range(tries):
+        h = g.copy()
+        while h.phase == Phase.PLAY:
+            h.push(rng.choice([a for a in h.legal_actions() if isinstance(a, Play)]))
+        if h.result is not None and wanted(h.result):
+            return h
+    raise AssertionError("no playout found with the wanted result")

@@ -61,7 +61,14 @@ def build_parser() -> argparse.ArgumentParser:
 
 def _add_arguments(name: str, module: str, p: argparse.ArgumentParser) -> None:
     """Each command module defines ``add_arguments(parser)`` next to its ``cmd_`` function."""
-    mod = importlib.import_module(module)
+    try:
+        mod = importlib.import_module(module)
+    except ModuleNotFoundError as exc:
+        if exc.name != module:
+            raise
+        # A command whose module is not built yet must not take the others down with it.
+        p.description = f"{p.description} (not available in this build)"
+        return
     adder: Callable[[argparse.ArgumentParser], None] | None = getattr(mod, "add_arguments", None)
     if adder is not None:
         adder(p)
@@ -74,7 +81,13 @@ def main(argv: Sequence[str] | None = None) -> int:
         parser.print_help()
         return 2
     module, func = args._handler
-    handler = getattr(importlib.import_module(module), func)
+    try:
+        handler = getattr(importlib.import_module(module), func)
+    except ModuleNotFoundError as exc:
+        if exc.name != module:
+            raise
+        print(f"skat-table: {args.command} is not available in this build", file=sys.stderr)
+        return 2
     try:
         return int(handler(args) or 0)
     except KeyboardInterrupt:

@@ -394,3 +394,17 @@ def simulated_config(
         readers=(ReaderConfig("simulated", "deal"), ReaderConfig("simulated", "centre"),
                  ReaderConfig("simulated", "skat")),
     )
+
+
+def config_from_fingerprint(fp: Mapping[str, Any]) -> Config:
+    """The config a journalled series was played with (see ``Session.fingerprint``)."""
+    raw: dict[str, Any] = {
+        "table": {k: fp[k] for k in ("players", "first_dealer", "rules", "scoring", "deal_mode")},
+        "deck": {card: uid for uid, card in fp["deck"].items()},
+    }
+    if fp.get("series_length") is not None:
+        raw["table"]["series_length"] = fp["series_length"]
+    if fp.get("house"):
+        raw["house"] = dict(fp["house"])
+    return parse_config(raw)
+

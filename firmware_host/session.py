@@ -64,7 +64,7 @@ class Session:
             "scoring": t.scoring, "series_length": t.series_length, "deal_mode": t.deal_mode,
             "house": {k: list(v) if isinstance(v, tuple) else v
                       for k, v in sorted(self.config.house.items())},
-            "deck": sorted(self.config.deck),
+            "deck": {uid: str(card) for uid, card in sorted(self.config.deck.items())},
         }
 
     def resume(self) -> int:

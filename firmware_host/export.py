@@ -1,0 +1,107 @@
+"""``skat-table export``: a journalled series as ISS game records and as a table script.
+
+The journal keeps the configuration a series was played with, so the export needs only the
+journal: the series is rebuilt from its inputs, each finished game is written as one ISS record
+(``engine.iss.game_to_record``) and every input as a table-script line that ``replay`` plays
+again.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+from pathlib import Path
+from typing import Any
+
+
+def add_arguments(p: argparse.ArgumentParser) -> None:
+    where = p.add_mutually_exclusive_group()
+    where.add_argument("--journal", metavar="FILE", help="the journal file")
+    where.add_argument("--data-dir", metavar="DIR",
+                       help="the table's data directory (default /var/lib/skat-table)")
+    p.add_argument("--series", type=int, metavar="N",
+                   help="which series (default: the latest); --list shows them")
+    p.add_argument("--list", action="store_true", help="list the journalled series")
+    p.add_argument("--iss", metavar="FILE", help="write the games as ISS records ('-': stdout)")
+    p.add_argument("--script", metavar="FILE", help="write the inputs as a table script")
+
+
+def rebuild(journal: Any, series_id: int) -> tuple[Any, list[dict[str, Any]]]:
+    """The session of a journalled series (no journal attached) and its script lines."""
+    from firmware_host.config import config_from_fingerprint
+    from firmware_host.session import Session
+
+    fp = next(cfg for sid, cfg, _ in journal.all_series() if sid == series_id)
+    session = Session(config_from_fingerprint(fp))
+    lines: list[dict[str, Any]] = []
+    for entry in journal.iter_entries(series_id):
+        if entry.status == "prompt" or "raw" in entry.input:
+            continue
+        lines.append(entry.input)
+        from firmware_host.inputs import from_json
+
+        session.table.handle(from_json(entry.input), entry.source)  # type: ignore[arg-type]
+    return session, lines
+
+
+def iss_records(session: Any, series_id: int) -> list[str]:
+    from engine.iss import IssError, game_to_record
+
+    table = session.table
+    out = []
+    for d in table.finished_deals:
+        names = [table.name(s) for s in d.seats]
+        props = {"GM": "Skat", "PC": "skat-table", "CO": "", "SE": str(series_id),
+                 "ID": str(d.number), "DT": "", "P0": names[0], "P1": names[1], "P2": names[2],
+                 "R0": "", "R1": "", "R2": ""}
+        try:
+            out.append(game_to_record(d.game, names, props))
+        except IssError as exc:
+            print(f"skat-table: deal {d.number} is not written: {exc}", file=sys.stderr)
+    return out
+
+
+def cmd_export(args: argparse.Namespace) -> int:
+    from firmware_host.journal import Journal, JournalError
+    from firmware_host.runner import DEFAULT_DATA_DIR
+
+    path = Path(args.journal) if args.journal else (
+        Path(args.data_dir or DEFAULT_DATA_DIR) / "journal.sqlite")
+    if not path.exists():
+        print(f"skat-table: no journal at {path}", file=sys.stderr)
+        return 1
+    try:
+        journal = Journal.open(path)
+    except JournalError as exc:
+        print(f"skat-table: {exc}", file=sys.stderr)
+        return 1
+    for problem in journal.problems:
+        print(f"skat-table: journal: {problem}", file=sys.stderr)
+    series = journal.all_series()
+    if args.list:
+        for sid, fp, finished in series:
+            count = sum(1 for _ in journal.iter_entries(sid))
+            state = "finished" if finished else "open"
+            print(f"{sid}: {', '.join(fp['players'])} ({state}, {count} inputs)")
+        return 0
+    if not series:
+        print("skat-table: the journal holds no series", file=sys.stderr)
+        return 1
+    sid = args.series if args.series is not None else series[-1][0]
+    if sid not in {s[0] for s in series}:
+        print(f"skat-table: no series {sid} in the journal (--list shows them)", file=sys.stderr)
+        return 1
+    session, lines = rebuild(journal, sid)
+    records = iss_records(session, sid)
+    if args.script:
+        Path(args.script).write_text(
+            "".join(json.dumps(x, ensure_ascii=False) + "\n" for x in lines), encoding="utf-8")
+        print(f"{len(lines)} inputs written to {args.script}", file=sys.stderr)
+    if args.iss and args.iss != "-":
+        Path(args.iss).write_text("".join(r + "\n" for r in records), encoding="utf-8")
+        print(f"{len(records)} games written to {args.iss}", file=sys.stderr)
+    elif args.iss == "-" or not args.script:
+        for r in records:
+            print(r)
+    return 0

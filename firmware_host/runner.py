@@ -1,0 +1,360 @@
+"""``skat-table run``: the table on its hardware, and the event loop every front end shares.
+
+One thread owns the engine: :class:`EventLoop`. Reader pollers, GPIO callbacks, the kiosk and
+scripts only :meth:`EventLoop.post` events to its queue. The loop turns each event into a table
+input, hands it to the session (which journals it before anything is shown), lets the computer
+seats move, shows the new screen, and pings the systemd watchdog each time round.
+"""
+
+from __future__ import annotations
+
+import argparse
+import logging
+import queue
+import signal
+import sys
+import threading
+import time
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any
+
+from firmware_host.controller import Outcome
+from firmware_host.inputs import DeclareInput, Input, Press, TagGone, TagLaid
+from firmware_host.sdnotify import Notifier
+
+log = logging.getLogger("skat-table")
+DEFAULT_DATA_DIR = Path("/var/lib/skat-table")
+STOP = object()
+
+
+def add_arguments(p: argparse.ArgumentParser) -> None:
+    p.add_argument("--config", metavar="FILE", default="/etc/skat-table/config.toml",
+                   help="the table's config (default /etc/skat-table/config.toml)")
+    p.add_argument("--data-dir", metavar="DIR",
+                   help="where the journal lives (default: [journal] data_dir, or "
+                        f"{DEFAULT_DATA_DIR})")
+    p.add_argument("--no-display", action="store_true",
+                   help="run without the kiosk (readers and buttons only, log to stderr)")
+
+
+class EventLoop:
+    """Owns the session; everything else posts events (see the module docstring)."""
+
+    def __init__(self, session: Any, *, show: Callable[[Any], None] | None = None,
+                 notifier: Notifier | None = None, simulator: Any = None,
+                 beep: Callable[[], None] | None = None) -> None:
+        self.session = session
+        self.show = show
+        self.notifier = notifier or Notifier(None)
+        self.simulator = simulator
+        self.beep = beep
+        self.queue: queue.Queue[Any] = queue.Queue()
+        self.reader_faults: dict[str, str] = {}
+        self.language: str | None = None
+        self.card_style: str | None = None
+        self.last_refusal: Any = None
+        self.running = False
+
+    # Drivers accept anything with put() as their event sink.
+    def post(self, event: Any) -> None:
+        self.queue.put(event)
+
+    put = post
+
+    def stop(self) -> None:
+        self.queue.put(STOP)
+
+    def to_input(self, event: Any) -> Input | None:
+        """A driver event or kiosk command as a table input; None when it is not one."""
+        from drivers import events as ev
+
+        table = self.session.table
+        if isinstance(event, TagLaid | TagGone | Press | DeclareInput):
+            return event
+        if isinstance(event, ev.TagLaid):
+            return TagLaid(event.zone, event.uid)
+        if isinstance(event, ev.TagGone):
+            return TagGone(event.zone, event.uid)
+        if isinstance(event, ev.ButtonHold):
+            return Press(event.seat, "undo")
+        if isinstance(event, ev.ButtonPress):
+            if event.button == "pass":
+                return Press(event.seat, "pass")
+            if event.button == "undo":
+                return Press(event.seat, "undo")
+            # One "bid/yes" button: the seat that hears says yes, the seat that says bids.
+            game = table.game
+            if table.phase == "bidding" and game.bid > 0 and game.listener is not None \
+                    and table.deal.seats[game.listener] == event.seat:
+                return Press(event.seat, "yes")
+            return Press(event.seat, "bid")
+        return self._command(event)
+
+    def _command(self, event: Any) -> Input | None:
+        from display import commands as c
+
+        table = self.session.table
+        tags = table.config.card_tags()
+        if isinstance(event, c.Press):
+            return Press(event.seat, event.press, event.value)
+        if isinstance(event, c.Declare):
+            return DeclareInput(event.seat, event.contract)
+        if isinstance(event, c.LayCard):
+            zone = "skat" if table.phase == "discard" else f"seat{event.seat}"
+            return TagLaid(zone, tags[event.card])
+        if isinstance(event, c.DealNext) and self.simulator is not None:
+            card = self.simulator.next_card()
+            return None if card is None else TagLaid("deal", tags[card])
+        if isinstance(event, c.SetLanguage):
+            self.language = event.code
+        elif isinstance(event, c.SetCardStyle):
+            self.card_style = event.style
+        elif isinstance(event, c.Quit):
+            self.stop()
+        return None
+
+    def handle(self, event: Any) -> Outcome | None:
+        """Process one event on the loop's thread."""
+        from drivers import events as ev
+
+        out = None
+        if isinstance(event, ev.ReaderFault):
+            self.reader_faults[event.zone or event.reader] = event.message
+            log.warning("%s", event)
+        elif isinstance(event, ev.ReaderBack):
+            self.reader_faults.pop(event.zone or event.reader, None)
+            log.info("reader %s works again", event.reader)
+        else:
+            inp = self.to_input(event)
+            if inp is not None:
+                out = self.session.submit(inp)
+                self.last_refusal = out.refusal
+                if out.refusal is not None and self.beep is not None:
+                    self.beep()
+                self.computers()
+        self.refresh()
+        return out
+
+    def computers(self) -> None:
+        """Let computer seats press and declare until a person (or a laid card) is needed."""
+        for _ in range(64):
+            move = self.session.computer_move()
+            if move is None or move.card is not None:
+                return
+
+    def refresh(self) -> None:
+        if self.show is not None:
+            from firmware_host.viewmodel import build_view
+
+            self.show(build_view(self.session, self.last_refusal,
+                                 simulator=self.simulator is not None,
+                                 reader_faults=self.reader_faults, language=self.language,
+                                 card_style=self.card_style))
+        self.notifier.status(status_line(self.session, self.reader_faults))
+
+    def run(self, stop: threading.Event | None = None, idle: Callable[[], None] | None = None,
+            tick: float = 1.0) -> None:
+        """Serve events until :meth:`stop` (or ``stop`` is set)."""
+        self.running = True
+        self.computers()
+        self.refresh()
+        self.notifier.ready(status_line(self.session, self.reader_faults))
+        interval = min(tick, self.notifier.ping_every or tick)
+        try:
+            while stop is None or not stop.is_set():
+                try:
+                    event = self.queue.get(timeout=interval)
+                except queue.Empty:
+                    event = None
+                self.notifier.watchdog()
+                if event is STOP:
+                    break
+                if event is not None:
+                    try:
+                        self.handle(event)
+                    except Exception:  # one bad event must not stop the table
+                        log.exception("event %r failed", event)
+                if idle is not None:
+                    idle()
+        finally:
+            self.running = False
+            self.notifier.stopping("the table is shutting down")
+
+
+def status_line(session: Any, faults: dict[str, str] | None = None) -> str:
+    """One line for ``systemctl status``: where the table stands and what is wrong."""
+    table = session.table
+    d = table.deal
+    phase = table.phase
+    text = f"deal {d.number}, {table.name(d.dealer)} deals: {phase}"
+    if phase == "dealing":
+        text += f" ({d.cards_known()}/32 cards)"
+    seat = table.seat_to_act()
+    if seat is not None:
+        text += f", {table.name(seat)} to act"
+    if faults:
+        text += "; READER DOWN: " + ", ".join(sorted(faults))
+    if session.journal_fault:
+        text += "; JOURNAL: " + session.journal_fault
+    return text
+
+
+def open_session(config: Any, data_dir: Path | None, simulated: bool = False) -> Any:
+    """The session with its journal (resumed); a journal that cannot open is a fault, not fatal."""
+    from firmware_host.journal import Journal, JournalError
+    from firmware_host.session import Session
+
+    journal = None
+    fault = None
+    if data_dir is not None:
+        try:
+            journal = Journal.open(data_dir / "journal.sqlite")
+        except JournalError as exc:
+            fault = str(exc)
+    session = Session(config, journal, computer_seats=config.computer.seats)
+    session.resume()
+    if fault:
+        session.journal_fault = f"{fault}: the game goes on, but is not saved"
+    for problem in session.problems:
+        log.warning("journal: %s", problem)
+    return session
+
+
+def start_hardware(config: Any, loop: EventLoop) -> list[Callable[[], None]]:
+    """Start the readers and buttons the config names; return what closes them."""
+    closers: list[Callable[[], None]] = []
+    mfrc = [r for r in config.readers if r.kind == "mfrc522"]
+    if mfrc:
+        from drivers.mfrc522 import MFRC522
+        from drivers.poller import MFRC522Poller
+
+        readers = [(MFRC522(0, r.chip_select, name=r.zone), r.zone) for r in mfrc]
+        poller = MFRC522Poller(readers, loop.post)
+        poller.start()
+        closers.append(poller.close)
+    serial = [r for r in config.readers if r.kind == "serial"]
+    if serial:
+        try:
+            from drivers import serial_board  # type: ignore[attr-defined]
+        except ImportError:
+            log.error("serial reader boards are configured but drivers.serial_board is missing")
+        else:
+            for r in serial:
+                board = serial_board.SerialBoard(r.port, loop.post, zone=r.zone)
+                board.start()
+                closers.append(board.close)
+    if (config.gpio.seat_buttons and any(config.gpio.seat_buttons)) or config.gpio.buzzer:
+        try:
+            from drivers.gpio import TableIO  # type: ignore[import-not-found]
+        except ImportError:
+            log.error("GPIO buttons are configured but drivers.gpio is missing")
+        else:
+            io = TableIO(config.gpio, loop.post)
+            loop.beep = getattr(io, "beep", None)
+            closers.append(io.close)
+    return closers
+
+
+def cmd_run(args: argparse.Namespace) -> int:
+    from firmware_host.config import ConfigError, load_config
+
+    logging.basicConfig(level=logging.INFO, format="%(levelname)s %(message)s", stream=sys.stderr)
+    try:
+        config = load_config(args.config)
+    except ConfigError as exc:
+        print(f"skat-table: config error: {exc}", file=sys.stderr)
+        return 2
+    data_dir = Path(args.data_dir) if args.data_dir else (config.data_dir or DEFAULT_DATA_DIR)
+    if args.no_display:
+        return run_headless_table(config, data_dir)
+    return run_kiosk(config, simulated=False, journal_path=str(data_dir / "journal.sqlite"))
+
+
+def run_headless_table(config: Any, data_dir: Path) -> int:
+    from firmware_host.gamelog import GameLog
+
+    session = open_session(config, data_dir)
+    session.listeners.append(GameLog(log.info, symbols=False, show_hands=False))
+    loop = EventLoop(session, notifier=Notifier.from_environment())
+    closers = start_hardware(config, loop)
+    _stop_on_signals(loop)
+    try:
+        loop.run()
+    finally:
+        for close in closers:
+            close()
+        if session.journal is not None:
+            session.journal.close()
+    return 0
+
+
+def _stop_on_signals(loop: EventLoop) -> None:
+    def stop(signum: int, frame: Any) -> None:
+        loop.stop()
+
+    if threading.current_thread() is threading.main_thread():
+        signal.signal(signal.SIGTERM, stop)
+        signal.signal(signal.SIGINT, stop)
+
+
+class DealingSimulator:
+    """The simulator's dealer: a shuffled deck, one card per click."""
+
+    def __init__(self, session: Any, seed: int | None = None) -> None:
+        import random
+
+        self.session = session
+        self.rng = random.Random(seed)
+        self._order: list[Any] = []
+        self._deal_number = 0
+
+    def next_card(self) -> Any:
+        from engine.deal import Deal
+
+        table = self.session.table
+        if table.phase not in ("dealing", "scored"):
+            return None
+        number = table.deal.number + (1 if table.phase == "scored" else 0)
+        if number != self._deal_number or not self._order:
+            self._deal_number = number
+            self._order = Deal.random(self.rng).dealt_order()
+        dealt = len(table.deal.dealt) if table.phase == "dealing" else 0
+        return self._order[dealt] if dealt < 32 else None
+
+
+def run_kiosk(config: Any, simulated: bool, journal_path: str | None) -> int:
+    """The pygame kiosk (a window in the simulator, full screen on the table)."""
+    try:
+        from display.kiosk import Kiosk  # type: ignore[import-not-found]
+    except ImportError as exc:
+        print(f"skat-table: the kiosk display is not available ({exc}); "
+              "use --headless / --no-display", file=sys.stderr)
+        return 1
+    data_dir = Path(journal_path).parent if journal_path else None
+    session = open_session(config, data_dir, simulated)
+    sim = DealingSimulator(session) if simulated else None
+    size = tuple(config.display.get("size", (800, 480)))
+    kiosk = Kiosk(size=size, fullscreen=bool(config.display.get("fullscreen", not simulated)))
+    loop = EventLoop(session, show=kiosk.show, notifier=Notifier.from_environment(),
+                     simulator=sim)
+    closers = [] if simulated else start_hardware(config, loop)
+    _stop_on_signals(loop)
+    stop = threading.Event()
+
+    def pump() -> None:
+        for command in kiosk.poll(timeout=0):
+            loop.post(command)
+        if getattr(kiosk, "closed", False):
+            stop.set()
+
+    try:
+        loop.run(stop=stop, idle=pump, tick=0.05)
+    finally:
+        for close in closers:
+            close()
+        kiosk.close()
+        if session.journal is not None:
+            session.journal.close()
+    time.sleep(0)
+    return 0

@@ -1,0 +1,191 @@
+"""The screen for the table's state: a :class:`display.view.View` built from the controller.
+
+The display draws only what a view says, so this module is the one place that reads the engine
+for the screen. ``display.view`` is plain dataclasses (no pygame), cheap to import.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from engine.cards import Card, mask_cards
+from engine.deal import DEAL_PATTERN, SKAT
+from firmware_host.controller import DealState, Refusal, Table
+
+PACKET_SIZES = (3, 3, 3, 2, 4, 4, 4, 3, 3, 3)
+
+
+def fault_of(refusal: Refusal) -> Any:
+    from display.view import Fault
+
+    return Fault(
+        kind=refusal.kind,  # type: ignore[arg-type]
+        seat=refusal.seat, card=refusal.card, follow_with=refusal.follow_with,
+        suit=refusal.suit, other_seat=refusal.other_seat, value=refusal.value,
+        other_value=refusal.other_value, zone=refusal.zone, detail=refusal.reason)
+
+
+def build_view(session: Any, refusal: Refusal | None = None, simulator: bool = False,
+               reader_faults: dict[str, str] | None = None, language: str | None = None,
+               card_style: str | None = None) -> Any:
+    """The whole screen now; ``refusal`` is the banner of the input just refused."""
+    from display import view as v
+
+    table: Table = session.table
+    d = table.deal
+    phase = table.phase
+    cfg = table.config
+    faults = [v.Fault(kind="reader-down", zone=zone, detail=msg)
+              for zone, msg in sorted((reader_faults or {}).items())]
+    if session.journal_fault:
+        faults.append(v.Fault(kind="journal", detail=session.journal_fault))
+    prompt = None
+    if table.prompts:
+        seat, card = next(iter(table.prompts.items()))
+        prompt = v.Prompt(seat=seat, card=card)
+    style = card_style or str(cfg.display.get("deck_style", "french"))
+    common: dict[str, Any] = dict(
+        players=tuple(table.names), dealer=d.dealer, positions=d.seats,
+        computer=frozenset(session.computer_seats), language=language or cfg.table.language,
+        card_style=style if style in v.CARD_STYLES else "french", game_number=d.number,
+        refusal=fault_of(refusal) if refusal is not None else None, faults=tuple(faults),
+        prompt=prompt, simulator=simulator, can_undo=bool(table.stack),
+        can_concede=phase == "play", kontra_re=bool(getattr(table.rules, "kontra_re", False)),
+        hands=_hands(table, d, simulator), sheet=_sheet(table),
+    )
+    if phase == "dealing":
+        return v.View(scene="deal", deal=_deal_view(table, d), **common)
+    if phase in ("scored", "over"):
+        last = table.finished_deals[-1]
+        common["dealer"], common["positions"] = last.dealer, last.seats
+        common["game_number"] = last.number
+        scene = "sheet" if phase == "over" else "result"
+        return v.View(scene=scene, result=_result_view(table, last), **common)
+    game = d.game
+    seat = d.seats.__getitem__
+    if phase == "bidding":
+        to_act = seat(game.to_act)
+        bidder = seat(game.bidder) if game.bidder is not None else to_act
+        listener = seat(game.listener) if game.listener is not None else to_act
+        return v.View(scene="bidding", bidding=v.BiddingView(
+            bidder=bidder, listener=listener, value=game.bid, next_value=game.next_bid,
+            to_act=to_act, passed=frozenset(seat(p) for p in game.passed),
+            holder=None, forehand_alone=game.passed >= {1, 2}), **common)
+    if phase in ("skat", "discard"):
+        from engine.actions import Declare, Discard
+
+        contracts = tuple(dict.fromkeys(
+            str(a.contract) for a in game.legal_actions() if isinstance(a, Declare)))
+        discards = tuple(Card(a.card) for a in game.actions if isinstance(a, Discard))
+        skat = tuple(mask_cards(game.deal.skat)) if simulator and game.skat_taken else ()
+        return v.View(scene="declaration", declaration=v.DeclarationView(
+            declarer=seat(game.declarer), bid=game.bid, skat_taken=game.skat_taken,
+            contracts=contracts, discards=discards, skat=skat), **common)
+    return v.View(scene="play", play=_play_view(table, d), **common)
+
+
+def _hands(table: Table, d: DealState, simulator: bool) -> tuple[tuple[Card, ...] | None, ...]:
+    game = d.game
+    out: list[tuple[Card, ...] | None] = []
+    for s in range(table.n):
+        pos = d.position_of(s)
+        if game is None or pos is None:
+            out.append(() if pos is None else None)
+            continue
+        ouvert = (game.contract is not None and game.contract.ouvert
+                  and game.declarer == pos and table.phase == "play")
+        out.append(tuple(mask_cards(game.hand(pos))) if simulator or ouvert else None)
+    return tuple(out)
+
+
+def _deal_view(table: Table, d: DealState) -> Any:
+    from display.view import DealView
+
+    dealt = [0] * table.n
+    skat = 0
+    if d.dealt:
+        for i in range(len(d.dealt)):
+            who = DEAL_PATTERN[i]
+            if who == SKAT:
+                skat += 1
+            else:
+                dealt[d.seats[who]] += 1
+    else:
+        for who in d.owner.values():
+            if who == SKAT:
+                skat += 1
+            else:
+                dealt[d.seats[who]] += 1
+    n = len(d.dealt)
+    to = packet = None
+    if table.config.table.deal_mode == "dealer" and n < 32:
+        who = DEAL_PATTERN[n]
+        to = -1 if who == SKAT else d.seats[who]
+        total = 0
+        for packet, size in enumerate(PACKET_SIZES):  # noqa: B007
+            total += size
+            if n < total:
+                break
+    last = d.dealt[-1] if d.dealt else None
+    return DealView(dealt=tuple(dealt), skat=skat, to=to, packet=packet or 0, last=last)
+
+
+def _trick_view(d: DealState, leader: int, cards: list[Card] | tuple[Card, ...],
+                winner: int | None) -> Any:
+    from display.view import TrickView
+
+    return TrickView(leader=d.seats[leader],
+                     cards=tuple((d.seats[(leader + i) % 3], Card(c)) for i, c in enumerate(cards)),
+                     winner=None if winner is None else d.seats[winner])
+
+
+def _play_view(table: Table, d: DealState) -> Any:
+    from display.view import PlayView
+
+    game = d.game
+    declarer = game.declarer if game.declarer is not None else 0
+    taken = sum(1 for t in game.tricks if t.winner == declarer)
+    last = game.tricks[-1] if game.tricks else None
+    return PlayView(
+        declarer=d.seats[declarer], contract=str(game.contract) if game.contract else "R",
+        bid=game.bid, to_act=d.seats[game.to_act],
+        trick=_trick_view(d, game.trick_leader, list(game.trick), None),
+        last_trick=None if last is None else _trick_view(d, last.leader, last.cards, last.winner),
+        tricks=(taken, len(game.tricks) - taken), kontra=int(getattr(game, "kontra", 1) or 1))
+
+
+def _result_view(table: Table, d: DealState) -> Any:
+    from display.view import ResultView
+
+    r, game = d.result, d.game
+    return ResultView(
+        declarer=None if r.declarer is None else d.seats[r.declarer],
+        contract=None if r.contract is None else str(r.contract), bid=r.bid, won=bool(r.won),
+        value=d.entry.value if d.entry is not None else r.value, points=r.points,
+        tricks=r.tricks, matadors=r.matadors or 0, schneider=r.schneider, schwarz=r.schwarz,
+        overbid=r.overbid, passed_in=r.passed_in, ending=r.ending,
+        breakdown=tuple(tuple(b) for b in r.breakdown), base_value=r.base_value,
+        multiplier=r.multiplier, skat=tuple(mask_cards(game.deal.skat)),
+        discards=tuple(mask_cards(game.skat)), next_dealer=table.series.dealer)
+
+
+def _sheet(table: Table) -> Any:
+    from display.view import SheetRow, SheetView
+
+    rows = []
+    running = [0] * table.n
+    for d in table.finished_deals:
+        running = [a + b for a, b in zip(running, table.deal_scores(d), strict=True)]
+        rows.append(SheetRow(
+            number=d.number, dealer=d.dealer,
+            declarer=None if d.result.declarer is None else d.seats[d.result.declarer],
+            contract=None if d.result.passed_in else str(d.result.contract),
+            value=d.entry.value if d.entry is not None else 0, totals=tuple(running)))
+    series = table.series
+    over = table.phase == "over"
+    return SheetView(
+        rows=tuple(rows), totals=tuple(table.totals()),
+        seeger_fabian=tuple(table.seeger_fabian())
+        if table.config.table.scoring == "seeger-fabian" else None,
+        games_total=table.config.table.series_length,
+        winner=series.winner if over else None, finished=over)

@@ -160,12 +160,13 @@ class SheetEntry:
 
     @property
     def passed_in(self) -> bool:
-        return self.declarer is None and not any(self.scores)
+        return self.result is None or bool(self.result.passed_in)
 
     def to_json(self) -> dict[str, Any]:
         """The deal as DESIGN.md's ``replay --json`` writes it (``games`` entries)."""
         r = self.result
-        played = r is not None and not r.passed_in and self.declarer is not None
+        played = (r is not None and not r.passed_in and self.declarer is not None
+                  and r.contract is not None)
         return {
             "number": self.number,
             "dealer": self.dealer,
@@ -180,8 +181,7 @@ class SheetEntry:
             "schneider": bool(r.schneider) if played else False,
             "schwarz": bool(r.schwarz) if played else False,
             "overbid": bool(r.overbid) if played else False,
-            "passed_in": r is None or bool(r.passed_in),
-            "bock": self.bock,
+            "passed_in": self.passed_in,
             "scores": list(self.scores),
         }
 
@@ -292,6 +292,15 @@ class Series:
     def sitting_out(self) -> int | None:
         """The seat that sits out (the dealer at four), None at three."""
         return self.dealer if self.n == 4 else None
+
+    def names(self, entry: SheetEntry | None = None) -> tuple[str, str, str]:
+        """Names of forehand, middlehand and rearhand in the next deal (or in ``entry``'s).
+
+        >>> Series(["Anna", "Ben", "Carla", "Dirk"], first_dealer=3).names()
+        ('Anna', 'Ben', 'Carla')
+        """
+        seats = entry.seats if entry is not None else self.seats
+        return (self.players[seats[0]], self.players[seats[1]], self.players[seats[2]])
 
     def seat_of(self, position: int) -> int:
         return self.seats[position]

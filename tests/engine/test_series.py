@@ -261,3 +261,55 @@ def test_manual_result_enters_a_game_scored_by_hand() -> None:
     s = Series(["A", "B", "C", "D"], first_dealer=0)
     e = s.record(ManualResult(declarer=2, won=False, value=-96))
     assert e.declarer == 3 and s.totals == (0, 0, 0, -96)
+
+
+def test_real_games_through_the_series_at_four() -> None:
+    """new_game/finish_game with the engine: results land on the seats that played them."""
+    import random
+
+    from engine.actions import Bid, Pass, TakeSkat
+    from engine.deal import Deal
+    from engine.game import Phase
+
+    s = Series(["A", "B", "C", "D"], first_dealer=0, scoring="seeger-fabian", length=8)
+    rng = random.Random(5)
+    played = 0
+    while not s.finished:
+        seats = s.seats
+        game = s.new_game(Deal.random(rng))
+        with pytest.raises(SeriesError, match="still being played"):
+            s.new_game(Deal.random(rng))
+        with pytest.raises(SeriesError, match="not over yet"):
+            s.finish_game()
+        while game.result is None:
+            acts = game.legal_actions()
+            if game.phase == Phase.BIDDING:
+                bids = [a for a in acts if isinstance(a, Bid)]
+                act = bids[0] if bids and rng.random() < 0.5 else Pass(game.to_act)
+            elif game.phase == Phase.SKAT:
+                act = TakeSkat(game.to_act)
+            else:
+                act = rng.choice(acts)
+            game.push(act)
+        e = s.finish_game()
+        r = game.result
+        assert s.game is None and e.seats == seats and e.result is r
+        if r.passed_in:
+            assert e.declarer is None and e.scores == (0, 0, 0, 0)
+            assert e.to_json()["declarer"] is None and e.to_json()["value"] == 0
+            continue
+        played += 1
+        assert e.declarer == seats[r.declarer]
+        assert e.scores[e.declarer] == r.value and sum(e.scores) == r.value
+        assert e.scores[e.dealer] == 0  # the dealer sits out
+        others = [x for i, x in enumerate(e.seeger_fabian) if i != e.declarer]
+        assert others == ([0, 0, 0] if r.won else [30, 30, 30])
+        j = e.to_json()
+        assert j["declarer"] == e.declarer and j["points"] == r.points and j["won"] == r.won
+        assert set(j) == {"number", "dealer", "declarer", "contract", "bid", "won", "value",
+                          "points", "tricks", "matadors", "schneider", "schwarz", "overbid",
+                          "passed_in", "scores"}
+    assert played >= 3
+    assert len(s.sheet) == 8 and s.dealer == 0
+    with pytest.raises(SeriesError, match="the series is over"):
+        s.new_game(Deal.random(rng))

@@ -56,6 +56,7 @@ from engine.trick import matadors as count_matadors
 
 __all__ = [
     "ISS_PLACE",
+    "PASSED",
     "PLACE",
     "IssError",
     "IssRecord",
@@ -64,11 +65,15 @@ __all__ = [
     "check_record",
     "compare",
     "diff_results",
+    "engine_result",
     "game_to_record",
     "iter_records",
+    "moves_of",
     "parse_record",
+    "read_records",
     "replay",
     "result_of",
+    "server_artefact_no_discard",
 ]
 
 PLACE = "skat-table"

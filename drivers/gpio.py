@@ -1,0 +1,215 @@
+"""Buttons, turn lights and buzzer of the table, on gpiozero (so any pin factory works: lgpio
+on a Pi 5, MockFactory in tests).
+
+Per seat: a ``bid`` button (bid / yes), a ``pass`` button, and a turn light. A short press is
+posted as :class:`ButtonPress` when the button is released; a press held ``hold_time`` seconds
+(1 s by default) is posted as :class:`ButtonHold` instead (the long press: undo), so a long
+press never also bids. Debouncing is gpiozero's ``bounce_time``; holds are its ``when_held``.
+
+Turn lights (:meth:`TableIO.show_turn`): the seat to act is lit steadily; forehand, like the
+"green flag" of the rule texts, flashes briefly every 1.5 s while another seat acts; when
+forehand is to act the light is on with a short dark blink.
+
+Buzzer patterns (:data:`BUZZ_PATTERNS`): ``refused`` (three short beeps: a card or press the
+rules refuse), ``fault`` (two long beeps: a reader stopped working), ``trick`` (one click: a
+trick was taken).
+
+Config (``[gpio]``; pins are BCM numbers or gpiozero pin names)::
+
+    buzzer = 18
+    bounce_time = 0.02          # seconds, optional
+    hold_time = 1.0             # seconds, optional
+    seats = [{bid = 5, pass = 6, light = 13}, {bid = 19, pass = 26, light = 12}, ...]
+
+>>> from gpiozero.pins.mock import MockFactory
+>>> events = []
+>>> io = TableIO([{"bid": 5, "pass": 6, "light": 13}], events.append, buzzer=18,
+...              pin_factory=MockFactory())
+>>> io.press(0, "bid")
+>>> events
+[ButtonPress(seat=0, button='bid')]
+>>> io.close()
+"""
+
+from __future__ import annotations
+
+import threading
+import time
+from collections.abc import Callable, Mapping, Sequence
+from dataclasses import dataclass
+from typing import Any
+
+from drivers.events import ButtonHold, ButtonPress, Event, EventSink, as_callback
+
+BUTTONS = ("bid", "pass")
+
+
+@dataclass(frozen=True, slots=True)
+class Beep:
+    """A buzzer pattern: ``count`` beeps of ``on`` seconds with ``off`` seconds between."""
+
+    on: float
+    off: float
+    count: int
+
+
+BUZZ_PATTERNS: dict[str, Beep] = {
+    "refused": Beep(0.08, 0.08, 3),
+    "fault": Beep(0.5, 0.25, 2),
+    "trick": Beep(0.04, 0.0, 1),
+}
+
+# (on, off) seconds of the turn light: to act, forehand waiting, forehand to act.
+LIGHT_TO_ACT = None  # steady
+LIGHT_FOREHAND = (0.1, 1.4)
+LIGHT_FOREHAND_TO_ACT = (1.4, 0.1)
+
+
+class GpioConfigError(ValueError):
+    """A ``[gpio]`` setting that cannot work; the message names the key."""
+
+
+def _pin(value: object, where: str) -> int | str:
+    if isinstance(value, bool) or not isinstance(value, int | str) or value == "":
+        raise GpioConfigError(f"{where} must be a GPIO number (e.g. 17) or pin name, not {value!r}")
+    return value
+
+
+class TableIO:
+    """The seats' buttons and lights and the buzzer, posting button events to ``on_event``."""
+
+    def __init__(
+        self,
+        seats: Sequence[Mapping[str, Any]],
+        on_event: EventSink,
+        *,
+        buzzer: int | str | None = None,
+        pin_factory: Any = None,
+        bounce_time: float | None = 0.02,
+        hold_time: float = 1.0,
+    ) -> None:
+        from gpiozero import LED, Button, Buzzer
+
+        if len(seats) > 4:
+            raise GpioConfigError(f"gpio.seats lists {len(seats)} seats; a table has at most 4")
+        self._post: Callable[[Event], None] = as_callback(on_event)
+        used: dict[str, str] = {}
+
+        def claim(value: object, where: str) -> int | str:
+            pin = _pin(value, where)
+            if str(pin) in used:
+                raise GpioConfigError(f"{where}: pin {pin} is already {used[str(pin)]}")
+            used[str(pin)] = where
+            return pin
+
+        self._devices: list[Any] = []
+        self.buttons: dict[tuple[int, str], Any] = {}
+        self.lights: list[Any] = []
+        self._held: set[tuple[int, str]] = set()
+        self._lock = threading.Lock()
+        try:
+            for seat, pins in enumerate(seats):
+                for name in BUTTONS:
+                    if name not in pins:
+                        raise GpioConfigError(f"gpio.seats[{seat}].{name} is missing")
+                    button = Button(
+                        claim(pins[name], f"gpio.seats[{seat}].{name}"), pull_up=True,
+                        bounce_time=bounce_time, hold_time=hold_time, pin_factory=pin_factory,
+                    )
+                    button.when_held = self._handler(seat, name, "held")
+                    button.when_released = self._handler(seat, name, "released")
+                    button.when_pressed = self._handler(seat, name, "pressed")
+                    self.buttons[(seat, name)] = button
+                    self._devices.append(button)
+                if pins.get("light") is not None:
+                    led = LED(claim(pins["light"], f"gpio.seats[{seat}].light"),
+                              pin_factory=pin_factory)
+                    self._devices.append(led)
+                    self.lights.append(led)
+                else:
+                    self.lights.append(None)
+            self.buzzer = None
+            if buzzer is not None:
+                self.buzzer = Buzzer(claim(buzzer, "gpio.buzzer"), pin_factory=pin_factory)
+                self._devices.append(self.buzzer)
+        except BaseException:
+            self.close()
+            raise
+
+    @classmethod
+    def from_config(cls, table: Mapping[str, Any], on_event: EventSink, *,
+                    pin_factory: Any = None) -> TableIO:
+        seats = table.get("seats", [])
+        if not isinstance(seats, Sequence) or not all(isinstance(s, Mapping) for s in seats):
+            raise GpioConfigError("gpio.seats must be a list of {bid = .., pass = .., light = ..}")
+        for key in ("bounce_time", "hold_time"):
+            value = table.get(key)
+            if value is not None and (not isinstance(value, int | float) or value < 0):
+                raise GpioConfigError(
+                    f"gpio.{key} must be seconds (a number from 0), not {value!r}"
+                )
+        return cls(
+            seats, on_event, buzzer=table.get("buzzer"), pin_factory=pin_factory,
+            bounce_time=table.get("bounce_time", 0.02), hold_time=table.get("hold_time", 1.0),
+        )
+
+    def _handler(self, seat: int, button: str, what: str) -> Callable[[], None]:
+        key = (seat, button)
+
+        def handle() -> None:
+            with self._lock:
+                if what == "pressed":
+                    self._held.discard(key)
+                    return
+                if what == "held":
+                    self._held.add(key)
+                    event: Event = ButtonHold(seat, button)
+                elif key in self._held:
+                    self._held.discard(key)
+                    return  # the release that ends a hold is no press
+                else:
+                    event = ButtonPress(seat, button)
+            self._post(event)
+
+        return handle
+
+    # -- outputs -------------------------------------------------------------------------------
+    def show_turn(self, to_act: int | None, forehand: int | None = None) -> None:
+        """Light the seat to act; show forehand distinctly (see the module docstring)."""
+        for seat, led in enumerate(self.lights):
+            if led is None:
+                continue
+            if seat == to_act and seat == forehand:
+                led.blink(*LIGHT_FOREHAND_TO_ACT)
+            elif seat == to_act:
+                led.on()
+            elif seat == forehand:
+                led.blink(*LIGHT_FOREHAND)
+            else:
+                led.off()
+
+    def buzz(self, pattern: str, wait: bool = False) -> None:
+        """Sound a pattern of :data:`BUZZ_PATTERNS`; in the background unless ``wait``."""
+        beep = BUZZ_PATTERNS.get(pattern)
+        if beep is None:
+            raise ValueError(
+                f"no buzzer pattern {pattern!r}: use one of {', '.join(BUZZ_PATTERNS)}"
+            )
+        if self.buzzer is not None:
+            self.buzzer.beep(beep.on, beep.off, n=beep.count, background=not wait)
+
+    # -- for the simulator and tests --------------------------------------------------------------
+    def press(self, seat: int, button: str, duration: float | None = None) -> None:
+        """Press a button for ``duration`` seconds (default: just past the bounce time) and
+        release it, as a finger would; only with a mock pin factory."""
+        device = self.buttons[(seat, button)]
+        if duration is None:
+            duration = 2 * (device.pin.bounce or 0.0)
+        device.pin.drive_low()
+        time.sleep(duration)
+        device.pin.drive_high()
+
+    def close(self) -> None:
+        for device in reversed(self._devices):
+            device.close()
+        self._devices = []

@@ -189,6 +189,8 @@ class SceneBuilder:
     def fan(self, x: float, y: float, w: float, card_w: float, hand: tuple[Card, ...],
             seat: int) -> None:
         """A hand as an overlapping row: each card's visible strip is its tap target."""
+        contract = self.v.play.contract if self.v.play is not None else None
+        hand = tuple(sort_hand(hand, contract))
         n = len(hand)
         card_h = card_w * CARD_RATIO
         step = card_w if n <= 1 else min(card_w + 2, (w - card_w) / (n - 1))
@@ -725,6 +727,29 @@ class ToggleModifier:
 
 
 PACKETS = (3, 3, 3, 2, 4, 4, 4, 3, 3, 3)
+SUIT_ORDER = "CSHD"
+TRUMP_RANKS = (7, 3, 6, 5, 2, 1, 0)   # A 10 K Q 9 8 7 (jacks apart)
+NULL_RANKS = (7, 6, 5, 4, 3, 2, 1, 0)  # A K Q J 10 9 8 7
+
+
+def sort_hand(hand: tuple[Card, ...], contract: str | None) -> list[Card]:
+    """A hand in the order players hold it: jacks, then the trump suit, then the other suits;
+    in null the jacks stay in their suits and rank between queen and ten.
+
+    >>> [str(c) for c in sort_hand((Card.H7, Card.DJ, Card.HA, Card.CJ, Card.ST), "H")]
+    ['CJ', 'DJ', 'HA', 'H7', 'ST']
+    """
+    game = contract[0] if contract else "G"
+    null = game == "N"
+    suits = SUIT_ORDER if game not in SUIT_ORDER else game + SUIT_ORDER.replace(game, "")
+
+    def key(c: Card) -> tuple[int, int]:
+        if c.is_jack and not null:
+            return (0, int(c.suit))
+        ranks = NULL_RANKS if null else TRUMP_RANKS
+        return (1 + suits.index(c.name[0]), ranks.index(int(c.rank)))
+
+    return sorted(hand, key=key)
 
 
 def press_word(press: str, tr: Translator) -> str:

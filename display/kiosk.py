@@ -1,0 +1,401 @@
+"""The kiosk window: shows views, turns touch, mouse and keys into commands.
+
+The controller owns the loop::
+
+    kiosk = Kiosk().open(fullscreen=True)
+    while True:
+        kiosk.show(view)                       # redraws only what changed
+        for command in kiosk.wait_events(1.0):  # blocks on pygame.event.wait, no busy loop
+            ...
+
+``wait_events`` sleeps in ``pygame.event.wait`` until an input arrives or the timeout passes
+(the controller's watchdog and clock), so an idle table costs next to no CPU. After
+``idle_after`` seconds without input or a new view the kiosk shows its idle screen; any touch,
+click, key or new view wakes it (the waking touch itself does nothing else).
+"""
+
+from __future__ import annotations
+
+import logging
+import os
+import threading
+import time
+from collections.abc import Callable
+from dataclasses import replace
+from pathlib import Path
+
+import pygame
+
+from . import commands as cmd
+from .layout import Element
+from .render import Renderer
+from .scenes import ToggleModifier, UiState
+from .view import CARD_STYLES, LANGUAGES, View
+
+log = logging.getLogger(__name__)
+
+WINDOW_SIZE = (1024, 600)
+POLL_STEP = 0.02           # input latency bound where SDL cannot block (one frame at 50 Hz)
+BLOCKING_DRIVERS = {"x11", "wayland", "windows", "cocoa"}
+WAKE_EVENT = pygame.event.custom_type()
+
+
+class DisplayUnavailable(RuntimeError):
+    """No display could be opened even after retrying (no HDMI, no DRM device, no $DISPLAY)."""
+
+
+class Kiosk:
+    """The full-screen (or windowed) table display.
+
+    ``on_command``, if given, is called with each command as well as it being returned from
+    :meth:`wait_events`.
+    """
+
+    def __init__(self, on_command: Callable[[cmd.Command], None] | None = None,
+                 idle_after: float = 300.0, clock: Callable[[], float] = time.monotonic,
+                 wall_clock: Callable[[], str] = lambda: time.strftime("%H:%M")) -> None:
+        self.on_command = on_command
+        self.idle_after = idle_after
+        self._now = clock
+        self._wall = wall_clock
+        self.renderer = Renderer()
+        self.screen: pygame.Surface | None = None
+        self.view: View | None = None
+        self.ui = UiState()
+        self.elements: list[Element] = []
+        self._keys: list[tuple] = []
+        self._last_activity = clock()
+        self._idle = False
+        self._clock_text = ""
+        self._drawn_focus: int | None = None
+        self._woken = threading.Event()
+        self._blocking_driver = False
+        self.frames = 0                      # full or partial redraws done (for tests/bench)
+        self.first_frame_at: float | None = None
+
+    # ------------------------------------------------------------------ lifetime
+    def open(self, size: tuple[int, int] | None = None, fullscreen: bool = False,
+             attempts: int = 8, first_delay: float = 0.5, max_delay: float = 8.0,
+             sleep: Callable[[float], None] = time.sleep) -> Kiosk:
+        """Open the window (or the whole screen), retrying with back-off when the display is
+        not there yet (a TV switched on after the Pi, KMSDRM not ready at boot)."""
+        # Touch screens also send synthetic mouse events; we take the finger events only.
+        os.environ.setdefault("SDL_TOUCH_MOUSE_EVENTS", "0")
+        delay = first_delay
+        for attempt in range(1, attempts + 1):
+            try:
+                pygame.display.init()
+                if fullscreen:
+                    self.screen = pygame.display.set_mode((0, 0), pygame.FULLSCREEN)
+                    pygame.mouse.set_visible(False)
+                else:
+                    self.screen = pygame.display.set_mode(size or WINDOW_SIZE)
+                pygame.display.set_caption("Skat")
+                self._blocking_driver = pygame.display.get_driver() in BLOCKING_DRIVERS
+                break
+            except pygame.error as exc:
+                pygame.display.quit()
+                log.warning("display not available (attempt %d of %d): %s", attempt, attempts,
+                            exc)
+                if attempt == attempts:
+                    raise DisplayUnavailable(
+                        f"no display after {attempts} attempts: {exc}") from exc
+                sleep(delay)
+                delay = min(max_delay, delay * 2)
+        pygame.event.set_blocked([pygame.MOUSEMOTION, pygame.FINGERMOTION,
+                                  pygame.MOUSEWHEEL, pygame.JOYAXISMOTION])
+        return self
+
+    def close(self) -> None:
+        pygame.display.quit()
+        self.screen = None
+
+    @property
+    def size(self) -> tuple[int, int]:
+        assert self.screen is not None, "open() the kiosk first"
+        return self.screen.get_size()
+
+    # ------------------------------------------------------------------ drawing
+    def show(self, view: View) -> None:
+        """Show a view; only the boxes that differ from the screen are redrawn."""
+        if view != self.view:
+            if self.view is None or view.scene != self.view.scene:
+                self.ui = replace(self.ui, draft=frozenset(), focus=None, show_sheet=False,
+                                  show_last_trick=False, picker=False)
+            self.view = view
+            self._wake()
+        self._redraw()
+
+    def _wake(self) -> None:
+        self._last_activity = self._now()
+        if self._idle:
+            self._idle = False
+
+    def _shown_view(self) -> View | None:
+        if self.view is None:
+            return None
+        if self._idle:
+            return replace(self.view, scene="idle", refusal=None, prompt=None)
+        return self.view
+
+    def _redraw(self, full: bool = False) -> None:
+        view = self._shown_view()
+        if view is None or self.screen is None:
+            return
+        ui = replace(self.ui, clock=self._clock_text if self._idle else "")
+        try:
+            elements = self.renderer.layout(view, self.size, ui)
+        except Exception:  # a view the scenes cannot draw must not take the table down
+            log.exception("cannot lay out scene %s", view.scene)
+            return
+        keys = [_key(e) for e in elements]
+        focus_moved = self.ui.focus != self._drawn_focus
+        if keys == self._keys and not full and not focus_moved:
+            return
+        self._drawn_focus = self.ui.focus
+        dirty = None
+        if not (full or focus_moved or not self._keys):
+            dirty = _dirty(self._keys, self._elements_rects(), keys, elements)
+        self.elements = elements
+        self._keys = keys
+        if dirty is None or len(dirty) > 24:
+            self.renderer.draw(self.screen, view, elements, self.ui.focus)
+            pygame.display.flip()
+        else:
+            for rect in dirty:
+                self.screen.set_clip(rect)
+                self.renderer.draw(self.screen, view, elements, self.ui.focus)
+            self.screen.set_clip(None)
+            pygame.display.update(dirty)
+        self.frames += 1
+        if self.first_frame_at is None:
+            self.first_frame_at = time.perf_counter()
+
+    def _elements_rects(self) -> list[pygame.Rect]:
+        return [e.draw_rect or e.rect for e in self.elements]
+
+    def screenshot(self, path: str | Path) -> Path:
+        """Save what the screen shows now as a PNG."""
+        assert self.screen is not None, "open() the kiosk first"
+        path = Path(path)
+        path.parent.mkdir(parents=True, exist_ok=True)
+        pygame.image.save(self.screen, str(path))
+        return path
+
+    # ------------------------------------------------------------------ input
+    def wait_events(self, timeout: float) -> list[cmd.Command]:
+        """Block until input arrives or ``timeout`` seconds pass; return the commands."""
+        wait = timeout
+        if self.view is not None and not self._idle and self.idle_after > 0:
+            wait = min(wait, max(0.0, self._last_activity + self.idle_after - self._now()))
+        elif self._idle:
+            wait = min(wait, 60.0 - time.time() % 60 + 0.05)  # the idle clock's next minute
+        events = self._block(wait)
+        out: list[cmd.Command] = []
+        for event in events:
+            out += self.handle(event)
+        self._check_idle()
+        for command in out:
+            if self.on_command is not None:
+                self.on_command(command)
+        return out
+
+    poll = wait_events
+
+    def notify(self) -> None:
+        """Wake a blocked :meth:`wait_events` at once; safe to call from any thread (a reader
+        thread after queueing a card for the controller)."""
+        self._woken.set()
+        if self._blocking_driver:
+            pygame.event.post(pygame.event.Event(WAKE_EVENT))
+
+    def _block(self, wait: float) -> list[pygame.event.Event]:
+        """Sleep until input or ``wait`` seconds. SDL blocks for real on X11 and Wayland; on
+        KMSDRM (the Pi without a desktop) and headless drivers its wait polls every
+        millisecond, so there we poll the queue every ``POLL_STEP`` seconds instead."""
+        if self._blocking_driver:
+            first = pygame.event.wait(max(1, int(wait * 1000)))
+            events = [first] if first.type != pygame.NOEVENT else []
+            return events + pygame.event.get()
+        deadline = time.monotonic() + wait
+        while True:
+            events = pygame.event.get()
+            if events:
+                return events
+            remaining = deadline - time.monotonic()
+            if remaining <= 0 or self._woken.is_set():
+                self._woken.clear()
+                return []
+            self._woken.wait(min(POLL_STEP, remaining))
+
+    def _check_idle(self) -> None:
+        if self.view is None or self.idle_after <= 0:
+            return
+        if not self._idle and self._now() - self._last_activity >= self.idle_after:
+            self._idle = True
+            self._clock_text = self._wall()
+            self._redraw()
+        elif self._idle and self._wall() != self._clock_text:
+            self._clock_text = self._wall()
+            self._redraw()
+
+    def handle(self, event: pygame.event.Event) -> list[cmd.Command]:
+        """One pygame event -> the commands it makes (often none)."""
+        t = event.type
+        if t == pygame.QUIT:
+            return [cmd.Quit()]
+        if t in (pygame.WINDOWEXPOSED, pygame.VIDEOEXPOSE, pygame.WINDOWSIZECHANGED):
+            self._keys = []
+            self._redraw(full=True)
+            return []
+        if t == pygame.FINGERDOWN:
+            return self._tap(int(event.x * self.size[0]), int(event.y * self.size[1]))
+        if t == pygame.MOUSEBUTTONDOWN:
+            if getattr(event, "touch", False) or event.button != 1:
+                return []  # the mouse twin of a finger event, or a wheel/right click
+            return self._tap(*event.pos)
+        if t == pygame.KEYDOWN:
+            return self._key(event)
+        return []
+
+    def _tap(self, x: int, y: int) -> list[cmd.Command]:
+        if self._wake_from_idle():
+            return []
+        for el in sorted(self.elements, key=lambda e: -e.layer):
+            if el.command is not None and el.rect.collidepoint(x, y):
+                return self._activate(el)
+        return []
+
+    def _wake_from_idle(self) -> bool:
+        was = self._idle
+        self._wake()
+        if was:
+            self._keys = []
+            self._redraw(full=True)
+        return was
+
+    def _activate(self, el: Element) -> list[cmd.Command]:
+        c = el.command
+        if isinstance(c, ToggleModifier):
+            draft = set(self.ui.draft) ^ {c.modifier}
+            if c.modifier == "Z" and "Z" in draft:
+                draft.add("S")      # schwarz announced includes schneider
+            if c.modifier == "O" and "O" in draft:
+                draft -= {"S", "Z"}  # ouvert already means both
+            elif c.modifier in "SZ":
+                draft.discard("O")
+            self._set_ui(draft=frozenset(draft))
+            return []
+        if isinstance(c, cmd.SetLanguage) and el.role == "language":
+            self._set_ui(picker=not self.ui.picker)
+            return []
+        if isinstance(c, cmd.SetLanguage):
+            self._set_ui(picker=False)
+            return [c]
+        if isinstance(c, cmd.ShowSheet):
+            self._set_ui(show_sheet=not self.ui.show_sheet, focus=None)
+            return [c]
+        if isinstance(c, cmd.ShowLastTrick):
+            self._set_ui(show_last_trick=not self.ui.show_last_trick)
+            return [c]
+        if isinstance(c, cmd.Declare):
+            self._set_ui(draft=frozenset())
+        return [c] if c is not None else []
+
+    def _set_ui(self, **changes: object) -> None:
+        self.ui = replace(self.ui, **changes)  # type: ignore[arg-type]
+        self._redraw()
+
+    def _actionable(self) -> list[Element]:
+        return [e for e in self.elements if e.command is not None]
+
+    def _key(self, event: pygame.event.Event) -> list[cmd.Command]:
+        if self._wake_from_idle():
+            return []
+        key = event.key
+        view = self.view
+        actionable = self._actionable()
+        if key in (pygame.K_TAB, pygame.K_RIGHT, pygame.K_DOWN, pygame.K_LEFT, pygame.K_UP):
+            if not actionable:
+                return []
+            back = key in (pygame.K_LEFT, pygame.K_UP) or (
+                key == pygame.K_TAB and event.mod & pygame.KMOD_SHIFT)
+            cur = self.ui.focus
+            nxt = (0 if not back else len(actionable) - 1) if cur is None else (
+                (cur + (-1 if back else 1)) % len(actionable))
+            self._set_ui(focus=nxt)
+            return []
+        if key in (pygame.K_RETURN, pygame.K_KP_ENTER) or (
+                key == pygame.K_SPACE and self.ui.focus is not None):
+            if self.ui.focus is not None and self.ui.focus < len(actionable):
+                return self._activate(actionable[self.ui.focus])
+            return []
+        if key == pygame.K_ESCAPE:
+            if self.ui.picker or self.ui.show_sheet:
+                self._set_ui(picker=False, show_sheet=False)
+                return []
+            return [cmd.Quit()]
+        if view is None:
+            return []
+        return self._shortcut(key, view, actionable)
+
+    def _shortcut(self, key: int, view: View, actionable: list[Element]) -> list[cmd.Command]:
+        """Single keys for the simulator: every on-screen action also has a letter."""
+        by_role = {e.role.split(" ")[0]: e for e in actionable}
+        letters = {
+            pygame.K_b: "press-bid", pygame.K_y: "press-yes", pygame.K_j: "press-yes",
+            pygame.K_p: "press-pass", pygame.K_k: "press-skat", pygame.K_u: "undo",
+            pygame.K_BACKSPACE: "undo", pygame.K_t: "last-button", pygame.K_s: "sheet-button",
+            pygame.K_a: "concede", pygame.K_SPACE: "deal-next", pygame.K_d: "deal-next",
+            pygame.K_x: "kontra", pygame.K_r: "re",
+        }
+        if key == pygame.K_l:
+            nxt = LANGUAGES[(LANGUAGES.index(view.language) + 1) % len(LANGUAGES)]
+            return [cmd.SetLanguage(nxt)]
+        if key == pygame.K_c:
+            nxt = CARD_STYLES[(CARD_STYLES.index(view.card_style) + 1) % len(CARD_STYLES)]
+            return [cmd.SetCardStyle(nxt)]
+        if key in letters and letters[key] in by_role:
+            return self._activate(by_role[letters[key]])
+        if view.scene == "declaration":
+            games = {pygame.K_1: "C", pygame.K_2: "S", pygame.K_3: "H", pygame.K_4: "D",
+                     pygame.K_5: "G", pygame.K_6: "N", pygame.K_g: "G", pygame.K_n: "N"}
+            mods = {pygame.K_F1: "S", pygame.K_F2: "Z", pygame.K_F3: "O", pygame.K_o: "O"}
+            if key in games and f"declare-{games[key]}" in by_role:
+                return self._activate(by_role[f"declare-{games[key]}"])
+            if key in mods and f"mod-{mods[key]}" in by_role:
+                return self._activate(by_role[f"mod-{mods[key]}"])
+        digits = [pygame.K_1, pygame.K_2, pygame.K_3, pygame.K_4, pygame.K_5, pygame.K_6,
+                  pygame.K_7, pygame.K_8, pygame.K_9, pygame.K_0, pygame.K_MINUS,
+                  pygame.K_EQUALS]
+        if key in digits and view.turn is not None:
+            # The n-th card of the hand of the seat to act (simulator: lay it).
+            hand = [e for e in actionable if e.role == f"hand{view.turn}"]
+            i = digits.index(key)
+            if i < len(hand):
+                return self._activate(hand[i])
+        return []
+
+
+def _key(e: Element) -> tuple:
+    return (e.kind, tuple(e.rect), e.role, e.text, e.px, e.colour, e.fill, e.card, e.suit,
+            e.selected, tuple(e.draw_rect) if e.draw_rect else None, e.layer)
+
+
+def _dirty(old_keys: list[tuple], old_rects: list[pygame.Rect], new_keys: list[tuple],
+           new: list[Element]) -> list[pygame.Rect]:
+    """Rectangles where the old and new element lists differ."""
+    old_set, new_set = set(old_keys), set(new_keys)
+    rects = [r for k, r in zip(old_keys, old_rects, strict=True) if k not in new_set]
+    rects += [e.draw_rect or e.rect for k, e in zip(new_keys, new, strict=True)
+              if k not in old_set]
+    merged: list[pygame.Rect] = []
+    for r in rects:
+        r = r.inflate(8, 8)  # focus rings and button shadows reach a little outside
+        for m in merged:
+            if m.colliderect(r):
+                m.union_ip(r)
+                break
+        else:
+            merged.append(r)
+    return merged

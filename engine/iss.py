@@ -433,6 +433,8 @@ class _Replayer:
         elif action == "??":
             # A card nobody saw (seen once, just before a defender left); nothing after it
             # can be checked, so only a server move may follow.
+            if g.phase != Phase.PLAY:
+                raise IssError("an unknown card (??) outside the card play")
             self.unknown_card = True
         else:
             parts = action.split(".")
@@ -629,9 +631,11 @@ def check_record(record: IssRecord, rules: Rules = ISKO) -> list[str]:
     """Replay and compare; a move the rules refuse is one disagreement naming it."""
     try:
         game = replay(record, rules)
+        return compare(record, game)
     except IssError as exc:
         return [str(exc)]
-    return compare(record, game)
+    except Exception as exc:  # a checker reports, it does not stop at the first odd record
+        return [f"the engine failed on this record: {type(exc).__name__}: {exc}"]
 
 
 def check_line(line: str, rules: Rules = ISKO) -> tuple[IssRecord | None, list[str]]:

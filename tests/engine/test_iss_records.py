@@ -10,6 +10,8 @@ from dataclasses import replace
 from pathlib import Path
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 import engine.iss
 from engine.iss import (
@@ -251,3 +253,20 @@ def test_iss_check_unreadable_file_and_empty_file(
     empty.write_text("\n", encoding="utf-8")
     rc, lines, err = run_check(capsys, empty)
     assert rc == 1 and "no records" in err
+
+
+@settings(max_examples=250, deadline=None)
+@given(
+    st.sampled_from([p.values[0] for p in LINES]),
+    st.lists(st.tuples(st.integers(0, 10_000), st.integers(0, 4), st.sampled_from(
+        ["", " ", ".", "]", "[", "p", "y", "RE", "SC", "??", "w", "1", "18", "CJ", "X", "G",
+         "TI.1", "LE.9", ";)", "0 S7", "2 HA", ":", "v:-1"])), min_size=1, max_size=4),
+)
+def test_mangled_records_never_crash_the_checker(line: str, edits: list) -> None:
+    """Cut, insert and overwrite anywhere: the checker answers with reasons, never raises."""
+    for pos, cut, text in edits:
+        pos %= len(line) + 1
+        line = line[:pos] + text + line[pos + cut:]
+    _record, problems = check_line(line)
+    assert isinstance(problems, list) and all(isinstance(p, str) and p for p in problems)
+    assert not any("the engine failed" in p for p in problems), problems

@@ -1,0 +1,270 @@
+"""Whole hands at the table as table scripts through ``skat-table replay --json``.
+
+The deals are chosen so the results can be checked by hand (the comments do the sums), and
+every refusal of DESIGN.md's list is made at the moment it can happen: each must be listed
+with its line and a reason in the players' words, and must change nothing (the same script
+without the refused lines ends identically).
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+from e2e_script import OTHER_DECK_TAG, Script, config, deal_of, replay, write_config
+
+THREE = config("three.toml")  # Anna, Ben, Carla; Carla deals first: Anna is forehand
+
+
+def test_clubs_hand_schwarz_with_eleven(tmp_path: Path) -> None:
+    # Anna holds all four jacks and six clubs, C7 lies in the skat: with 11 (the skat counts
+    # for matadors also in a hand game). Hand 13, schneider 14, schwarz 15: 15 x 12 = 180.
+    deal = deal_of("CJ SJ HJ DJ CA CT CK CQ C9 C8", "SA ST SK SQ S9 S8 S7 HA HT HK",
+                   "HQ H9 H8 H7 DA DT DK DQ D9 D8", "C7 D7")
+    s = Script().deal(deal)
+    s.press(1, "pass").press(2, "pass").press(0, "bid")  # forehand alone plays for 18
+    s.declare(0, "CH")
+    anna = ["CJ", "SJ", "HJ", "DJ", "CA", "CT", "CK", "CQ", "C9", "C8"]
+    ben = ["SA", "ST", "SK", "SQ", "S9", "S8", "S7", "HA", "HT", "HK"]
+    carla = ["HQ", "H9", "H8", "H7", "DA", "DT", "DK", "DQ", "D9", "D8"]
+    for a, b, c in zip(anna, ben, carla, strict=True):
+        s.play(f"{a} {b} {c}")
+    out = replay(THREE, s.write(tmp_path / "s.jsonl"))
+    assert out["rejected"] == []
+    assert out["phase"] == "scored"
+    (game,) = out["games"]
+    assert game["number"] == 1 and game["dealer"] == 2 and game["declarer"] == 0
+    assert game["contract"] == "CH" and game["bid"] == 18
+    assert game["won"] is True and game["value"] == 180
+    assert game["points"] == 120 and game["tricks"] == 10 and game["matadors"] == 11
+    assert game["schneider"] is True and game["schwarz"] is True and game["overbid"] is False
+    assert game["scores"] == [180, 0, 0] and out["totals"] == [180, 0, 0]
+    assert "seeger_fabian" not in out
+
+
+REFUSAL_DEAL = deal_of("CJ SJ HJ DJ CA CT CK CQ C9 HA", "SA ST SK SQ S9 S8 S7 HT HK C8",
+                       "HQ H9 H8 H7 DA DT DK DQ D9 D8", "C7 D7")
+
+
+def refusal_script() -> tuple[Script, dict[int, str]]:
+    """The hand with every kind of wrong input; returns the script and line -> reason words."""
+    s = Script()
+    bad: dict[int, str] = {}
+    noop = s.noop
+
+    def refused(words: str) -> None:
+        bad[len(s.lines)] = words
+
+    s.press(1, "bid")
+    refused("dealt")
+    s.add({"zone": "deal", "tag": OTHER_DECK_TAG})
+    refused("not a card of this table's deck")
+    order = REFUSAL_DEAL.dealt_order()
+    s.lay("deal", order[0])
+    s.lay("deal", order[0])  # read twice while lying there: changes nothing, not refused
+    s.gone("deal", order[0]).lay("deal", order[0])
+    refused("already been dealt")
+    s.lay("seat1", order[1])
+    refused("deal reader")
+    for card in order[1:]:
+        s.lay("deal", card)
+    # Bidding: Ben (middlehand) says to Anna (forehand).
+    s.press(2, "pass")
+    refused("Ben's turn")
+    s.press(1, "bid", 19)
+    refused("not a Skat bid")
+    s.press(1, "bid", 18).press(0, "yes")
+    s.press(1, "bid", 18)
+    refused("not higher than the current bid 18")
+    s.press(0, "kontra")
+    refused("Kontra")
+    s.press(1, "pass")
+    s.press(2, "bid", 20).press(0, "yes").press(2, "pass")
+    # Anna declares at 20 after taking up the skat.
+    s.press(2, "skat")
+    refused("Anna is the declarer")
+    s.declare(0, "C")
+    refused("take it up first")
+    s.press(0, "skat")
+    s.declare(0, "CS")
+    refused("schneider can only be announced in a hand game")
+    s.declare(0, "CH")
+    refused("hand game is no longer possible")
+    s.lay("centre", "D7")
+    refused("skat reader")
+    s.lay("skat", "SA")
+    refused("does not hold SA")
+    s.lay("skat", "D7").lay("skat", "C9")
+    s.declare(1, "G")
+    refused("Anna is the declarer, not Ben")
+    s.declare(0, "C")
+    # Play. Trick 1: Anna leads CJ, Ben must follow trump with C8.
+    s.lay("centre", "SA")
+    refused("SA is Ben's card")
+    s.lay("seat1", "SA")
+    refused("Anna's turn")
+    s.play("CJ")
+    s.lay("seat2", "HQ")
+    refused("Ben's turn")
+    s.lay("centre", "SA")  # SA is still lying on the centre from the refusal: no new read
+    noop.add(len(s.lines))
+    s.gone("centre", "SA").gone("seat1", "SA").lay("seat1", "SA")
+    refused("must follow trump")
+    s.lay("seat1", "C8").play("HQ")
+    s.gone("centre", "CJ").lay("centre", "CJ")
+    refused("already been played in trick 1")
+    s.lay("centre", "C9")
+    refused("lies in the skat")
+    # Trick 2: hearts led; Ben must follow with HK or HT.
+    s.play("HA")
+    s.gone("seat1", "SA").lay("seat1", "SA")
+    refused("must follow hearts")
+    s.play("HK H9")
+    for trick in ("SJ SA H8", "HJ ST H7", "DJ SK DA", "CA SQ DT", "CT S9 DK", "CK S8 DQ",
+                  "CQ S7 D9", "C7 HT D8"):
+        s.play(trick)
+    s.press(1, "bid")
+    refused("game is over")
+    return s, bad
+
+
+def test_every_refusal_names_its_line_and_changes_nothing(tmp_path: Path) -> None:
+    s, bad = refusal_script()
+    out = replay(THREE, s.write(tmp_path / "bad.jsonl"))
+    got = {r["line"]: r["reason"] for r in out["rejected"]}
+    assert sorted(got) == sorted(bad), (got, bad)
+    for line, words in bad.items():
+        assert words in got[line], (line, got[line], words)
+    # Anna: CJ..C9 with the discarded C9 (the skat is hers), C8 is Ben's: with 9.
+    # Game 10, schneider 11, schwarz 12: 12 x 12 = 144.
+    (game,) = out["games"]
+    assert (game["declarer"], game["contract"], game["bid"]) == (0, "C", 20)
+    assert game["won"] and game["value"] == 144 and game["matadors"] == 9
+    assert game["schwarz"] and game["points"] == 120
+    # Without the refused lines (and the lines that only re-read a lying card) it is the same.
+    clean = Script()
+    for number, line in enumerate(s.lines, start=1):
+        if number not in bad and number not in s.noop:
+            clean.raw(line)
+    again = replay(THREE, clean.write(tmp_path / "clean.jsonl"))
+    assert again["games"] == out["games"] and again["rejected"] == []
+
+
+def test_undo_takes_back_the_last_actions_repeatedly(tmp_path: Path) -> None:
+    s = Script().deal(REFUSAL_DEAL)
+    s.press(1, "bid", 18).press(0, "pass")  # Anna passes by mistake
+    s.press(2, "undo")  # anyone may undo: Anna has not passed
+    s.press(0, "yes").press(1, "pass").press(2, "pass")
+    s.press(0, "skat").lay("skat", "D7").lay("skat", "C9").declare(0, "G")
+    s.press(0, "undo").press(0, "undo")  # grand and C9 taken back
+    s.lay("skat", "C9")  # the same card may be laid again after its undo
+    s.declare(0, "C")
+    s.play("HA")
+    s.lay("centre", "HK")  # Ben's card on the centre: Ben is to play
+    s.press(1, "undo")
+    s.play("HT H9")
+    out = replay(THREE, s.write(tmp_path / "undo.jsonl"))
+    assert out["rejected"] == []
+    assert out["phase"] == "play"
+    # Ben's HK is back in his hand and HT lies in the trick instead: finish to check.
+    rest = Script()
+    for trick in ("CJ C8 HQ", "SJ SA H8", "HJ ST H7", "DJ SK DA", "CA SQ DT", "CT S9 DK",
+                  "CK S8 DQ", "CQ S7 D9", "C7 HK D8"):
+        rest.play(trick)
+    s.lines += rest.lines
+    out = replay(THREE, s.write(tmp_path / "undo2.jsonl"))
+    (game,) = out["games"]
+    assert (game["declarer"], game["contract"], game["value"], game["bid"]) == (0, "C", 144, 18)
+
+
+def test_undo_with_nothing_to_undo_is_refused(tmp_path: Path) -> None:
+    s = Script().press(0, "undo")
+    out = replay(THREE, s.write(tmp_path / "u.jsonl"))
+    assert out["rejected"] == [{"line": 1, "reason": "there is nothing to undo"}]
+    assert out["phase"] == "dealing"
+
+
+def _to_play(s: Script, declare: str = "C") -> Script:
+    s.deal(REFUSAL_DEAL)
+    s.press(1, "pass").press(2, "pass").press(0, "bid")
+    s.press(0, "skat").lay("skat", "D7").lay("skat", "C9").declare(0, declare)
+    return s
+
+
+def test_declarer_concedes_loses_at_the_simple_level(tmp_path: Path) -> None:
+    s = _to_play(Script())
+    s.play("CJ C8 HQ")  # Anna has 2 + 3 = 5 points in tricks and 0 in the skat (D7, C9)
+    s.press(0, "concede")
+    out = replay(THREE, s.write(tmp_path / "c.jsonl"))
+    (game,) = out["games"]
+    # with 9, game 10: 10 x 12 = 120, lost: -240.
+    assert game["won"] is False and game["value"] == -240
+    assert game["points"] == 5
+    assert out["totals"] == [-240, 0, 0] and out["phase"] == "scored"
+
+
+def test_defender_concedes_for_both(tmp_path: Path) -> None:
+    s = _to_play(Script())
+    s.press(2, "concede")
+    out = replay(THREE, s.write(tmp_path / "d.jsonl"))
+    (game,) = out["games"]
+    assert game["won"] is True and game["value"] == 120  # with 9, game 10
+    assert out["rejected"] == []
+
+
+def test_concede_outside_play_is_refused(tmp_path: Path) -> None:
+    s = Script().deal(REFUSAL_DEAL).press(1, "concede")
+    out = replay(THREE, s.write(tmp_path / "e.jsonl"))
+    assert [r["line"] for r in out["rejected"]] == [33]
+    assert "only during play" in out["rejected"][0]["reason"]
+
+
+def test_cards_on_seat_pads_and_seat_mode_deal(tmp_path: Path) -> None:
+    cfg = write_config(tmp_path / "seats.toml", ["Anna", "Ben", "Carla"], 2, deal_mode="seats")
+    s = Script()
+    s.lay("deal", "CJ")
+    s.deal_to_seats(REFUSAL_DEAL, (0, 1, 2), skat=False)  # the skat is what no one laid
+    s.gone("seat2", "DA")  # Carla picks up her last card (she laid DA last)
+    s.press(1, "pass").press(2, "pass").press(0, "bid").declare(0, "CH")
+    for trick in ("CJ C8 HQ", "HA HK H9", "SJ SA H8", "HJ ST H7", "DJ SK DA", "CA SQ DT",
+                  "CT S9 DK", "CK S8 DQ", "CQ S7 D9", "C9 HT D8"):
+        a, b, c = trick.split()
+        s.lay("seat0", a).lay("seat1", b).lay("seat2", c)
+    out = replay(cfg, s.write(tmp_path / "s.jsonl"))
+    assert [r["line"] for r in out["rejected"]] == [1]
+    assert "own cards on their pad" in out["rejected"][0]["reason"]
+    (game,) = out["games"]
+    # Hand: with 9 (C7 in the skat is not a matador, C8 is Ben's), hand 11, schneider 12,
+    # schwarz 13: 13 x 12 = 156.
+    assert (game["contract"], game["won"], game["value"], game["matadors"]) == ("CH", True,
+                                                                              156, 9)
+
+
+def test_passed_in_deal_and_the_next_dealer(tmp_path: Path) -> None:
+    s = Script().deal(REFUSAL_DEAL)
+    s.press(1, "pass").press(2, "pass").press(0, "pass")
+    s.deal(REFUSAL_DEAL)  # the next dealer (Anna) deals: Ben is forehand now
+    s.press(2, "pass").press(0, "pass").press(1, "bid")
+    out = replay(THREE, s.write(tmp_path / "p.jsonl"))
+    first = out["games"][0]
+    assert first["passed_in"] is True and first["value"] == 0
+    for key in ("declarer", "contract", "won", "points", "tricks", "matadors"):
+        assert first[key] is None, key
+    assert out["phase"] == "skat" and len(out["games"]) == 1
+
+
+def test_a_line_the_table_cannot_read_is_refused_not_fatal(tmp_path: Path) -> None:
+    s = Script().raw("this is not json").raw('{"seat": 7, "press": "bid"}').raw("")
+    s.raw('{"zone": "kitchen", "tag": "04"}').raw('{"seat": 0, "press": "dance"}')
+    s.raw("[1, 2]").press(0, "undo")
+    out = replay(THREE, s.write(tmp_path / "junk.jsonl"))
+    assert [r["line"] for r in out["rejected"]] == [1, 2, 4, 5, 6, 7]
+    assert all(r["reason"] for r in out["rejected"])
+
+
+@pytest.mark.parametrize("players", [["Ånna", "Björn", "Çarla"], ["李", "Ødegård", "Zoë"]])
+def test_unicode_player_names(tmp_path: Path, players: list[str]) -> None:
+    cfg = write_config(tmp_path / "u.toml", players, 2)
+    s = Script().deal(REFUSAL_DEAL).press(1, "pass").press(2, "pass").press(0, "pass")
+    out = replay(cfg, s.write(tmp_path / "u.jsonl"))
+    assert out["games"][0]["passed_in"] and out["phase"] == "scored"

@@ -1,0 +1,233 @@
+"""The MFRC522 driver against the register-level emulated chip (virtual time unless noted)."""
+
+from __future__ import annotations
+
+import queue
+
+import pytest
+from gpiozero.pins.mock import MockFactory
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from drivers import mfrc522_regs as r
+from drivers.clock import RealClock, VirtualClock
+from drivers.events import ReaderBack, ReaderFault, TagGone, TagLaid
+from drivers.mfrc522 import MFRC522, DeadReaderError
+from drivers.mfrc522_emu import EmulatedRig, EmulatedTag
+from drivers.poller import MFRC522Poller
+
+CS = [(0, 0), (0, 1), (1, 0), (1, 1), (1, 2)]
+ZONES = ["deal", "centre", "seat0", "seat1", "seat2"]
+
+
+def make(n: int = 1, clock=None):
+    clock = clock or VirtualClock()
+    rig = EmulatedRig(clock)
+    chips, readers = [], []
+    for bus, dev in CS[:n]:
+        chips.append(rig.add_reader(bus, dev))
+        readers.append(MFRC522(bus, dev, clock=clock, spi_factory=rig.spidev))
+    return clock, rig, chips, readers
+
+
+def tag(uid: str, fault: str | None = None) -> EmulatedTag:
+    return EmulatedTag.from_hex(uid, fault)
+
+
+@pytest.mark.parametrize("uid", ["deadbeef", "04a224b2c94f80", "0102030405060708090a"])
+def test_uids_of_4_7_and_10_bytes_come_back_whole(uid: str) -> None:
+    _, _, (chip,), (reader,) = make()
+    reader.open()
+    chip.lay(tag(uid))
+    assert reader.poll() == [uid]
+
+
+def test_a_7_byte_uid_is_not_cut_at_cascade_level_1() -> None:
+    _, _, (chip,), (reader,) = make()
+    reader.open()
+    chip.lay(tag("04a224b2c94f80"))
+    chip.lay(tag("04a224b2000000"))  # same first three bytes: level 1 alone cannot tell them
+    assert sorted(reader.poll()) == ["04a224b2000000", "04a224b2c94f80"]
+
+
+def test_a_pile_of_three_is_read_one_by_one_and_a_new_card_on_it_is_seen() -> None:
+    _, _, (chip,), (reader,) = make()
+    reader.open()
+    pile = ["04a224b2c94f80", "04a224b2c94f81", "04a224b2c94f82"]  # collide in the last bits
+    for uid in pile:
+        chip.lay(tag(uid))
+    assert sorted(reader.poll()) == pile
+    chip.lay(tag("04a224b2c94f83"))
+    assert sorted(reader.poll()) == [*pile, "04a224b2c94f83"]
+
+
+def test_the_field_goes_off_after_each_poll_and_tags_answer_again() -> None:
+    _, _, (chip,), (reader,) = make()
+    reader.open()
+    t = chip.lay(tag("deadbeef"))
+    assert reader.poll() == ["deadbeef"]
+    assert not chip.field_on and t.state == "IDLE"
+    assert reader.poll() == ["deadbeef"]
+
+
+def test_an_empty_poll_waits_on_the_chip_timer_with_few_transfers() -> None:
+    clock, _, (chip,), (reader,) = make()
+    reader.open()
+    before, t0 = chip.spi_transfers, clock.now()
+    assert reader.poll() == []
+    elapsed = clock.now() - t0
+    assert 0.015 <= elapsed <= 0.025  # chip time: 5 ms field settle + 10 ms timer
+    assert chip.spi_transfers - before <= 20  # sleeps on the timer, never spins
+
+
+@pytest.mark.parametrize("fault", ["crc", "parity"])
+def test_a_tag_with_a_damaged_answer_is_never_reported(fault: str) -> None:
+    clock, _rig, (chip,), (reader,) = make()
+    events: list = []
+    poller = MFRC522Poller([(reader, "centre")], events.append, clock=clock)
+    chip.lay(tag("04badbadbadbad", fault))
+    for _ in range(10):
+        poller.poll_once()
+    assert not [e for e in events if isinstance(e, TagLaid)]
+    assert not [e for e in events if isinstance(e, ReaderFault)]
+
+
+def test_a_crc_damaged_tag_on_a_pile_does_not_hide_the_others() -> None:
+    _, _, (chip,), (reader,) = make()
+    reader.open()
+    chip.lay(tag("04111111111111", "crc"))
+    chip.lay(tag("04a224b2c94f80"))
+    chip.lay(tag("deadbeef"))
+    assert sorted(reader.poll()) == ["04a224b2c94f80", "deadbeef"]
+
+
+@pytest.mark.parametrize("dead", ["zeros", "ones"])
+def test_a_dead_reader_refuses_to_open_and_says_why(dead: str) -> None:
+    _, _, (chip,), (reader,) = make()
+    chip.dead = dead
+    with pytest.raises(DeadReaderError, match=f"all {dead}"):
+        reader.open()
+
+
+def test_a_dead_reader_among_five_is_reported_in_one_pass_and_stalls_nobody() -> None:
+    clock, rig, chips, readers = make(5)
+    events: list = []
+    poller = MFRC522Poller(list(zip(readers, ZONES, strict=True)), events.append, clock=clock,
+                           retry_every=0.5)
+    chips[2].dead = "ones"
+    for i, chip in enumerate(chips):
+        chip.lay(tag(f"04a224b2c94f8{i}"))
+    poller.poll_once()
+    assert events == [ReaderFault("spi1.0", "seat0", events[0].message)]
+    assert "all ones" in events[0].message
+    poller.poll_once()
+    laid = {e.zone for e in events if isinstance(e, TagLaid)}
+    assert laid == {"deal", "centre", "seat1", "seat2"}
+    assert rig.max_fields_on == 1
+    # Dying mid-game: reported within the next pass; its zone's card is not declared gone.
+    chips[2].dead = None
+    chips[4].dead = "zeros"
+    events.clear()
+    for _ in range(30):
+        poller.poll_once()
+    assert ReaderBack("spi1.0", "seat0") in events
+    assert next(e for e in events if isinstance(e, ReaderFault)).zone == "seat2"
+    assert [(e.zone, e.uid) for e in events if isinstance(e, TagLaid)] == [
+        ("seat0", "04a224b2c94f82")]
+    assert not [e for e in events if isinstance(e, TagGone)]
+
+
+def test_lifting_and_laying_again_through_the_poller() -> None:
+    clock, _, (chip,), (reader,) = make()
+    events: list = []
+    poller = MFRC522Poller([(reader, "deal")], events.append, clock=clock, gone_after=1.0)
+    card = chip.lay(tag("04a224b2c94f80"))
+    for _ in range(40):  # a card lying still is reported once
+        poller.poll_once()
+        clock.sleep(0.05)
+    assert [type(e) for e in events] == [TagLaid]
+    chip.lift(card)
+    while len(events) < 2:
+        poller.poll_once()
+        clock.sleep(0.05)
+    assert isinstance(events[1], TagGone)
+    chip.lay(card)
+    for _ in range(3):
+        poller.poll_once()
+    assert [type(e) for e in events] == [TagLaid, TagGone, TagLaid]
+
+
+def test_a_chip_that_lost_its_setup_is_set_up_again() -> None:
+    _, _, (chip,), (reader,) = make()
+    reader.open()
+    chip.lay(tag("deadbeef"))
+    chip._reset_registers()  # a brown-out: the chip forgets the timer and gain
+    assert reader.poll() == ["deadbeef"]
+    assert chip.regs[r.T_PRESCALER] == 0xA9
+
+
+def test_reset_pin_is_pulsed_through_gpiozero() -> None:
+    clock, rig, _, _ = make()
+    factory = MockFactory()
+    reader = MFRC522(0, 0, reset_pin=25, clock=clock, spi_factory=rig.spidev,
+                     pin_factory=factory)
+    reader.open()
+    pin = factory.pin(25)
+    assert [s.state for s in pin.states][-3:] == [True, False, True]
+    reader.close()
+
+
+def test_gain_and_antenna_registers() -> None:
+    _, _, (chip,), (reader,) = make()
+    reader.open()
+    reader.set_gain(33)
+    assert chip.regs[r.RF_CFG] == 0x40
+    reader.antenna_on()
+    assert chip.field_on
+    reader.antenna_off()
+    assert not chip.field_on
+    with pytest.raises(ValueError, match="gain 30 dB"):
+        MFRC522(0, 0, gain_db=30)
+
+
+def test_emulated_fifo_overflow_sets_the_error_bit() -> None:
+    _, rig, (_chip,), _ = make()
+    spi = rig.spidev()
+    spi.open(0, 0)
+    spi.xfer2([r.FIFO_DATA << 1] + [0x55] * 70)
+    assert spi.xfer2([0x80 | (r.FIFO_LEVEL << 1), 0])[1] == 64
+    assert spi.xfer2([0x80 | (r.ERROR << 1), 0])[1] & r.ERR_BUFFER_OVFL
+
+
+uid_strategy = st.one_of(
+    st.binary(min_size=4, max_size=4).filter(lambda b: b[0] != 0x88),
+    st.binary(min_size=7, max_size=7).filter(lambda b: b[0] != 0x88),
+    st.binary(min_size=10, max_size=10).filter(lambda b: b[0] != 0x88),
+)
+
+
+@settings(max_examples=40, deadline=None)
+@given(st.lists(uid_strategy, min_size=0, max_size=6, unique=True))
+def test_any_pile_is_read_exactly(uids: list[bytes]) -> None:
+    _, _, (chip,), (reader,) = make()
+    reader.open()
+    for uid in uids:
+        chip.lay(EmulatedTag(uid))
+    assert sorted(reader.poll()) == sorted(u.hex() for u in uids)
+
+
+def test_the_poller_thread_in_real_time() -> None:
+    """The real clock: the thread polls, posts to a queue, and stops on close."""
+    clock = RealClock()
+    _, _rig, chips, readers = make(2, clock)
+    events: queue.Queue = queue.Queue()
+    poller = MFRC522Poller(list(zip(readers, ZONES, strict=False)), events.put, clock=clock)
+    chips[1].lay(tag("04a224b2c94f80"))
+    poller.start()
+    try:
+        event = events.get(timeout=10)
+    finally:
+        poller.close()
+    assert isinstance(event, TagLaid)
+    assert (event.zone, event.uid) == ("centre", "04a224b2c94f80")
+    assert not chips[0].field_on and not chips[1].field_on

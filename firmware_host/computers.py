@@ -48,7 +48,7 @@ class HeuristicPlayer:
         pos = game.to_act
         phase = str(game.phase.value).lower()
         if phase == "bidding":
-            limit = evaluate.bid_limit(game.hand(pos))
+            limit = evaluate.bid_limit(game.hand(pos), bonus=1.0)
             bids = sorted((x for x in legal if isinstance(x, a.Bid)), key=lambda b: b.value)
             holds = [x for x in legal if isinstance(x, a.Hold)]
             if holds and game.bid <= limit:

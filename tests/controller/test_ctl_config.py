@@ -1,0 +1,141 @@
+"""The config: every key checked, and a wrong one is one clear line naming it, exit status 2."""
+
+from __future__ import annotations
+
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from engine.cards import Card
+from firmware_host.config import ConfigError, load_config
+
+ROOT = Path(__file__).resolve().parents[2]
+GOOD = (ROOT / "tests" / "data" / "configs" / "three.toml").read_text(encoding="utf-8")
+TABLE, DECK = GOOD.split("[deck]")
+
+
+def write(tmp_path: Path, text: str) -> Path:
+    p = tmp_path / "table.toml"
+    p.write_text(text, encoding="utf-8")
+    return p
+
+
+def test_the_test_config_loads(tmp_path: Path) -> None:
+    cfg = load_config(write(tmp_path, GOOD))
+    assert cfg.table.players == ("Anna", "Ben", "Carla")
+    assert cfg.table.first_dealer == 2 and cfg.table.rules == "isko"
+    assert cfg.table.scoring == "standard" and len(cfg.deck) == 32
+    assert sorted(cfg.deck.values()) == list(Card)
+
+
+def test_full_config_with_every_section(tmp_path: Path) -> None:
+    text = TABLE.replace("first_dealer = 2", """first_dealer = 1
+rules = "pub"
+scoring = "seeger-fabian"
+language = "en"
+deal_mode = "seats"
+series_length = 36
+""") + """
+[house]
+kontra_re = true
+ramsch = true
+bock = ["sixty", "value:100"]
+
+[[readers]]
+kind = "mfrc522"
+zone = "centre"
+chip_select = 0
+
+[[readers]]
+kind = "serial"
+zone = "deal"
+port = "/dev/serial/by-path/usb-0"
+
+[gpio]
+buzzer = 18
+led = 23
+[gpio.seat0]
+bid = 5
+pass = 6
+
+[computer]
+seats = [2]
+player = "random"
+budget_ms = 200
+seed = 4
+
+[journal]
+data_dir = "data"
+
+[display]
+size = [800, 480]
+fullscreen = true
+
+[deck]""" + DECK
+    cfg = load_config(write(tmp_path, text))
+    assert cfg.table.series_length == 36 and cfg.table.deal_mode == "seats"
+    assert cfg.house["kontra_re"] is True and cfg.house["bock"] == ("sixty", "value:100")
+    assert [r.zone for r in cfg.readers] == ["centre", "deal"]
+    assert cfg.gpio.seat_buttons[0] == {"bid": 5, "pass": 6} and cfg.gpio.buzzer == 18
+    assert cfg.computer.seats == (2,) and cfg.data_dir == tmp_path / "data"
+
+
+BAD = [
+    (TABLE.replace('["Anna", "Ben", "Carla"]', '["Anna", "Ben"]') + "[deck]" + DECK,
+     "[table] players", "3 or 4"),
+    (TABLE.replace('["Anna", "Ben", "Carla"]', '["Anna", "Anna", "Ben"]') + "[deck]" + DECK,
+     "[table] players", "same name"),
+    (TABLE.replace("first_dealer = 2", "first_dealer = 3") + "[deck]" + DECK,
+     "[table] first_dealer", "0..2"),
+    (TABLE.replace("first_dealer = 2", 'first_dealer = "2"') + "[deck]" + DECK,
+     "[table] first_dealer", "whole number"),
+    (TABLE + 'rules = "casino"\n[deck]' + DECK, "[table] rules", "'isko'"),
+    (TABLE + 'scoring = "golf"\n[deck]' + DECK, "[table] scoring", "seeger-fabian"),
+    (TABLE + 'colour = "red"\n[deck]' + DECK, "[table] colour", "unknown key"),
+    (TABLE + "series_length = 0\n[deck]" + DECK, "[table] series_length", "at least 1"),
+    (TABLE + "[house]\nkontra_re = true\n[deck]" + DECK, "[house] kontra_re", "pub"),
+    (TABLE + "[deck]" + DECK.replace('CJ = "', 'XJ = "'), "[deck] XJ", "not a card"),
+    (TABLE + "[deck]" + DECK.replace('CJ = "04', 'CJ = "zz'), "[deck] CJ", "tag UID"),
+    (TABLE + "[deck]" + "\n".join(DECK.splitlines()[:-1]), "[deck]", "missing DA"),
+    (TABLE + '[deck]\ndeck = "nowhere.toml"\n', "[deck] deck", "no such deck file"),
+    (TABLE + "[computer]\nseats = [5]\n[deck]" + DECK, "[computer] seats", "does not exist"),
+    (TABLE + "[gpio]\nbuzzer = 40\n[deck]" + DECK, "[gpio] buzzer", "BCM pin"),
+    (TABLE + '[[readers]]\nkind = "mfrc522"\nzone = "centre"\n[deck]' + DECK,
+     "[readers[0]] chip_select", "chip select"),
+    (TABLE + '[[readers]]\nkind = "nfc"\nzone = "centre"\n[deck]' + DECK,
+     "[readers[0]] kind", "not one of"),
+    (TABLE + "[bogus]\n[deck]" + DECK, "[bogus]", "unknown section"),
+    ("[table\nplayers = 3", "table.toml", "not valid TOML"),
+    ("[deck]" + DECK, "[table]", "missing"),
+]
+
+
+@pytest.mark.parametrize(("text", "key", "words"), BAD)
+def test_a_wrong_config_names_the_key(tmp_path: Path, text: str, key: str, words: str) -> None:
+    with pytest.raises(ConfigError) as err:
+        load_config(write(tmp_path, text))
+    message = str(err.value)
+    assert key in message and words in message, message
+
+
+def test_a_second_deck_file_is_read_relative_to_the_config(tmp_path: Path) -> None:
+    (tmp_path / "deck.toml").write_text("[deck]" + DECK, encoding="utf-8")
+    cfg = load_config(write(tmp_path, TABLE + '[deck]\ndeck = "deck.toml"\n'))
+    assert len(cfg.deck) == 32
+
+
+@pytest.mark.parametrize("command", ["replay", "run"])
+def test_cli_exit_status_2_one_line_no_traceback(tmp_path: Path, command: str) -> None:
+    cfg = write(tmp_path, TABLE.replace("first_dealer = 2", "first_dealer = 9") + "[deck]" + DECK)
+    script = tmp_path / "s.jsonl"
+    script.write_text("", encoding="utf-8")
+    args = [str(cfg), str(script)] if command == "replay" else ["--config", str(cfg)]
+    proc = subprocess.run([sys.executable, "-m", "firmware_host", command, *args],
+                          capture_output=True, text=True, cwd=ROOT, timeout=60)
+    assert proc.returncode == 2
+    assert proc.stdout == ""
+    lines = proc.stderr.strip().splitlines()
+    assert len(lines) == 1 and "[table] first_dealer" in lines[0]
+    assert "Traceback" not in proc.stderr

@@ -383,8 +383,13 @@ class Series:
         factor = 2 if bock else 1
         scores = [0] * n
         sf = [0] * n
-        declarer = None if result.passed_in else result.declarer
-        if not result.passed_in:
+        # an ISS timeout or leave before any game was declared: no game, nothing to score
+        no_game = result.passed_in or (
+            getattr(result, "contract", None) is None
+            and getattr(result, "ending", "") in ("timeout", "leave")
+        )
+        declarer = None if no_game else result.declarer
+        if not no_game:
             for pos, v in enumerate(result.position_values):
                 scores[seats[pos]] += v * factor
         if declarer is not None:
@@ -406,7 +411,7 @@ class Series:
             seats=seats,
             declarer=None if declarer is None else seats[declarer],
             won=None if declarer is None else bool(result.won),
-            value=result.value * factor if not result.passed_in else 0,
+            value=0 if no_game else result.value * factor,
             bock=bock,
             scores=tuple(scores),
             seeger_fabian=tuple(sf),

@@ -313,3 +313,38 @@ def test_real_games_through_the_series_at_four() -> None:
     assert len(s.sheet) == 8 and s.dealer == 0
     with pytest.raises(SeriesError, match="the series is over"):
         s.new_game(Deal.random(rng))
+
+
+def test_rotation_matches_a_real_iss_session() -> None:
+    """The ten consecutive games of ISS table session SE[344037]: our dealer rotation puts the
+    same names at forehand, middlehand and rearhand as the server did, and each declarer's
+    value lands on that player's line of the sheet."""
+    from pathlib import Path
+
+    from engine.iss import parse_record, replay
+
+    path = Path(__file__).resolve().parent.parent / "data" / "games-b.sgf"
+    records = [parse_record(line) for line in path.read_text(encoding="utf-8").splitlines()]
+    assert {r.get("SE") for r in records} == {"344037"}
+    first = records[0].players
+    s = Series(list(first), first_dealer=2, scoring="seeger-fabian")  # rearhand deals at three
+    by_name = dict.fromkeys(first, 0)
+    for record in records:
+        assert s.names() == record.players
+        entry = s.record(replay(record).result)
+        if record.result is not None and not record.result.passed:
+            by_name[record.players[record.result.declarer]] += record.result.value
+    assert s.totals == tuple(by_name[n] for n in first)
+    # theCount declared and won seven games (48+72+33+72+72+24+22), zoot two (48+48)
+    assert s.totals == (343, 0, 96)
+    assert s.seeger_fabian == (343 + 7 * 50, 0, 96 + 2 * 50)  # all won: no defender bonus
+    assert s.games_won() == (7, 0, 2) and s.games_lost() == (0, 0, 0)
+    assert entry.number == 10 and entry.dealer == 2 and s.winner == 0
+
+
+def test_an_iss_penalty_is_no_game_on_the_sheet() -> None:
+    from engine.scoring import penalty_result
+
+    s = Series(["A", "B", "C"], first_dealer=2, scoring="seeger-fabian")
+    e = s.record(penalty_result("timeout", culprit=1, declarer=0, bid=18))
+    assert e.declarer is None and e.value == 0 and e.seeger_fabian == (0, 0, 0)

@@ -31,7 +31,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Iterable, Iterator, Mapping, Sequence
-from dataclasses import dataclass, replace
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 
 from engine.actions import (
@@ -259,7 +259,7 @@ class IssRecord:
     deal: Deal
     moves: tuple[tuple[str, str], ...]
     result: IssResult | None
-    line: str = ""
+    line: str = field(default="", repr=False, compare=False)
 
     def get(self, key: str, default: str = "") -> str:
         for k, v in self.properties:
@@ -422,7 +422,7 @@ class _Replayer:
             self.push(Hold(pos))
         elif action == "p":
             self.push(Pass(pos))
-        elif action.isdigit():
+        elif action.isascii() and action.isdigit():
             self.push(Bid(pos, int(action)))
         elif action == "s":
             self.push(TakeSkat(pos))

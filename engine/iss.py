@@ -47,7 +47,7 @@ from engine.actions import (
     Play,
     TakeSkat,
 )
-from engine.cards import RANK_LETTERS, SUIT_LETTERS, Card, CardError, cards_mask, mask_cards
+from engine.cards import Card, CardError, cards_mask, mask_cards
 from engine.contract import Contract, ContractError, GameType
 from engine.deal import Deal
 from engine.game import ISKO, Game, Phase, Rules
@@ -352,7 +352,7 @@ def _parse_deal(text: str) -> Deal:
         raise IssError("the deal hides cards (a player's view), so it cannot be replayed")
     names = text.split(".")
     try:
-        cards = [Card.parse(n) for n in names]
+        cards = [_card(n) for n in names]
     except CardError as exc:
         raise IssError(f"the deal: {exc}") from None
     if len(cards) != 32:
@@ -394,8 +394,17 @@ def read_records(path: str | Path) -> list[IssRecord]:
 # Replay: the record's moves through the engine
 
 
+# Record cards are always two upper-case letters, so a dict look-up reads them (the hot path).
+_CARD_BY_NAME: dict[str, Card] = {c.name: c for c in Card}
+
+
 def _is_card(token: str) -> bool:
-    return len(token) == 2 and token[0] in SUIT_LETTERS and token[1] in RANK_LETTERS
+    return token in _CARD_BY_NAME
+
+
+def _card(token: str) -> Card:
+    card = _CARD_BY_NAME.get(token)
+    return card if card is not None else Card.parse(token)  # Card.parse says what is wrong
 
 
 class _Replayer:
@@ -439,10 +448,10 @@ class _Replayer:
         else:
             parts = action.split(".")
             if all(_is_card(p) for p in parts):
-                self.cards(pos, [Card.parse(p) for p in parts])
+                self.cards(pos, [_CARD_BY_NAME[p] for p in parts])
             else:
                 contract = Contract.parse(parts[0])
-                cards = [Card.parse(p) for p in parts[1:]]
+                cards = [_card(p) for p in parts[1:]]
                 if g.phase == Phase.DISCARD and cards:
                     if len(cards) < 2:
                         raise IssError("a pick-up declaration names two discards, not one")
@@ -486,7 +495,7 @@ class _Replayer:
             return
         parts = action.split(".")
         if len(parts) == 2 and all(_is_card(p) for p in parts) and self.game.skat_taken:
-            shown = cards_mask(Card.parse(p) for p in parts)
+            shown = cards_mask(_CARD_BY_NAME[p] for p in parts)
             if shown != self.record.deal.skat:
                 raise IssError(
                     f"the server shows the skat {action} but the skat dealt is "

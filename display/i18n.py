@@ -55,6 +55,7 @@ _EXTRACT = (
     _n("Jack index letter"), _n("Queen index letter"), _n("King index letter"),
     _n("Ace index letter"), _n("jack"), _n("queen"), _n("king"), _n("ace"),
     _n("{rank} of {suit}"), _n("Hand"), _n("Schneider announced"), _n("Schwarz announced"),
+    _n("Schneider"), _n("Schwarz"),
 )
 RANK_WORD_MSG = ("jack", "queen", "king", "ace")
 
@@ -98,8 +99,9 @@ class Translator:
         word = str(rank + 7) if rank < 4 else self(RANK_WORD_MSG[rank - 4])
         return self("{rank} of {suit}").format(rank=word, suit=self.suit(card.name[0]))
 
-    def contract(self, text: str) -> str:
-        """An ISS contract in words: ``"CHS"`` -> ``"Kreuz Hand Schneider angesagt"``."""
+    def contract(self, text: str, short: bool = False) -> str:
+        """An ISS contract in words: ``"CHS"`` -> ``"Kreuz Hand Schneider angesagt"``
+        (``short``: ``"Kreuz Hand Schneider"``, for the score sheet)."""
         if not text:
             return ""
         words = [self.game(text[0])]
@@ -111,9 +113,9 @@ class Translator:
             if "H" in mods:
                 words.append(self("Hand"))
             if "Z" in mods:
-                words.append(self("Schwarz announced"))
+                words.append(self("Schwarz") if short else self("Schwarz announced"))
             elif "S" in mods:
-                words.append(self("Schneider announced"))
+                words.append(self("Schneider") if short else self("Schneider announced"))
         return " ".join(w for w in words if w)
 
 

@@ -12,6 +12,7 @@ overlap (panels are backgrounds and may hold content).
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass
 
 import pygame
@@ -64,6 +65,7 @@ class Element:
     draw_rect: pygame.Rect | None = None  # a fanned card is drawn larger than its visible strip
     radius: int = 0
     fits: bool = True
+    lines: tuple[str, ...] = ()       # a wrapped text's lines (empty: one line, ``text``)
 
 
 class Frame:
@@ -98,27 +100,48 @@ class Frame:
         w, h = self.fonts.size(face, px, text)
         return px, w <= avail_w and h <= rect.height
 
+    def fit_wrapped(self, text: str, face: str, rect: pygame.Rect, want: int,
+                    min_px: int) -> tuple[int, tuple[str, ...], bool]:
+        """Like :meth:`fit`, breaking the text into lines at spaces where that helps."""
+        avail_w = rect.width - max(2, rect.height // 16)
+        px = want
+        while True:
+            font = self.fonts.get(face, px)
+            lines = wrap_words(text, lambda s, f=font: f.size(s)[0], avail_w)
+            tall = len(lines) * font.get_linesize()
+            wide = max(font.size(line)[0] for line in lines)
+            ok = tall <= rect.height and wide <= avail_w
+            if ok or px <= min_px:
+                return px, tuple(lines), ok
+            px = max(min_px, int(px * 0.92))
+
     def add(self, el: Element) -> Element:
         self.elements.append(el)
         return el
 
     def panel(self, x: float, y: float, w: float, h: float, fill: Colour = PANEL,
               role: str = "panel", radius: float = 10, selected: bool = False,
-              outline: Colour | None = None) -> Element:
-        return self.add(Element("panel", self.r(x, y, w, h), role=role, fill=fill, layer=0,
+              outline: Colour | None = None, layer: int = 0) -> Element:
+        return self.add(Element("panel", self.r(x, y, w, h), role=role, fill=fill, layer=layer,
                                 radius=self.px(radius), selected=selected,
                                 colour=outline or GOLD))
 
     def text(self, x: float, y: float, w: float, h: float, text: str, size: float = 20,
              face: str = "sans", colour: Colour = INK, align: str = "center",
              role: str = "text", min_units: float = MIN_TEXT_UNITS, layer: int = 1,
-             fill: Colour | None = None) -> Element:
+             fill: Colour | None = None, wrap: bool = False) -> Element:
         rect = self.r(x, y, w, h)
         min_px = self.px(min_units)
-        px, fits = self.fit(text, face, rect, self.px(size), min_px)
+        lines: tuple[str, ...] = ()
+        if wrap:
+            px, lines, fits = self.fit_wrapped(text, face, rect, self.px(size), min_px)
+            if len(lines) == 1:
+                lines = ()
+        else:
+            px, fits = self.fit(text, face, rect, self.px(size), min_px)
         return self.add(Element("text", rect, role=role, text=text, face=face, px=px,
                                 min_px=min_px, colour=colour, align=align, layer=layer,
-                                fits=fits, fill=fill))
+                                fits=fits, fill=fill, lines=lines))
 
     def button(self, x: float, y: float, w: float, h: float, label: str,
                command: Command | None, role: str = "button", size: float = 20,
@@ -154,3 +177,19 @@ class Frame:
             role: str = "progress") -> Element:
         return self.add(Element("bar", self.r(x, y, w, h), role=role,
                                 text=f"{max(0.0, min(1.0, fraction)):.4f}", radius=self.px(h / 2)))
+
+
+def wrap_words(text: str, width_of: Callable[[str], int], avail: int) -> list[str]:
+    """Greedy line breaking at spaces; a word longer than a line stays whole (and the fit
+    check then reports it)."""
+    lines: list[str] = []
+    current = ""
+    for word in text.split(" "):
+        trial = f"{current} {word}" if current else word
+        if current and width_of(trial) > avail:
+            lines.append(current)
+            current = word
+        else:
+            current = trial
+    lines.append(current)
+    return lines

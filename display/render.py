@@ -46,7 +46,7 @@ class Renderer:
         surface.fill(FELT)
         letters = self.translator(view).rank_letters
         # Content in layer order, so banners (layer 2) float above the scene.
-        for layer in (0, 1, 2):
+        for layer in (0, 1, 2, 3):
             for el in elements:
                 if el.layer == layer:
                     self.draw_element(surface, el, view.card_style, letters)
@@ -110,6 +110,20 @@ class Renderer:
 
     def blit_text(self, surface: pygame.Surface, el: Element) -> None:
         font = self.fonts.get(el.face, el.px)
+        if el.lines:
+            step = font.get_linesize()
+            top = el.rect.centery - step * len(el.lines) // 2
+            for i, line in enumerate(el.lines):
+                img = font.render(line, True, el.colour)
+                r = img.get_rect(top=top + i * step)
+                if el.align == "left":
+                    r.left = el.rect.left + 2
+                elif el.align == "right":
+                    r.right = el.rect.right - 2
+                else:
+                    r.centerx = el.rect.centerx
+                surface.blit(img, r)
+            return
         img = font.render(el.text, True, el.colour if el.kind == "text" else el.colour or INK)
         rect = img.get_rect()
         box = el.rect

@@ -48,10 +48,11 @@ def _sheet(players: int = 3, finished: bool = False) -> SheetView:
     ]
     totals = [0] * players
     rows = []
-    for i, (dealer, declarer, contract, value) in enumerate(entries):
+    for i, (_dealer, declarer, contract, value) in enumerate(entries):
         if declarer is not None:
             totals[declarer] += value
-        rows.append(SheetRow(i + 1, dealer % players, declarer, contract, value, tuple(totals)))
+        rows.append(SheetRow(i + 1, (2 + i) % players, declarer, contract, value,
+                             tuple(totals)))
     return SheetView(
         rows=tuple(rows), totals=tuple(totals),
         seeger_fabian=(262, -126, 69) if players == 3 else None,
@@ -114,7 +115,7 @@ def _result(v: View) -> View:
 
 
 def _sheet_scene(v: View) -> View:
-    return replace(v, scene="sheet", sheet=_sheet(len(v.players), finished=True))
+    return replace(v, scene="sheet", game_number=8, sheet=_sheet(len(v.players), finished=True))
 
 
 def _fault(v: View) -> View:
@@ -167,9 +168,9 @@ def extra_views(language: str = "de", card_style: str = "french") -> dict[str, V
                                         contracts=hand_contracts(True),
                                         discards=(Card.D9,))),
         "result-overbid": replace(sample_view("result", language, card_style), result=ResultView(
-            declarer=1, contract="H", bid=33, won=False, value=-60, points=74, tricks=6,
+            declarer=1, contract="H", bid=33, won=False, value=-80, points=74, tricks=6,
             matadors=-1, overbid=True, breakdown=(("without", 1), ("game", 2)), base_value=10,
-            multiplier=3, skat=tuple(SKAT), discards=tuple(SKAT), next_dealer=0)),
+            multiplier=2, skat=tuple(SKAT), discards=tuple(SKAT), next_dealer=0)),
         "result-passed": replace(sample_view("result", language, card_style), result=ResultView(
             declarer=None, contract=None, bid=0, won=False, value=0, passed_in=True,
             ending="passed", skat=tuple(SKAT), next_dealer=0)),

@@ -160,6 +160,8 @@ class SceneBuilder:
         ph = 62.0 + (card_h + 8 if show else 0)
         y = (bottom if bottom is not None else f.H) - ph - margin
         turn = v.turn
+        if v.scene == "deal" and v.deal is not None and v.deal.to is not None:
+            turn = v.deal.to
         for i, seat in enumerate(seats):
             x = margin + i * (pw + margin)
             is_turn = seat == turn
@@ -171,7 +173,8 @@ class SceneBuilder:
             f.text(x + 8, y + 4, name_w, 28, name, size=21, face="bold", align="left",
                    role="seat-name", colour=GOLD if is_turn else INK)
             if is_turn:
-                f.text(x + pw - 88, y + 6, 80, 24, _("to act"), size=16, face="bold",
+                word = _("to act") if v.scene != "deal" else _("gets cards")
+                f.text(x + pw - 88, y + 6, 80, 24, word, size=16, face="bold",
                        colour=GOLD_DARK, fill=GOLD, role="turn")
             role = v.role_of(seat)
             parts = [self.tr.role(role)] if role else []
@@ -203,41 +206,41 @@ class SceneBuilder:
                         command=cmd.LayCard(seat, card) if clickable else None,
                         visible_w=visible)
 
-    def banner(self, y: float) -> None:
+    def banner(self, y: float, prompt_y: float | None = None) -> None:
         """The refusal banner and the computer's prompt, floating above the scene."""
         v = self.v
         if v.refusal is not None:
             self.fault_banner(v.refusal, y)
         elif v.prompt is not None:
-            self.prompt_banner(y)
+            self.prompt_banner(y if prompt_y is None else prompt_y)
 
     def fault_banner(self, fault: Fault, y: float) -> None:
         f = self.f
         cards = fault.follow_with[:8]
         h = 118.0 if cards else 92.0
         x, w = 40.0, f.W - 80
-        f.panel(x, y, w, h, fill=ALERT, role="refusal", radius=12)
+        f.panel(x, y, w, h, fill=ALERT, role="refusal", radius=12, layer=2)
         f.text(x + 14, y + 6, w - 28, 34, fault_sentence(fault, self.tr, self.v.players),
-               size=24, face="bold", colour=ALERT_INK, role="refusal-text", layer=2)
+               size=24, face="bold", colour=ALERT_INK, role="refusal-text", layer=3)
         line2 = follow_hint(fault, self.tr) if cards else fault.detail
         if line2:
             f.text(x + 14, y + 42, w - 28 - (len(cards) * 46 if cards else 0), 24, line2,
-                   size=17, colour=ALERT_INK, align="left", role="refusal-detail", layer=2)
+                   size=17, colour=ALERT_INK, align="left", role="refusal-detail", layer=3)
         for i, card in enumerate(cards):
             cw = 40.0
             f.card(x + w - 14 - (len(cards) - i) * (cw + 6), y + 40, cw, cw * CARD_RATIO - 4,
-                   card, role="follow-with", layer=2)
+                   card, role="follow-with", layer=3)
 
     def prompt_banner(self, y: float) -> None:
         f, _, p = self.f, self._, self.v.prompt
         assert p is not None
         x, w, h = 60.0, f.W - 120, 84.0
-        f.panel(x, y, w, h, fill=GOLD, role="prompt", radius=12)
+        f.panel(x, y, w, h, fill=GOLD, role="prompt", radius=12, layer=2)
         who = _("Computer ({name})").format(name=self.name(p.seat))
         if p.card is not None:
             text = _("{who} plays {card}: please lay it").format(who=who,
                                                                   card=self.tr.card(p.card))
-            f.card(x + w - 58, y + 6, 48, 72, p.card, role="prompt-card", layer=2)
+            f.card(x + w - 58, y + 6, 48, 72, p.card, role="prompt-card", layer=3)
             tw = w - 80
         else:
             if p.contract:
@@ -248,8 +251,8 @@ class SceneBuilder:
                 what = press_word(p.press or "", self.tr)
             text = _("{who}: {what}: please press it").format(who=who, what=what)
             tw = w - 24
-        f.text(x + 12, y + 8, tw, 68, text, size=22, face="bold", colour=GOLD_DARK,
-               role="prompt-text", layer=2)
+        f.text(x + 12, y + 8, tw, 68, text, size=24, face="bold", colour=GOLD_DARK,
+               role="prompt-text", layer=3, wrap=True)
 
     # ------------------------------------------------------------------ scenes
     def build(self) -> None:
@@ -320,10 +323,11 @@ class SceneBuilder:
                align="left", role="deal-count")
         f.text(30, y + 136, f.W * 0.45, 28, _("cards dealt"), size=18, colour=MUTED,
                align="left", role="deal-count-label")
+        f.bar(30, y + 206, f.W * 0.45, 16, d.counted / 32, role="deal-progress")
         if d.to is not None:
             who = _("the skat") if d.to == -1 else self.name(d.to)
             pk = PACKETS[min(d.packet, len(PACKETS) - 1)]
-            f.text(30, y + 170, f.W * 0.45, 30,
+            f.text(30, y + 228, f.W * 0.45, 30,
                    _("Packet {n}: {count} cards to {who}").format(n=d.packet + 1, count=pk,
                                                                    who=who),
                    size=20, align="left", role="deal-packet", colour=GOLD)
@@ -352,26 +356,32 @@ class SceneBuilder:
         y = self.top_bar(_("Bidding"))
         bottom = self.seat_row(with_hands=v.simulator)
         mid_h = bottom - y - GAP
-        cw = min(f.W - 40, 560.0)
+        cw = min(f.W - 40, 600.0)
         cx = (f.W - cw) / 2
-        big = mid_h > 200
-        f.panel(cx, y, cw, mid_h, role="bid-panel")
+        seat = b.to_act
+        jumps = ([x for x in BID_VALUES if x > b.next_value][:4]
+                 if seat == b.bidder and b.next_value and not b.forehand_alone else [])
+        k = min(1.0, mid_h / 330)
+        who_h, value_h, next_h, bh, jh = 34 * k, 110 * k, 26 * k, 68 * k, 50 * k
+        content = who_h + value_h + next_h + 10 + bh + (8 + jh if jumps else 0)
+        ph = min(mid_h, content + 20)
+        py = y + (mid_h - ph) / 2
+        f.panel(cx, py, cw, ph, role="bid-panel")
+        ty = py + 10
         if b.forehand_alone:
             line = _("{name} may play for 18 or pass").format(name=self.name(b.to_act))
         else:
             line = _("{bidder} says, {listener} hears").format(bidder=self.name(b.bidder),
                                                               listener=self.name(b.listener))
-        f.text(cx + 12, y + 6, cw - 24, 32, line, size=22, role="bid-who")
-        value_h = 90.0 if big else 56.0
-        f.text(cx + 12, y + 40, cw - 24, value_h, str(b.value) if b.value else "–",
-               size=value_h * 0.85, face="bold", colour=GOLD, role="bid-value")
-        ny = y + 40 + value_h
+        f.text(cx + 12, ty, cw - 24, who_h, line, size=24, role="bid-who")
+        ty += who_h
+        f.text(cx + 12, ty, cw - 24, value_h, str(b.value) if b.value else "–",
+               size=value_h * 0.9, face="bold", colour=GOLD, role="bid-value")
+        ty += value_h
         if b.next_value is not None:
-            f.text(cx + 12, ny, cw - 24, 24, _("next bid: {value}").format(value=b.next_value),
-                   size=18, colour=MUTED, role="bid-next")
-        by = ny + 30
-        bh = min(56.0, bottom - GAP - by - 8)
-        seat = b.to_act
+            f.text(cx + 12, ty, cw - 24, next_h, _("next bid: {value}").format(
+                value=b.next_value), size=18, colour=MUTED, role="bid-next")
+        ty += next_h + 10
         buttons: list[tuple[str, cmd.Command, str]] = []
         if b.forehand_alone:
             buttons = [(_("Play for 18"), cmd.Press(seat, "bid"), "press-bid"),
@@ -387,19 +397,16 @@ class SceneBuilder:
         bw = (cw - 24 - 12) / 2
         for i, (label, command, role) in enumerate(buttons):
             primary = i == 0
-            f.button(cx + 12 + i * (bw + 12), by, bw, bh, label, command, role=role,
+            f.button(cx + 12 + i * (bw + 12), ty, bw, bh, label, command, role=role,
                      fill=GOLD if primary else BUTTON, colour=GOLD_DARK if primary else BUTTON_INK,
-                     size=22)
+                     size=26)
+        ty += bh + 8
         # Jump bids: the next few legal values above the next one.
-        if seat == b.bidder and b.next_value and not b.forehand_alone and bh >= 40:
-            later = [x for x in BID_VALUES if x > b.next_value][:4]
-            jy = by + bh + 8
-            jh = bottom - GAP - jy - 6
-            if later and jh >= 36:
-                jw = (cw - 24 - 8 * (len(later) - 1)) / len(later)
-                for i, val in enumerate(later):
-                    f.button(cx + 12 + i * (jw + 8), jy, jw, min(jh, 44.0), str(val),
-                             cmd.Press(seat, "bid", val), role="press-jump", size=18)
+        if jumps:
+            jw = (cw - 24 - 8 * (len(jumps) - 1)) / len(jumps)
+            for i, val in enumerate(jumps):
+                f.button(cx + 12 + i * (jw + 8), ty, jw, jh, str(val),
+                         cmd.Press(seat, "bid", val), role="press-jump", size=20)
         self.banner(y + 40)
 
     def scene_declaration(self) -> None:
@@ -420,8 +427,8 @@ class SceneBuilder:
                    align="left", colour=MUTED, role="decl-or")
         else:
             left = 2 - len(d.discards)
-            msg = (_("Lay {n} cards on the skat reader").format(n=left) if left > 0
-                   else _("Skat laid away"))
+            msg = {2: _("Lay two cards on the skat reader"),
+                   1: _("Lay one more card on the skat reader")}.get(left, _("Skat laid away"))
             f.text(x0, y, w * 0.5, 48, msg, size=20, align="left", role="decl-discard")
             for i, card in enumerate(d.discards):
                 f.card(x0 + w * 0.5 + 10 + i * 40, y - 4, 34, 51, card, role="discard")
@@ -429,7 +436,7 @@ class SceneBuilder:
         # Game icons: a tap declares with the modifiers toggled below.
         games = "CSHDGN"
         gw = (w - 8 * (len(games) - 1)) / len(games)
-        gh = min(64.0, max(44.0, (bottom - y - 70)))
+        gh = min(96.0, max(44.0, (bottom - y - 70)))
         for i, g in enumerate(games):
             text = compose_contract(g, d.skat_taken, self.ui.draft)
             allowed = text in offered
@@ -443,6 +450,8 @@ class SceneBuilder:
         mods = [("S", _("Schneider")), ("Z", _("Schwarz")), ("O", _("Ouvert"))]
         avail = [(m, label) for m, label in mods
                  if any(compose_contract(g, d.skat_taken, frozenset({m})) in offered
+                        and compose_contract(g, d.skat_taken, frozenset({m}))
+                        != compose_contract(g, d.skat_taken, frozenset())
                         for g in games)]
         if avail and bottom - y - GAP >= 36:
             mw = min(200.0, (w - 8 * (len(avail) - 1)) / len(avail))
@@ -504,7 +513,7 @@ class SceneBuilder:
         ly = y + 6
         if lt is not None and lt.winner is not None:
             f.text(rx + 6, ly, rw - 12, 40, _("{name} took the last trick").format(
-                name=self.name(lt.winner)), size=15, role="last-winner", min_units=12)
+                name=self.name(lt.winner)), size=16, role="last-winner", wrap=True)
             ly += 44
         if show_last and lt is not None:
             n = len(lt.cards)
@@ -527,7 +536,7 @@ class SceneBuilder:
                      cmd.Press(who, word), role=word, size=16)
         # Centre: the trick as it forms, one slot per seat in play.
         self.trick(p.trick, 8 + iw + GAP, y, rx - GAP - (8 + iw + GAP), mid_h, p.to_act)
-        self.banner(y + 30)
+        self.banner(y + max(0.0, (mid_h - 118) / 2), prompt_y=bottom - GAP - 84)
 
     def defender(self, declarer: int) -> int:
         return next(s for s in self.seats_in_play() if s != declarer)
@@ -569,55 +578,66 @@ class SceneBuilder:
         f.panel(8, y, lw - 8, bottom - y, role="result-panel")
         x, w = 22.0, lw - 36
         if r.passed_in:
-            f.text(x, y + 10, w, 56, _("Passed in"), size=44, face="bold", role="result-head")
-            f.text(x, y + 70, w, 30, _("Nobody bid: the next player deals"), size=20,
-                   colour=MUTED, role="result-line")
+            f.text(x, y + 16, w, 64, _("Passed in"), size=48, face="bold", role="result-head")
+            f.text(x, y + 90, w, 60, _("Nobody bid: the next player deals"), size=24,
+                   colour=MUTED, role="result-line", wrap=True)
         else:
+            colour = WON if r.won else LOST
             head = (_("{name} wins") if r.won else _("{name} loses")).format(
                 name=self.name(r.declarer))
-            f.text(x, y + 6, w * 0.62, 52, head, size=40, face="bold",
-                   colour=WON if r.won else LOST, align="left", role="result-head")
-            f.text(x + w * 0.62, y + 6, w * 0.38, 52, f"{r.value:+d}", size=44, face="bold",
-                   colour=WON if r.won else LOST, align="right", role="result-value")
-            f.text(x, y + 62, w, 30, self.tr.contract(r.contract or ""), size=22,
-                   face="bold", align="left", role="result-contract")
-            f.text(x, y + 96, w, 28, breakdown_text(r, self.tr), size=19, align="left",
-                   role="result-breakdown")
-            ly = y + 128
+            f.text(x, y + 8, w * 0.64, 58, head, size=42, face="bold", colour=colour,
+                   align="left", role="result-head")
+            f.text(x + w * 0.64, y + 8, w * 0.36, 58, f"{r.value:+d}", size=52, face="bold",
+                   colour=colour, align="right", role="result-value")
+            ly = y + 72
+            contract = self.tr.contract(r.contract or "")
+            f.text(x, ly, w * 0.6, 34, contract, size=26, face="bold", align="left",
+                   role="result-contract")
+            f.text(x + w * 0.6, ly, w * 0.4, 34, _("Bid: {value}").format(value=r.bid),
+                   size=20, align="right", colour=MUTED, role="result-bid")
+            ly += 40
+            f.text(x, ly, w, 56, breakdown_text(r, self.tr), size=22, align="left",
+                   role="result-breakdown", wrap=True)
+            ly += 62
             if r.points is not None:
-                f.text(x, ly, w, 26, _("{points} card points, {tricks} tricks").format(
+                f.text(x, ly, w, 32, _("{points} card points, {tricks} tricks").format(
                     points=r.points, tricks=r.tricks if r.tricks is not None else 0),
-                    size=18, align="left", colour=MUTED, role="result-points")
-                ly += 28
+                    size=22, align="left", role="result-points")
+                ly += 38
             for line in result_notes(r, self.tr):
-                if ly + 26 > bottom - 4:
+                if ly + 56 > bottom - 4:
                     break
-                f.text(x, ly, w, 26, line, size=18, align="left", colour=GOLD,
-                       role="result-note")
-                ly += 28
+                f.text(x, ly, w, 56, line, size=20, align="left", colour=GOLD,
+                       role="result-note", wrap=True)
+                ly += 58
         # Right: skat and discards, then the totals and the next dealer.
         rx = lw + 8
         rw = f.W - rx - 8
-        cw = min(52.0, (rw - 30) / 4)
+        cw = min(64.0, (rw - 30) / 4)
         ch = cw * CARD_RATIO
-        f.text(rx, y, rw / 2 - 4, 24, _("Skat"), size=17, face="bold", role="skat-label")
-        f.text(rx + rw / 2, y, rw / 2, 24, _("Laid away"), size=17, face="bold",
+        f.text(rx, y, rw / 2 - 4, 26, _("Skat"), size=18, face="bold", role="skat-label")
+        f.text(rx + rw / 2, y, rw / 2, 26, _("Laid away"), size=18, face="bold",
                role="discard-label")
         for i, card in enumerate(r.skat[:2]):
-            f.card(rx + 4 + i * (cw + 6), y + 28, cw, ch, card, role="result-skat")
+            f.card(rx + rw / 4 - cw - 3 + i * (cw + 6), y + 30, cw, ch, card,
+                   role="result-skat")
         for i, card in enumerate(r.discards[:2]):
-            f.card(rx + rw / 2 + 4 + i * (cw + 6), y + 28, cw, ch, card, role="result-discard")
-        ty = y + 36 + ch
+            f.card(rx + 3 * rw / 4 - cw - 3 + i * (cw + 6), y + 30, cw, ch, card,
+                   role="result-discard")
+        ty = y + 42 + ch
         if v.sheet is not None and v.sheet.totals:
+            f.panel(rx, ty, rw, 12 + 32 * len(v.sheet.totals), role="totals-panel")
+            ty += 6
             for s, total in enumerate(v.sheet.totals):
-                f.text(rx, ty, rw * 0.6, 26, self.name(s), size=19, align="left",
+                f.text(rx + 10, ty, rw * 0.6 - 10, 30, self.name(s), size=22, align="left",
                        role="total-name")
-                f.text(rx + rw * 0.6, ty, rw * 0.4, 26, f"{total:+d}", size=19, face="bold",
-                       align="right", role="total-value")
-                ty += 28
-        if r.next_dealer is not None and ty + 26 <= bottom:
-            f.text(rx, ty + 4, rw, 26, _("Next dealer: {name}").format(
-                name=self.name(r.next_dealer)), size=17, colour=MUTED, role="next-dealer")
+                f.text(rx + rw * 0.6, ty, rw * 0.4 - 10, 30, f"{total:+d}", size=22,
+                       face="bold", align="right", role="total-value")
+                ty += 32
+            ty += 10
+        if r.next_dealer is not None and ty + 30 <= bottom:
+            f.text(rx, ty + 4, rw, 30, _("Next dealer: {name}").format(
+                name=self.name(r.next_dealer)), size=19, colour=MUTED, role="next-dealer")
 
     def scene_sheet(self) -> None:
         self.sheet(title_key="sheet")
@@ -628,7 +648,8 @@ class SceneBuilder:
         assert sh is not None
         y = self.top_bar(_("Score sheet"))
         n = len(v.players)
-        num_w, game_w = 44.0, 150.0
+        num_w = 40.0
+        game_w = max(200.0, f.W * 0.34)
         col_w = (f.W - 16 - num_w - game_w) / n
         x0 = 8.0
         row_h = 28.0
@@ -649,24 +670,30 @@ class SceneBuilder:
             ry = body_top + i * row_h
             f.text(x0 + 4, ry, num_w - 4, row_h - 2, str(row.number), size=16, colour=MUTED,
                    role="sheet-num")
-            game = (self.tr.contract(row.contract) if row.contract else _("passed in"))
-            f.text(x0 + num_w, ry, game_w - 8, row_h - 2, game, size=15, align="left",
-                   role="sheet-game", min_units=12)
+            game = (self.tr.contract(row.contract, short=True) if row.contract
+                    else _("passed in"))
+            f.text(x0 + num_w, ry, game_w - 74, row_h - 2, game, size=16, align="left",
+                   role="sheet-game")
+            if row.contract:
+                f.text(x0 + num_w + game_w - 70, ry, 62, row_h - 2, f"{row.value:+d}",
+                       size=16, align="right", colour=WON if row.value > 0 else LOST,
+                       role="sheet-value")
             for s in range(n):
-                cell = str(row.totals[s]) if s == row.declarer else "·"
-                colour = INK
+                cx = x0 + num_w + game_w + s * col_w
+                if s == row.dealer:
+                    f.text(cx, ry, 24, row_h - 2, "◆", size=13, colour=MUTED,
+                           role="sheet-dealer")
                 if s == row.declarer:
-                    colour = WON if row.value > 0 else LOST
-                text = cell + (" ●" if s == row.dealer else "")
-                f.text(x0 + num_w + game_w + s * col_w, ry, col_w - 8, row_h - 2, text,
-                       size=17, align="right", colour=colour,
-                       face="bold" if s == row.declarer else "sans", role="sheet-cell")
+                    f.text(cx + 26, ry, col_w - 34, row_h - 2, str(row.totals[s]), size=18,
+                           align="right", face="bold", role="sheet-cell")
         fy = f.H - 8 - foot_h + 6
         played = len(sh.rows)
         label = (_("{n} of {total} games").format(n=played, total=sh.games_total)
                  if sh.games_total else _("{n} games").format(n=played))
-        f.text(x0 + 4, fy, num_w + game_w - 8, row_h, label, size=16, align="left",
+        f.text(x0 + 4, fy, (num_w + game_w) * 0.6, row_h, label, size=16, align="left",
                colour=MUTED, role="sheet-progress")
+        f.text(x0 + 4 + (num_w + game_w) * 0.6, fy, (num_w + game_w) * 0.4 - 8, row_h,
+               "◆ " + _("dealer"), size=14, align="left", colour=MUTED, role="sheet-legend")
         for s in range(n):
             total = sh.totals[s] if s < len(sh.totals) else 0
             f.text(x0 + num_w + game_w + s * col_w, fy, col_w - 8, row_h, str(total),
@@ -782,6 +809,10 @@ def result_notes(r, tr: Translator) -> list[str]:
         game_value = (r.base_value or 0) * (r.multiplier or 0)
         notes.append(_("Overbid: bid {bid}, the game is worth only {value}").format(
             bid=r.bid, value=game_value))
+        if r.base_value:
+            reached = -(-r.bid // r.base_value) * r.base_value
+            notes.append(_("It counts {value}: the smallest multiple of {base} that reaches "
+                           "the bid").format(value=reached, base=r.base_value))
     if not r.won and r.value:
         notes.append(_("A lost game counts double: {value}").format(value=r.value))
     if r.schwarz:

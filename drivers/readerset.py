@@ -176,8 +176,6 @@ def build_readers(
             raise ReaderConfigError(
                 f'{where}: type must be "mfrc522", "serial" or "scripted", not {kind!r}'
             )
-    if len(chips) > 5:
-        raise ReaderConfigError(f"{len(chips)} MFRC522 readers: the Pi's SPI buses drive at most 5")
     if chips:
         backends.insert(0, MFRC522Poller(chips, post, clock=clock, tracker=tracker))
     return ReaderSet(backends, tracker)

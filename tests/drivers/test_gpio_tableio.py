@@ -1,0 +1,143 @@
+"""Buttons, lights and buzzer with gpiozero's MockFactory (pins that debounce like the Pi's)."""
+
+from __future__ import annotations
+
+import queue
+import time
+
+import pytest
+
+from drivers.events import ButtonHold, ButtonPress
+from drivers.gpio import BUZZ_PATTERNS, GpioConfigError, TableIO
+from drivers.gpio_mock import mock_factory
+
+SEATS = [{"bid": 5, "pass": 6, "light": 13}, {"bid": 19, "pass": 26, "light": 12},
+         {"bid": 20, "pass": 21, "light": 16}]
+
+
+@pytest.fixture
+def io():
+    events: queue.Queue = queue.Queue()
+    table = TableIO(SEATS, events, buzzer=18, pin_factory=mock_factory(),
+                    bounce_time=0.02, hold_time=0.3)
+    yield table, events
+    table.close()
+
+
+def take(events: queue.Queue) -> list:
+    out = []
+    while not events.empty():
+        out.append(events.get_nowait())
+    return out
+
+
+def test_a_press_is_one_event_on_release(io) -> None:
+    table, events = io
+    pin = table.buttons[(1, "pass")].pin
+    pin.drive_low()
+    assert take(events) == []  # not yet: it might become a long press
+    time.sleep(0.03)
+    pin.drive_high()
+    assert take(events) == [ButtonPress(1, "pass")]
+    table.press(2, "bid")
+    assert take(events) == [ButtonPress(2, "bid")]
+
+
+def test_a_bouncing_contact_gives_one_press(io) -> None:
+    table, events = io
+    pin = table.buttons[(0, "bid")].pin
+    for _ in range(5):  # a millisecond of chatter as the contact closes
+        pin.drive_low()
+        pin.drive_high()
+    pin.drive_low()
+    time.sleep(0.05)
+    for _ in range(5):  # and as it opens
+        pin.drive_high()
+        pin.drive_low()
+    pin.drive_high()
+    time.sleep(0.05)
+    assert take(events) == [ButtonPress(0, "bid")]
+
+
+def test_a_long_press_is_a_hold_and_no_press(io) -> None:
+    table, events = io
+    pin = table.buttons[(0, "pass")].pin
+    pin.drive_low()
+    assert events.get(timeout=5) == ButtonHold(0, "pass")
+    pin.drive_high()
+    time.sleep(0.05)
+    assert take(events) == []
+    table.press(0, "pass")  # the next short press is a press again
+    assert take(events) == [ButtonPress(0, "pass")]
+
+
+def _toggles(led, count: int, timeout: float = 5.0) -> bool:
+    end = time.monotonic() + timeout
+    while time.monotonic() < end:
+        if len(led.pin.states) >= count:
+            return True
+        time.sleep(0.01)
+    return False
+
+
+def test_turn_lights(io) -> None:
+    table, _ = io
+    for led in table.lights:
+        led.pin.clear_states()
+    table.show_turn(to_act=1, forehand=2)
+    assert table.lights[1].is_lit and not table.lights[0].is_lit
+    assert _toggles(table.lights[2], 3)  # forehand flashes, the others do not
+    assert len(table.lights[0].pin.states) == 1
+    table.show_turn(to_act=2, forehand=2)
+    assert not table.lights[1].is_lit
+    table.lights[2].pin.clear_states()
+    assert _toggles(table.lights[2], 3)
+    table.show_turn(None)
+    assert not any(led.is_lit for led in table.lights)
+
+
+@pytest.mark.parametrize("pattern", sorted(BUZZ_PATTERNS))
+def test_buzzer_patterns_are_distinct(io, pattern: str) -> None:
+    table, _ = io
+    pin = table.buzzer.pin
+    pin.clear_states()
+    table.buzz(pattern, wait=True)
+    ons = [s for s in pin.states if s.state]
+    assert len(ons) == BUZZ_PATTERNS[pattern].count
+    assert not pin.state
+    with pytest.raises(ValueError, match="no buzzer pattern 'tune'"):
+        table.buzz("tune")
+
+
+def test_patterns_differ_in_count_or_length() -> None:
+    shapes = {(b.count, b.on) for b in BUZZ_PATTERNS.values()}
+    assert len(shapes) == len(BUZZ_PATTERNS)
+
+
+@pytest.mark.parametrize(
+    ("config", "message"),
+    [
+        ({"seats": [{"bid": 5, "pass": 5}]}, r"gpio.seats\[0\].pass: pin 5 is already"),
+        ({"seats": [{"bid": 5}]}, r"gpio.seats\[0\].pass is missing"),
+        ({"seats": [{"bid": 5, "pass": True}]}, "must be a GPIO number"),
+        ({"seats": [{"bid": 5, "pass": 6}], "buzzer": 6}, "gpio.buzzer: pin 6 is already"),
+        ({"seats": "5,6"}, "must be a list"),
+        ({"seats": [], "hold_time": -1}, "gpio.hold_time must be seconds"),
+        ({"seats": [{"bid": i, "pass": i + 10} for i in range(5)]}, "at most 4"),
+    ],
+)
+def test_bad_gpio_config_is_refused_with_the_key(config: dict, message: str) -> None:
+    with pytest.raises(GpioConfigError, match=message):
+        TableIO.from_config(config, lambda e: None, pin_factory=mock_factory())
+
+
+def test_from_config_builds_seats_and_buzzer() -> None:
+    events: list = []
+    table = TableIO.from_config({"seats": SEATS, "buzzer": 18, "bounce_time": 0.01},
+                                events.append, pin_factory=mock_factory())
+    try:
+        assert len(table.lights) == 3 and table.buzzer is not None
+        table.press(2, "pass")
+        assert events == [ButtonPress(2, "pass")]
+    finally:
+        table.close()

@@ -1,0 +1,66 @@
+"""Building the table's readers from plain dicts (the config's [[readers]] tables)."""
+
+from __future__ import annotations
+
+import pytest
+
+from drivers.clock import VirtualClock
+from drivers.events import ReaderFault, TagLaid
+from drivers.mfrc522_emu import EmulatedRig, EmulatedTag
+from drivers.poller import MFRC522Poller
+from drivers.readerset import ReaderConfigError, build_readers
+
+
+@pytest.mark.parametrize(
+    ("configs", "message"),
+    [
+        ([{"type": "rfid"}], r'readers\[0\]: type must be "mfrc522", "serial" or "scripted"'),
+        ([{"type": "mfrc522"}], r"readers\[0\]: there is no zone None"),
+        ([{"type": "mfrc522", "zone": "deal", "spi_device": 2}], "does not exist on SPI0"),
+        ([{"type": "mfrc522", "zone": "deal", "spi_bus": 2}], "spi_bus must be 0 or 1"),
+        ([{"type": "mfrc522", "zone": "deal", "spi_bus": "0"}], "spi_bus must be a whole number"),
+        ([{"type": "mfrc522", "zone": "deal"}, {"type": "mfrc522", "zone": "skat"}],
+         r"readers\[1\]: SPI0 CE0 is already used by readers\[0\]"),
+        ([{"type": "mfrc522", "zone": "deal", "gain_db": 50}], "gain_db must be one of"),
+        ([{"type": "serial", "readers": {0: "deal"}}], "port is missing"),
+        ([{"type": "serial", "port": "/dev/ttyACM0"}], "readers must map reader numbers"),
+        ([{"type": "serial", "port": "/dev/x", "readers": {"a": "deal"}}], "'a' is not a number"),
+        ([{"type": "serial", "port": "/dev/x", "readers": {"0": "table"}}],
+         r"readers\[0\].readers.0: there is no zone 'table'"),
+        (["deal"], "must be a table of keys"),
+    ],
+)
+def test_bad_reader_entries_name_the_entry_and_key(configs: list, message: str) -> None:
+    with pytest.raises(ReaderConfigError, match=message):
+        build_readers(configs, lambda e: None)
+
+
+def test_five_readers_from_dicts_polled_as_one_set() -> None:
+    clock = VirtualClock()
+    rig = EmulatedRig(clock)
+    chips = [rig.add_reader(b, d) for b, d in [(0, 0), (0, 1), (1, 0), (1, 1), (1, 2)]]
+    zones = ["deal", "centre", "seat0", "seat1", "seat2"]
+    configs = [{"type": "mfrc522", "spi_bus": b, "spi_device": d, "zone": z}
+               for (b, d), z in zip([(0, 0), (0, 1), (1, 0), (1, 1), (1, 2)], zones, strict=True)]
+    configs.append({"type": "scripted"})
+    events: list = []
+    readers = build_readers(configs, events.append, clock=clock, spi_factory=rig.spidev)
+    assert readers.poller is not None and readers.scripted is not None
+    chips[3].lay(EmulatedTag.from_hex("04a224b2c94f80"))
+    chips[0].dead = "zeros"
+    readers.poller.poll_once()
+    readers.poller.poll_once()
+    readers.scripted.feed("skat", "deadbeef")
+    assert [type(e) for e in events] == [ReaderFault, TagLaid, TagLaid]
+    assert (events[1].zone, events[2].zone) == ("seat1", "skat")
+    with pytest.raises(ValueError, match="at most 5"):
+        MFRC522Poller([(p.reader, p.zone) for p in readers.poller.slots] * 2, events.append)
+
+
+def test_serial_entry_keys() -> None:
+    readers = build_readers(
+        [{"type": "serial", "port": "/dev/serial/by-path/usb-0:1.3", "readers": {"0": "seat0"},
+          "heartbeat_timeout": 2}], lambda e: None)
+    (board,) = readers.boards
+    assert board.readers == {0: "seat0"} and board.heartbeat_timeout == 2.0
+    assert board.name == "usb-0:1.3"

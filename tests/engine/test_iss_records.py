@@ -270,3 +270,19 @@ def test_mangled_records_never_crash_the_checker(line: str, edits: list) -> None
     _record, problems = check_line(line)
     assert isinstance(problems, list) and all(isinstance(p, str) and p for p in problems)
     assert not any("the engine failed" in p for p in problems), problems
+
+
+def test_iss_check_reads_compressed_files(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    import bz2
+    import gzip
+
+    text = FILES[0].read_bytes()
+    (tmp_path / "a.sgf.bz2").write_bytes(bz2.compress(text))
+    (tmp_path / "a.sgf.gz").write_bytes(gzip.compress(text))
+    (tmp_path / "broken.sgf.bz2").write_bytes(b"BZh9 not really")
+    rc, lines, _ = run_check(capsys, tmp_path / "a.sgf.bz2", tmp_path / "a.sgf.gz")
+    assert rc == 0 and lines == ["54 records: 54 agree, 0 disagree"]
+    rc, lines, err = run_check(capsys, tmp_path / "broken.sgf.bz2")
+    assert rc == 2 and "broken.sgf.bz2: cannot read it" in err

@@ -286,3 +286,15 @@ def test_iss_check_reads_compressed_files(
     assert rc == 0 and lines == ["54 records: 54 agree, 0 disagree"]
     rc, lines, err = run_check(capsys, tmp_path / "broken.sgf.bz2")
     assert rc == 2 and "broken.sgf.bz2: cannot read it" in err
+
+
+def test_ouvert_declarations_with_the_open_hand_appended() -> None:
+    """A player's view may list the declarer's cards after an ouvert declaration (FORMAT.md
+    §4.3): they are accepted and ignored."""
+    null_ouvert = record_line("1390253")
+    # middlehand's ten cards after the pick-up (C7 CJ DK D7 C8 DA DT D9 DJ D8)
+    shown = null_ouvert.replace("1 NO.HA.HQ", "1 NO.HA.HQ.C7.CJ.DK.D7.C8.DA.DT.D9.DJ.D8")
+    assert check_line(shown)[1] == []
+    grand_ouvert = record_line("727")
+    shown = grand_ouvert.replace("0 GO ", "0 GO.HJ.HA.DJ.HQ.SA.H7.CA.CJ.HT.H8 ")
+    assert check_line(shown)[1] == []

@@ -518,8 +518,8 @@ class Series:
         payments = []
         for i in range(n):
             for j in range(n):
-                if points[i] > points[j]:
-                    amount = (points[i] - points[j]) * rate
+                amount = (points[i] - points[j]) * rate
+                if amount > 0:
                     payments.append(Payment(payer=j, payee=i, amount=amount))
         payments.sort(key=lambda p: (p.payer, p.payee))
         return Settlement(rate, points, amounts, tuple(payments))

@@ -7,6 +7,8 @@ import doctest
 from decimal import Decimal
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 import engine.series
 from engine.contract import Contract
@@ -348,3 +350,61 @@ def test_an_iss_penalty_is_no_game_on_the_sheet() -> None:
     s = Series(["A", "B", "C"], first_dealer=2, scoring="seeger-fabian")
     e = s.record(penalty_result("timeout", culprit=1, declarer=0, bid=18))
     assert e.declarer is None and e.value == 0 and e.seeger_fabian == (0, 0, 0)
+
+
+@settings(max_examples=150, deadline=None)
+@given(
+    n=st.sampled_from([3, 4]),
+    first=st.integers(0, 3),
+    games=st.lists(
+        st.one_of(
+            st.none(),  # passed in
+            st.tuples(st.integers(0, 2), st.booleans(), st.integers(1, 300)),
+        ),
+        max_size=30,
+    ),
+    stake=st.decimals(min_value=0, max_value=1, places=2),
+    cap=st.one_of(st.none(), st.integers(1, 200)),
+    bock=st.sampled_from([(), ("value:100",), ("sixty", "value:50")]),
+)
+def test_sheet_invariants(n, first, games, stake, cap, bock) -> None:
+    s = Series([f"P{i}" for i in range(n)], first % n, stake=stake, cap=cap, bock=list(bock))
+    for g in games:
+        dealer = s.dealer
+        if g is None:
+            e = s.record(passed_in_result())
+        else:
+            pos, won, value = g
+            e = s.record(ManualResult(declarer=pos, won=won, value=value if won else -2 * value))
+        assert e.dealer == dealer == (first % n + e.number - 1) % n
+        assert e.seats == seats_for(dealer, n)
+        if n == 4:
+            assert dealer not in e.seats and e.scores[dealer] == 0
+    assert s.dealer == (first % n + len(games)) % n
+    # the sheet adds up: totals are the entered values, Seeger-Fabian adds the fixed bonuses
+    assert sum(s.totals) == sum(e.value for e in s.sheet)
+    bonus = 40 if n == 3 else 30
+    lost = s.games_lost()
+    for seat in range(n):
+        others_lost = sum(lost) - lost[seat]
+        assert s.seeger_fabian[seat] == (
+            s.totals[seat] + 50 * s.games_won()[seat] - 50 * lost[seat] + bonus * others_lost
+        )
+    # Bock deals are exactly the doubled ones
+    for e in s.sheet:
+        if e.declarer is not None:
+            raw = e.result.value
+            assert e.value == (2 * raw if e.bock else raw)
+    # the settlement balances, and the payments give each seat its amount
+    st_ = s.settlement()
+    assert sum(st_.amounts) == 0
+    net = [Decimal(0)] * n
+    for p in st_.payments:
+        assert p.amount > 0
+        net[p.payee] += p.amount
+        net[p.payer] -= p.amount
+    assert tuple(net) == st_.amounts
+    limit = cap if cap is not None else 10**9
+    assert st_.points == tuple(
+        sum(max(-limit, min(limit, e.scores[seat])) for e in s.sheet) for seat in range(n)
+    )

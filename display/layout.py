@@ -146,17 +146,25 @@ class Frame:
     def button(self, x: float, y: float, w: float, h: float, label: str,
                command: Command | None, role: str = "button", size: float = 20,
                fill: Colour = BUTTON, colour: Colour = BUTTON_INK, selected: bool = False,
-               face: str = "bold", layer: int = 1, suit: str | None = None) -> Element:
+               face: str = "bold", layer: int = 1, suit: str | None = None,
+               wrap: bool = False) -> Element:
         rect = self.r(x, y, w, h)
         min_px = self.px(MIN_TEXT_UNITS)
         label_rect = rect.inflate(-self.px(8), -self.px(4))
         if suit:
             label_rect.width -= rect.height
-        px, fits = self.fit(label, face, label_rect, self.px(size), min_px) if label else (0, True)
+        lines: tuple[str, ...] = ()
+        if label and wrap:
+            px, lines, fits = self.fit_wrapped(label, face, label_rect, self.px(size), min_px)
+            lines = lines if len(lines) > 1 else ()
+        elif label:
+            px, fits = self.fit(label, face, label_rect, self.px(size), min_px)
+        else:
+            px, fits = 0, True
         return self.add(Element("button", rect, role=role, text=label, face=face, px=px,
                                 min_px=min_px, colour=colour, fill=fill, command=command,
                                 selected=selected, radius=self.px(8), layer=layer, fits=fits,
-                                suit=suit))
+                                suit=suit, lines=lines))
 
     def card(self, x: float, y: float, w: float, h: float, card: Card | None,
              role: str = "card", command: Command | None = None,

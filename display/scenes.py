@@ -64,6 +64,8 @@ def compose_contract(game: str, skat_taken: bool, draft: frozenset[str]) -> str:
         if game == "N":
             return "NO" if skat_taken else "NOH"
         return f"{game}O"
+    if game == "N" and draft & {"S", "Z"}:
+        return ""  # no schneider or schwarz in null: the button is off
     text = game + ("" if skat_taken else "H")
     if game != "N":
         if "Z" in draft:
@@ -342,11 +344,13 @@ class SceneBuilder:
             else:
                 f.slot(sx + i * (card_w + 12), y + 36, card_w, card_h, role="skat-slot")
         if v.simulator and d.to is not None:
-            bx = sx + 2 * (card_w + 12) + 16
-            f.button(bx, y + 36, max(120.0, f.W - bx - 20), 64, _("Deal next card"),
-                     cmd.DealNext(), role="deal-next", fill=GOLD, colour=GOLD_DARK)
+            by = y + 36 + card_h + 16
+            f.button(sx, by, min(f.W - sx - 20, 300.0), 56, _("Deal next card"),
+                     cmd.DealNext(), role="deal-next", fill=GOLD, colour=GOLD_DARK, wrap=True)
             if d.last is not None:
-                f.card(bx, y + 110, 48, 72, d.last, role="deal-last")
+                lw = min(60.0, card_h / CARD_RATIO * 0.7)
+                f.card(sx + 2 * (card_w + 12) + 12, y + 36, lw, lw * CARD_RATIO, d.last,
+                       role="deal-last")
         self.banner(y + 40)
 
     def scene_bidding(self) -> None:
@@ -484,9 +488,9 @@ class SceneBuilder:
                    face="bold", colour=GOLD, role="trump")
             trump = _("No suit is trump") if game == "N" else _("Only jacks are trump")
         ty = y + 10 + icon
-        f.text(14, ty, iw - 12, 24, trump, size=17, face="bold", role="trump-text")
+        f.text(14, ty, iw - 12, 44, trump, size=18, face="bold", role="trump-text", wrap=True)
         mods = self.tr.contract(p.contract)[len(self.tr.game(game)):].strip()
-        ty += 26
+        ty += 46
         if mods:
             f.text(14, ty, iw - 12, 22, mods, size=16, colour=GOLD, role="contract-mods")
             ty += 24

@@ -1,0 +1,157 @@
+"""Every scene in every language at both sizes: texts fit at a readable size, nothing overlaps,
+everything is on the screen, tap targets are big, and the screen actually gets drawn."""
+
+from __future__ import annotations
+
+import itertools
+
+import pygame
+import pytest
+
+from display.layout import MIN_TEXT_UNITS, Element
+from display.render import Renderer
+from display.samples import extra_views, sample_view
+from display.scenes import UiState
+from display.view import LANGUAGES, SCENES, View
+
+SIZES = ((800, 480), (1920, 1080))
+MIN_TARGET_UNITS = 36  # ~7 mm on a 7-inch 800x480 screen
+
+
+def all_views(language: str) -> dict[str, View]:
+    views = {s: sample_view(s, language) for s in SCENES}
+    views.update(extra_views(language))
+    views["bidding-simulator"] = sample_view("bidding", language, simulator=True)
+    views["declaration-simulator"] = sample_view("declaration", language, simulator=True)
+    views["deal-simulator"] = sample_view("deal", language, simulator=True)
+    return views
+
+
+def overlaps(elements: list[Element]) -> list[str]:
+    """Pairs of boxes of the same layer that overlap (panels with panels, content with
+    content, floating banners with each other)."""
+    bad = []
+    for a, b in itertools.combinations(elements, 2):
+        if a.layer == b.layer and a.rect.colliderect(b.rect):
+            bad.append(f"{a.kind}:{a.role}:{a.text!r} {a.rect} overlaps "
+                       f"{b.kind}:{b.role}:{b.text!r} {b.rect}")
+    return bad
+
+
+def check_layout(elements: list[Element], size: tuple[int, int]) -> list[str]:
+    scale = size[1] / 480
+    screen = pygame.Rect((0, 0), size)
+    problems = []
+    for e in elements:
+        if not screen.contains(e.rect):
+            problems.append(f"{e.kind}:{e.role} {e.rect} is off the screen")
+        if e.kind in ("text", "button") and e.text:
+            if not e.fits:
+                problems.append(f"{e.role}: {e.text!r} does not fit {e.rect} even at {e.px}px")
+            if e.px < round(MIN_TEXT_UNITS * scale) - 1:
+                problems.append(f"{e.role}: {e.text!r} at {e.px}px is too small to read")
+        if e.kind == "button" and e.command is not None:
+            short = min(e.rect.w, e.rect.h) / scale
+            if short < MIN_TARGET_UNITS - 0.5:
+                problems.append(f"{e.role}: tap target {e.rect} is too small")
+    problems += overlaps(elements)
+    return problems
+
+
+def measured_fit(renderer: Renderer, e: Element) -> bool:
+    """Measure again with the font, independent of the layout's own bookkeeping."""
+    font = renderer.fonts.get(e.face, e.px)
+    box = e.rect
+    if e.kind == "button" and e.suit:
+        box = box.inflate(-box.h, 0)
+    if e.lines:
+        return (len(e.lines) * font.get_linesize() <= box.h
+                and all(font.size(line)[0] <= box.w for line in e.lines))
+    w, h = font.size(e.text)
+    return w <= box.w and h <= box.h
+
+
+@pytest.mark.parametrize("language", LANGUAGES)
+def test_every_scene_lays_out_and_draws(renderer: Renderer, language: str) -> None:
+    problems = []
+    for size in SIZES:
+        surface = pygame.Surface(size)
+        for name, view in all_views(language).items():
+            elements = renderer.layout(view, size)
+            problems += [f"{language} {size} {name}: {p}" for p in check_layout(elements, size)]
+            for e in elements:
+                if e.kind in ("text", "button") and e.text and not measured_fit(renderer, e):
+                    problems.append(f"{language} {size} {name}: {e.text!r} overflows {e.rect}")
+            renderer.draw(surface, view, elements)
+            # Something was drawn beyond the felt: at least 5 % of the pixels differ from it.
+            felt = pygame.mask.from_threshold(surface, (18, 78, 52), (1, 1, 1, 255)).count()
+            drawn = 1 - felt / (size[0] * size[1])
+            if drawn < 0.05:
+                problems.append(f"{language} {size} {name}: almost nothing drawn ({drawn:.1%})")
+    assert not problems, "\n".join(problems[:40])
+
+
+@pytest.mark.parametrize("style", ["french", "four-colour", "german"])
+def test_card_styles_lay_out_the_same(renderer: Renderer, style: str) -> None:
+    view = sample_view("play", "de", style, simulator=True)
+    elements = renderer.layout(view, (800, 480))
+    assert not check_layout(elements, (800, 480))
+    surface = pygame.Surface((800, 480))
+    renderer.draw(surface, view, elements)
+
+
+def test_overlay_states_lay_out(renderer: Renderer) -> None:
+    """The kiosk's own overlays: the language picker, the sheet over a scene, toggled
+    modifiers, the last trick shown."""
+    states = [UiState(picker=True), UiState(show_sheet=True), UiState(draft=frozenset("SZ")),
+              UiState(show_last_trick=True), UiState(clock="23:59")]
+    for size in SIZES:
+        for ui in states:
+            for scene in ("play", "declaration", "idle"):
+                view = sample_view(scene, "pl")
+                elements = renderer.layout(view, size, ui)
+                assert not check_layout(elements, size), (size, ui, scene)
+
+
+def test_whose_turn_is_marked_once(renderer: Renderer) -> None:
+    for scene in ("bidding", "declaration", "play"):
+        view = sample_view(scene)
+        turn_panels = [e for e in renderer.layout(view, (800, 480))
+                       if e.kind == "panel" and e.role.endswith(" turn")]
+        assert [p.role.split()[0] for p in turn_panels] == [f"seat{view.turn}"], scene
+
+
+def test_trump_is_shown_in_play(renderer: Renderer) -> None:
+    elements = renderer.layout(sample_view("play"), (800, 480))
+    trump = [e for e in elements if e.role == "trump"]
+    assert trump and trump[0].suit == "C"
+    assert any(e.role == "trump-text" and "Kreuz" in e.text for e in elements)
+
+
+def test_card_points_hidden_during_play_and_shown_with_result(renderer: Renderer) -> None:
+    play = " ".join(e.text for e in renderer.layout(sample_view("play", "en"), (800, 480)))
+    result = " ".join(e.text for e in renderer.layout(sample_view("result", "en"), (800, 480)))
+    assert "card points" not in play
+    assert "92 card points" in result
+
+
+def test_refusal_names_rule_and_cards(renderer: Renderer) -> None:
+    view = extra_views("en")["play-refused"]
+    elements = renderer.layout(view, (800, 480))
+    assert any(e.role == "refusal-text" and e.text == "Carla must follow trump" for e in elements)
+    shown = [e.card for e in elements if e.role == "follow-with"]
+    assert [str(c) for c in shown] == ["CQ", "C8", "C7"]
+
+
+def test_declaration_offers_only_legal_contracts(renderer: Renderer) -> None:
+    after = extra_views("en")["declaration-after-skat"]
+    elements = renderer.layout(after, (800, 480))
+    roles = {e.role for e in elements}
+    assert "mod-O" in roles            # null ouvert after a pick-up
+    assert "mod-S" not in roles and "mod-Z" not in roles
+    with_schneider = renderer.layout(sample_view("declaration", "en"), (800, 480),
+                                     UiState(draft=frozenset({"S"})))
+    null = next(e for e in with_schneider if e.role.startswith("declare-N"))
+    assert null.command is None and "disabled" in null.role
+    clubs = next(e for e in with_schneider if e.role == "declare-C")
+    assert clubs.command is not None and clubs.command.contract == "CHS"

@@ -231,3 +231,28 @@ def test_the_poller_thread_in_real_time() -> None:
     assert isinstance(event, TagLaid)
     assert (event.zone, event.uid) == ("centre", "04a224b2c94f80")
     assert not chips[0].field_on and not chips[1].field_on
+
+
+def test_halted_tags_sleep_through_reqa_but_wake_on_wupa() -> None:
+    clock, _, (chip,), (reader,) = make()
+    reader.open()
+    chip.lay(tag("deadbeef"))
+    reader.antenna_on()
+    clock.sleep(reader.settle)
+    assert reader.request() == bytes([0x04, 0x00])
+    assert reader.select() == bytes.fromhex("deadbeef")
+    reader.halt()
+    assert reader.request() is None
+    assert reader.request(wakeup=True) is not None
+    assert reader.select().hex() == "deadbeef"
+    reader.antenna_off()
+
+
+def test_bench_group_reports_its_keys() -> None:
+    from drivers.bench import bench
+
+    figures = bench(quick=True)
+    assert set(figures) == {"reader_pass_ms", "reader_overhead_share", "poll_idle_cpu_share"}
+    assert figures["reader_pass_ms"] > 0
+    assert 0 <= figures["reader_overhead_share"] <= 1
+    assert 0 <= figures["poll_idle_cpu_share"] <= 2

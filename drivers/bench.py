@@ -1,0 +1,87 @@
+"""The "readers" group of ``skat-table bench``: five emulated MFRC522 readers at the chip's timing.
+
+Figures (medians over several runs):
+
+- ``reader_pass_ms``: one pass over all five zones with no card on them, in milliseconds. The
+  radio sets the floor: per reader, the 5 ms settle time after switching the field on plus
+  the REQA's 10 ms timer time-out (plus the air time of the frame).
+- ``reader_overhead_share``: the part of a pass that is not radio time (wall time of the pass
+  minus what the emulated chips spent sending, waiting for their timer and receiving, minus
+  the settle times, over the wall time). It covers the driver's Python, the SPI transfers,
+  the wake-up latency of the sleeps, and the emulated chip's own Python too, so on a Pi with a
+  real chip it is an upper bound. Aim: under 5 %.
+- ``poll_idle_cpu_share``: CPU time of the process over wall time while the polling thread
+  runs and no card moves (one core = 1.0).
+"""
+
+from __future__ import annotations
+
+import statistics
+import time
+
+from drivers.clock import RealClock
+from drivers.mfrc522 import MFRC522
+from drivers.mfrc522_emu import EmulatedRig
+from drivers.poller import MFRC522Poller
+
+CHIP_SELECTS = [(0, 0), (0, 1), (1, 0), (1, 1), (1, 2)]
+ZONES = ["deal", "centre", "seat0", "seat1", "seat2"]
+
+
+def _setup() -> tuple[EmulatedRig, MFRC522Poller]:
+    clock = RealClock()
+    rig = EmulatedRig(clock)
+    readers = []
+    for bus, device in CHIP_SELECTS:
+        rig.add_reader(bus, device)
+        readers.append(MFRC522(bus, device, clock=clock, spi_factory=rig.spidev))
+    poller = MFRC522Poller(list(zip(readers, ZONES, strict=True)), lambda e: None, clock=clock)
+    poller.poll_once()  # opens and sets up the chips
+    return rig, poller
+
+
+def measure_passes(passes: int) -> tuple[float, float]:
+    """(ms per pass, overhead share) over ``passes`` passes."""
+    rig, poller = _setup()
+    try:
+        radio_before = sum(chip.radio_time for chip in rig.chips.values())
+        start = time.perf_counter()
+        for _ in range(passes):
+            poller.poll_once()
+        wall = time.perf_counter() - start
+        settle = sum(slot.reader.settle for slot in poller.slots) * passes
+        radio = sum(chip.radio_time for chip in rig.chips.values()) - radio_before + settle
+    finally:
+        poller.close()
+    return wall / passes * 1000, max(0.0, (wall - radio) / wall)
+
+
+def measure_idle_cpu(seconds: float) -> float:
+    """Process CPU time over wall time while the polling thread runs over empty readers."""
+    _, poller = _setup()
+    poller.start()
+    try:
+        time.sleep(0.1)  # let the thread get going
+        cpu0, wall0 = time.process_time(), time.perf_counter()
+        time.sleep(seconds)
+        cpu, wall = time.process_time() - cpu0, time.perf_counter() - wall0
+    finally:
+        poller.close()
+    return cpu / wall
+
+
+def bench(quick: bool = False) -> dict[str, float]:
+    runs = 3 if quick else 7
+    passes = 5 if quick else 20
+    results = [measure_passes(passes) for _ in range(runs)]
+    idle = [measure_idle_cpu(0.5 if quick else 2.0) for _ in range(3 if quick else 5)]
+    return {
+        "reader_pass_ms": statistics.median(r[0] for r in results),
+        "reader_overhead_share": statistics.median(r[1] for r in results),
+        "poll_idle_cpu_share": statistics.median(idle),
+    }
+
+
+if __name__ == "__main__":
+    for key, value in bench().items():
+        print(f"{key:<24} {value:.4g}")

@@ -410,6 +410,22 @@ class EmulatedMFRC522:
             for tag in self.tags:
                 tag.power_off()
 
+    def powered(self, now: float) -> bool:
+        """The field is on and has been long enough for a tag to power up."""
+        return self.field_since is not None and now - self.field_since >= TAG_POWER_UP
+
+    def _tags_in_reach(self, now: float) -> list[EmulatedTag]:
+        """Tags that hear this reader: its own (if its field has powered them) and, while a
+        neighbour's field is also on, the neighbour's tags, which that field keeps powered
+        close enough to hear this reader's weaker signal: the cross-read that one field at
+        a time prevents."""
+        tags = list(self.tags) if self.powered(now) else []
+        if self.rig is not None and self.rig.crosstalk:
+            for chip in self.rig.chips.values():
+                if chip is not self and chip.powered(now):
+                    tags += chip.tags
+        return tags
+
     def _command(self, value: int) -> None:
         cmd = value & 0x0F
         self.regs[r.COMMAND] = value & 0x3F & ~r.COMMAND_POWER_DOWN
@@ -443,11 +459,8 @@ class EmulatedMFRC522:
         p = _Pending("transceive", start=now, tx_end=now + send_time)
         self.regs[r.COLL] |= r.COLL_POS_NOT_VALID
         answers = []
-        powered = self.field_on and self.field_since is not None and (
-            now - self.field_since >= TAG_POWER_UP
-        )
-        if powered:
-            for tag in self.tags:
+        if self.field_on:
+            for tag in self._tags_in_reach(now):
                 answer = tag.receive(data, tx_last)
                 if answer is not None:
                     answers.append((tag, answer))
@@ -497,10 +510,14 @@ class EmulatedRig:
     """Up to five emulated readers on the Pi's SPI chip selects, sharing one clock.
 
     ``max_fields_on`` records the most antenna fields that were ever on at the same time.
+    With ``crosstalk`` (the default) the readers lie close together under one table top, so
+    a tag powered by one reader's field also hears (and answers) any other reader whose
+    field is on at the same time.
     """
 
-    def __init__(self, clock: Clock) -> None:
+    def __init__(self, clock: Clock, crosstalk: bool = True) -> None:
         self.clock = clock
+        self.crosstalk = crosstalk
         self.chips: dict[tuple[int, int], EmulatedMFRC522] = {}
         self.max_fields_on = 0
 

@@ -256,3 +256,24 @@ def test_bench_group_reports_its_keys() -> None:
     assert figures["reader_pass_ms"] > 0
     assert 0 <= figures["reader_overhead_share"] <= 1
     assert 0 <= figures["poll_idle_cpu_share"] <= 2
+
+
+def test_two_fields_on_at_once_would_cross_read_and_the_poller_never_does() -> None:
+    clock, _rig, chips, readers = make(2)
+    for reader in readers:
+        reader.open()
+    chips[1].lay(tag("deadbeef"))
+    # Both fields on: reader 0 hears the neighbour's card (what one field at a time prevents).
+    readers[1].antenna_on()
+    readers[0].antenna_on()
+    clock.sleep(0.005)
+    assert readers[0].request() is not None
+    assert readers[0].select().hex() == "deadbeef"
+    readers[0].antenna_off()
+    readers[1].antenna_off()
+    events: list = []
+    poller = MFRC522Poller([(readers[0], "deal"), (readers[1], "centre")], events.append,
+                           clock=clock)
+    for _ in range(5):
+        poller.poll_once()
+    assert [(e.zone, e.uid) for e in events] == [("centre", "deadbeef")]

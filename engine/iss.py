@@ -32,6 +32,7 @@ from __future__ import annotations
 import re
 from collections.abc import Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field, replace
+from dataclasses import fields as dataclass_fields
 from pathlib import Path
 
 from engine.actions import (
@@ -43,14 +44,17 @@ from engine.actions import (
     Discard,
     Hold,
     IllegalAction,
+    Kontra,
     Pass,
     Play,
+    Push,
+    Re,
     TakeSkat,
 )
 from engine.cards import Card, CardError, cards_mask, mask_cards
 from engine.contract import Contract, ContractError, GameType
 from engine.deal import Deal
-from engine.game import ISKO, Game, Phase, Rules
+from engine.game import ISKO, Game, Phase, Rules, RulesError
 from engine.scoring import GameResult, score_suit_grand
 from engine.trick import matadors as count_matadors
 
@@ -70,9 +74,11 @@ __all__ = [
     "iter_records",
     "moves_of",
     "parse_record",
+    "parse_rules",
     "read_records",
     "replay",
     "result_of",
+    "rules_text",
     "server_artefact_no_discard",
 ]
 
@@ -120,6 +126,8 @@ class IssResult:
     left: int = -1
     timeout: int = -1
     resigned: bool | None = None  # None: the record has no r: field (older records)
+    # house rule Ramsch (records of this program only): what each position scores
+    ramsch: tuple[int, int, int] | None = None
 
     @property
     def won(self) -> bool:
@@ -133,6 +141,8 @@ class IssResult:
             return PASSED
         if not tokens:
             raise IssError("the result R[] is empty")
+        if tokens[0] == "ramsch":
+            return cls._parse_ramsch(tokens[1:])
         fields: dict[str, int] = {}
         outcome = None
         bid_word = None
@@ -176,9 +186,26 @@ class IssResult:
             resigned=bool(fields["r"]) if "r" in fields else None,
         )
 
+    @classmethod
+    def _parse_ramsch(cls, tokens: list[str]) -> IssResult:
+        values = {}
+        for token in tokens:
+            key, _, raw = token.partition(":")
+            try:
+                values[key] = int(raw)
+            except ValueError:
+                raise IssError(f"Ramsch result {token!r}: write v0:N v1:N v2:N") from None
+        missing = [k for k in ("v0", "v1", "v2") if k not in values]
+        if missing:
+            raise IssError(f"the Ramsch result lacks {', '.join(missing)}")
+        return cls(outcome="ramsch", ramsch=(values["v0"], values["v1"], values["v2"]))
+
     def __str__(self) -> str:
         if self.passed:
             return "passed"
+        if self.ramsch is not None:
+            v0, v1, v2 = self.ramsch
+            return f"ramsch v0:{v0} v1:{v1} v2:{v2}"
         p0, p1, p2 = self.penalties
         text = (
             f"d:{self.declarer} {self.outcome} v:{self.value} m:{self.matadors} "
@@ -199,6 +226,8 @@ def _result_fields(r: IssResult) -> dict[str, object]:
     """The comparable fields of a result, under the names the record uses."""
     if r.passed:
         return {"passed": True}
+    if r.ramsch is not None:
+        return {"passed": False, "ramsch": " ".join(f"v{i}:{v}" for i, v in enumerate(r.ramsch))}
     fields: dict[str, object] = {
         "passed": False,
         "d": r.declarer,
@@ -232,7 +261,7 @@ def diff_results(expected: IssResult, actual: IssResult) -> list[str]:
     >>> diff_results(a, PASSED)
     ['record d:0 win v:33 m:2 bidok p:61 t:5 s:0 z:0 p0:0 p1:0 p2:0 l:-1 to:-1, engine passed']
     """
-    if expected.passed != actual.passed:
+    if expected.passed != actual.passed or (expected.ramsch is None) != (actual.ramsch is None):
         return [f"record {expected}, engine {actual}"]
     exp, act = _result_fields(expected), _result_fields(actual)
     out = []
@@ -391,6 +420,41 @@ def read_records(path: str | Path) -> list[IssRecord]:
 
 
 # ---------------------------------------------------------------------------------------------
+# House rules (records of this program only)
+#
+# ISS has no house rules. A record this program writes of a game under house rules carries
+# RU[...]: the rule flags that differ from the ISkO, "-name" for one switched off; its moves may
+# hold "n KONTRA", "n REKONTRA" and, in Schieberamsch, "n PUSH" (then the pushed cards); a
+# Ramsch is scored as R[ramsch v0:.. v1:.. v2:..] (what each position enters).
+
+
+def rules_text(rules: Rules) -> str:
+    """The ``RU`` value of a rule set: ``""`` for the ISkO.
+
+    >>> rules_text(Rules(kontra_re=True, ramsch=True, ramsch_jungfrau=False))
+    'kontra_re ramsch -ramsch_jungfrau'
+    """
+    out = []
+    for f in dataclass_fields(Rules):
+        value = getattr(rules, f.name)
+        if value != f.default:
+            out.append(f.name if value else f"-{f.name}")
+    return " ".join(out)
+
+
+def parse_rules(text: str) -> Rules:
+    """The rule set of an ``RU`` value; :class:`IssError` names an unknown rule."""
+    flags = {}
+    for word in text.split():
+        name = word.lstrip("-")
+        flags[name] = not word.startswith("-")
+    try:
+        return Rules.from_dict(flags)
+    except RulesError as exc:
+        raise IssError(f"RU[{text}]: {exc}") from None
+
+
+# ---------------------------------------------------------------------------------------------
 # Replay: the record's moves through the engine
 
 
@@ -439,6 +503,12 @@ class _Replayer:
             pass  # the declarer shows his cards: no effect on the game or the score
         elif action == "RE":
             self.resign(pos)
+        elif action == "KONTRA":
+            self.push(Kontra(pos))
+        elif action == "REKONTRA":
+            self.push(Re(pos))
+        elif action == "PUSH":
+            self.push(Push(pos))
         elif action == "??":
             # A card nobody saw (seen once, just before a defender left); nothing after it
             # can be checked, so only a server move may follow.
@@ -466,7 +536,7 @@ class _Replayer:
         phase = self.game.phase
         if phase == Phase.PLAY and len(cards) == 1:
             self.push(Play(pos, cards[0]))
-        elif phase == Phase.DISCARD and len(cards) <= 2:
+        elif phase in (Phase.DISCARD, Phase.PUSHING) and len(cards) <= 2:
             for c in cards:
                 self.push(Discard(pos, c))
         else:
@@ -521,12 +591,16 @@ def _where(game: Game) -> str:
     return f"phase {game.phase.value}"
 
 
-def replay(record: IssRecord, rules: Rules = ISKO) -> Game:
+def replay(record: IssRecord, rules: Rules | None = None) -> Game:
     """Play the record's moves through the engine and return the finished game.
+
+    The rules are the record's ``RU`` (the ISkO when it has none) unless ``rules`` is given.
 
     :class:`IssError` names the move that the rules refuse and says why, e.g.
     ``move 9 (1 HK): middlehand must follow spades: holds SA, S7``.
     """
+    if rules is None:
+        rules = parse_rules(record.get("RU")) if record.get("RU") else ISKO
     r = _Replayer(record, rules)
     for i, (actor, action) in enumerate(record.moves, 1):
         if r.game.result is not None:
@@ -566,6 +640,8 @@ def _iss_view(r: GameResult) -> IssResult:
             resigned=resigned,
         )
     c = r.contract
+    if c.game == GameType.RAMSCH:
+        return IssResult(outcome="ramsch", ramsch=r.position_values)
     schneider, schwarz = r.schneider, r.schwarz
     if c.game == GameType.NULL or (not r.won and c.schneider):
         # The server marks "schneider/schwarz reached" against a declarer only when he did not
@@ -636,7 +712,7 @@ def compare(record: IssRecord, game: Game) -> list[str]:
     return diff_results(record.result, engine_result(record, game))
 
 
-def check_record(record: IssRecord, rules: Rules = ISKO) -> list[str]:
+def check_record(record: IssRecord, rules: Rules | None = None) -> list[str]:
     """Replay and compare; a move the rules refuse is one disagreement naming it."""
     try:
         game = replay(record, rules)
@@ -647,7 +723,7 @@ def check_record(record: IssRecord, rules: Rules = ISKO) -> list[str]:
         return [f"the engine failed on this record: {type(exc).__name__}: {exc}"]
 
 
-def check_line(line: str, rules: Rules = ISKO) -> tuple[IssRecord | None, list[str]]:
+def check_line(line: str, rules: Rules | None = None) -> tuple[IssRecord | None, list[str]]:
     """Parse, replay and compare one line: ``(record or None, disagreements)``."""
     try:
         record = parse_record(line)
@@ -670,7 +746,7 @@ def _escape(value: str) -> str:
 def moves_of(game: Game) -> list[str]:
     """The game's actions as ISS move tokens (``"1 18"``, ``"0 s w C7.SA"``, ``"2 DJ"``...).
 
-    :class:`IssError` if the game holds something ISS cannot write (Kontra, Re, Ramsch).
+    House-rule actions are written as this program's extension (see :func:`rules_text`).
     """
     out: list[str] = []
     actions = list(game.actions)
@@ -701,13 +777,25 @@ def moves_of(game: Game) -> list[str]:
             out.append(f"{a.pos} {a.card}")
         elif isinstance(a, Concede):
             out.append(f"{a.pos} RE")
+        elif isinstance(a, Kontra):
+            out.append(f"{a.pos} KONTRA")
+        elif isinstance(a, Re):
+            out.append(f"{a.pos} REKONTRA")
+        elif isinstance(a, Push):
+            out.append(f"{a.pos} PUSH")
+            pushed = []
+            while i + 1 < len(actions) and isinstance(actions[i + 1], Discard) and len(pushed) < 2:
+                i += 1
+                pushed.append(str(actions[i].card))  # type: ignore[attr-defined]
+            if pushed:
+                out.append(f"{a.pos} " + ".".join(pushed))
         elif isinstance(a, Abort):
             if a.reason == "resign":
                 out.append(f"{a.pos} RE")
             else:
                 out.append(f"w {'TI' if a.reason == 'timeout' else 'LE'}.{a.pos}")
         else:
-            raise IssError(f"ISS records have no {a.kind}: this game cannot be written as one")
+            raise IssError(f"a {a.kind} action cannot be written in a record")
         i += 1
     return out
 
@@ -749,8 +837,6 @@ def game_to_record(
     """
     if game.result is None:
         raise IssError(f"only a finished game can be written as a record ({_where(game)})")
-    if game.is_ramsch:
-        raise IssError("ISS records have no Ramsch: this game cannot be written as one")
     if len(players) != 3:
         raise IssError(f"a record names 3 players, not {len(players)}")
     has_iss_resign = any(isinstance(a, Abort) and a.reason == "resign" for a in game.actions)
@@ -771,6 +857,8 @@ def game_to_record(
             k for k in given if k not in _HEADER_ORDER
         ]
         props = {k: given[k] for k in order}
+    if game.rules != ISKO:
+        props["RU"] = rules_text(game.rules)
     place = props["PC"]
     if has_concede and place != PLACE:
         raise IssError(f"a concession by the table's rules can only be written as PC[{PLACE}]")

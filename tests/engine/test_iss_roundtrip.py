@@ -1,28 +1,35 @@
 """Export of engine games as ISS records: re-import gives the same game (deal, every action in
-order) and the same result, for random legal games (property test) and for the 37 server
-records; what ISS cannot express (Kontra, Ramsch) is refused with a reason."""
+order) and the same result, for random legal games (property test, ISkO and house rules) and
+for the 37 server records."""
 
 from __future__ import annotations
 
 import random
+from dataclasses import replace
 from pathlib import Path
 
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from engine.actions import Abort, Bid, Concede, Kontra, Pass, Play, TakeSkat
+from engine.actions import Abort, Bid, Concede, Pass, TakeSkat
 from engine.deal import Deal
 from engine.game import Game, Phase, Rules
 from engine.iss import (
     ISS_PLACE,
+    PASSED,
     PLACE,
     IssError,
+    IssResult,
+    check_line,
     compare,
+    diff_results,
     engine_result,
     game_to_record,
     parse_record,
     replay,
+    result_of,
+    rules_text,
 )
 
 DATA = Path(__file__).resolve().parent.parent / "data"
@@ -35,7 +42,7 @@ def random_game(seed: int, rules: Rules | None = None) -> Game:
     ending = rng.random()
     while game.result is None:
         actions = game.legal_actions()
-        if game.phase == Phase.PLAY and rng.random() < 0.03:
+        if game.phase == Phase.PLAY and rng.random() < 0.03 and not game.is_ramsch:
             pos = rng.randrange(3)
             if ending < 0.4:
                 game.push(Concede(pos))
@@ -74,6 +81,33 @@ def test_export_and_reimport_give_the_same_game_and_result(seed: int) -> None:
     game = random_game(seed)
     line = game_to_record(game, ("Anna", "Ben", "Carla"), {"ID": str(seed), "SE": "7"})
     assert_same_game(game, line)
+
+
+HOUSE_RULES = [
+    Rules(kontra_re=True),
+    Rules(ramsch=True),
+    Rules(kontra_re=True, ramsch=True, schieberamsch=True),
+    Rules(ramsch=True, schieberamsch=True, schieberamsch_jacks=True, ramsch_jungfrau=False,
+          ramsch_durchmarsch=False),
+]
+
+
+@settings(max_examples=200, deadline=None)
+@given(st.integers(min_value=0, max_value=2**32), st.sampled_from(HOUSE_RULES))
+def test_house_rule_games_round_trip_too(seed: int, rules: Rules) -> None:
+    """Kontra/Re, Ramsch and Schieberamsch are written with this program's extension."""
+    game = random_game(seed, rules)
+    line = game_to_record(game, ("Anna", "Ben", "Carla"))
+    assert f"RU[{rules_text(rules)}]" in line
+    assert_same_game(game, line)
+    assert parse_record(line).result == result_of(game)
+
+
+def test_house_rule_generator_reaches_kontra_re_ramsch_and_pushes() -> None:
+    games = [random_game(seed, HOUSE_RULES[2]) for seed in range(300)]
+    kinds = {type(a).__name__ for g in games for a in g.actions}
+    assert {"Kontra", "Re", "Push"} <= kinds
+    assert any(g.is_ramsch and g.result.ending == "played" for g in games)  # type: ignore[union-attr]
 
 
 def test_random_games_cover_the_endings() -> None:
@@ -128,27 +162,25 @@ def test_place_says_whose_rules_score_a_resignation() -> None:
         game_to_record(resigned, properties={"PC": PLACE})
 
 
-def test_unfinished_kontra_and_ramsch_games_are_refused() -> None:
+def test_unfinished_games_and_foreign_rules_are_refused() -> None:
     game = Game(Deal.shuffled(1))
     with pytest.raises(IssError, match="only a finished game"):
         game_to_record(game)
+    line = game_to_record(random_game(5, Rules(kontra_re=True)))
+    _record, problems = check_line(line.replace("RU[kontra_re]", "RU[kontra_re bock_rounds]"))
+    assert problems == ["RU[kontra_re bock_rounds]: unknown house rule 'bock_rounds': known are "
+                        "kontra_re, ramsch, ramsch_durchmarsch, ramsch_jungfrau, schieberamsch, "
+                        "schieberamsch_jacks"]
 
-    kontra = Game(Deal.shuffled(2), Rules(kontra_re=True))
-    while kontra.phase != Phase.PLAY:
-        kontra.push(kontra.legal_actions()[0])
-    kontra.push(next(a for a in kontra.legal_actions() if isinstance(a, Kontra)))
-    while kontra.result is None:
-        kontra.push(next(a for a in kontra.legal_actions() if isinstance(a, Play)))
-    with pytest.raises(IssError, match="ISS records have no kontra"):
-        game_to_record(kontra)
 
-    ramsch = Game(Deal.shuffled(3), Rules(ramsch=True))
-    for pos in (1, 2, 0):
-        ramsch.push(Pass(pos))
-    while ramsch.result is None:
-        ramsch.push(ramsch.legal_actions()[0])
-    with pytest.raises(IssError, match="no Ramsch"):
-        game_to_record(ramsch)
+def test_ramsch_result_text() -> None:
+    r = IssResult.parse("ramsch v0:-36 v1:0 v2:0")
+    assert r.ramsch == (-36, 0, 0) and str(r) == "ramsch v0:-36 v1:0 v2:0"
+    assert diff_results(r, replace(r, ramsch=(0, -36, 0))) == [
+        "ramsch: record v0:-36 v1:0 v2:0, engine v0:0 v1:-36 v2:0"]
+    assert diff_results(r, PASSED) == ["record ramsch v0:-36 v1:0 v2:0, engine passed"]
+    with pytest.raises(IssError, match="lacks v2"):
+        IssResult.parse("ramsch v0:-36 v1:0")
 
 
 def test_bench_group_reports_records_per_second() -> None:

@@ -25,6 +25,9 @@ from typing import Any
 
 from engine.contract import Contract, GameType
 
+_BASE_VALUES = (12, 11, 10, 9, 24)
+_NULL_VALUES = (23, 35, 46, 59)
+
 ENDINGS = (
     "played", "null-trick", "schwarz-lost", "declarer-conceded", "defenders-conceded",
     "timeout", "leave", "resign", "passed",
@@ -97,23 +100,19 @@ def _positions(declarer: int, value: int) -> tuple[int, int, int]:
     return (pv[0], pv[1], pv[2])
 
 
-def score_suit_grand(contract: Contract, bid: int, matador_count: int, points: int,
-                     tricks: int, ending: str, declarer: int, kontra: int = 1,
-                     trick_done: bool = True) -> GameResult:
-    """Score a suit or grand game from the declarer's card points (with the skat) and tricks.
+def suit_grand_value(contract: Contract, bid: int, matador_count: int, points: int,
+                     tricks: int, ending: str = "played", trick_done: bool = True
+                     ) -> tuple[bool, int, int, bool, bool, bool, bool, bool]:
+    """The rules of a suit or grand game's value, as a bare tuple (the hot path of the
+    benchmark and the solver): ``(won, signed value without Kontra, multiplier, overbid,
+    schneider reached, schwarz reached, schneider level counted, schwarz level counted)``.
 
-    ``ending`` decides how: ``"played"``, ``"schwarz-lost"``, ``"timeout"``/``"leave"``/
-    ``"resign"`` (ISS: by the numbers, the caller credits points to the declarer when a
-    defender aborted), ``"declarer-conceded"`` (lost at the simple level plus announced levels)
-    or ``"defenders-conceded"`` (won at the simple level, or at the level the bid or the
-    announcement needs). ``trick_done``: whether any trick was completed (ISS sets
-    "schneider/schwarz reached" against a declarer only then).
+    >>> suit_grand_value(Contract.parse("G"), 18, 1, 90, 7)
+    (True, 72, 3, False, True, False, True, False)
     """
-    base = contract.game.base_value
-    assert base is not None, "score_suit_grand is for suit and grand games"
+    base = _BASE_VALUES[contract.game]
     if ending == "declarer-conceded":
-        won = False
-        schneider = schwarz = False
+        won = schneider = schwarz = False
     elif ending == "defenders-conceded":
         won = True
         schneider = schwarz = False
@@ -131,46 +130,57 @@ def score_suit_grand(contract: Contract, bid: int, matador_count: int, points: i
             # announce (an announced level counts anyway)
             schneider = trick_done and points <= 30 and not contract.schneider
             schwarz = trick_done and tricks == 0 and not contract.schwarz
-
-    m = abs(matador_count)
-    bd: list[tuple[str, int]] = [("with" if matador_count > 0 else "without", m)]
-    k = m + 1
-    bd.append(("game", k))
-    if contract.hand:
-        k += 1
-        bd.append(("hand", k))
+    k = (matador_count if matador_count > 0 else -matador_count) + 1 + contract.hand
     # when the defenders give up, the declarer wins at the level his bid needs
     lift = ending == "defenders-conceded"
     lvl_schneider = schneider or contract.schneider
     if lift and not lvl_schneider and k * base < bid:
         lvl_schneider = schneider = True
-    if lvl_schneider:
-        k += 1
-        bd.append(("schneider", k))
-    if contract.schneider:
-        k += 1
-        bd.append(("schneider_announced", k))
+    k += lvl_schneider + contract.schneider
     lvl_schwarz = schwarz or contract.schwarz
     if lift and not lvl_schwarz and k * base < bid:
         lvl_schwarz = schwarz = True
-    if lvl_schwarz:
-        k += 1
-        bd.append(("schwarz", k))
-    if contract.schwarz:
-        k += 1
-        bd.append(("schwarz_announced", k))
-    if contract.ouvert:
-        k += 1
-        bd.append(("ouvert", k))
-
+    k += lvl_schwarz + contract.schwarz + contract.ouvert
     overbid = k * base < bid
     if overbid:
         won = False
         k = -(-bid // base)
+    value = k * base if won else -2 * k * base
+    return won, value, k, overbid, schneider, schwarz, lvl_schneider, lvl_schwarz
+
+
+def score_suit_grand(contract: Contract, bid: int, matador_count: int, points: int,
+                     tricks: int, ending: str, declarer: int, kontra: int = 1,
+                     trick_done: bool = True) -> GameResult:
+    """Score a suit or grand game from the declarer's card points (with the skat) and tricks.
+
+    ``ending`` decides how: ``"played"``, ``"schwarz-lost"``, ``"timeout"``/``"leave"``/
+    ``"resign"`` (ISS: by the numbers, the caller credits points to the declarer when a
+    defender aborted), ``"declarer-conceded"`` (lost at the simple level plus announced levels)
+    or ``"defenders-conceded"`` (won at the simple level, or at the level the bid or the
+    announcement needs). ``trick_done``: whether any trick was completed (ISS sets
+    "schneider/schwarz reached" against a declarer only then).
+    """
+    base = contract.game.base_value
+    assert base is not None, "score_suit_grand is for suit and grand games"
+    won, value, k, overbid, schneider, schwarz, lvl_schneider, lvl_schwarz = suit_grand_value(
+        contract, bid, matador_count, points, tricks, ending, trick_done)
+    # the breakdown for display, level by level as counted above
+    m = abs(matador_count)
+    bd: list[tuple[str, int]] = [("with" if matador_count > 0 else "without", m)]
+    n = m + 1
+    bd.append(("game", n))
+    for counted, label in ((contract.hand, "hand"), (lvl_schneider, "schneider"),
+                           (contract.schneider, "schneider_announced"),
+                           (lvl_schwarz, "schwarz"), (contract.schwarz, "schwarz_announced"),
+                           (contract.ouvert, "ouvert")):
+        if counted:
+            n += 1
+            bd.append((label, n))
+    if overbid:
         bd.append(("overbid", k))
-    value = k * base
-    value = _with_kontra(value, kontra, bd)
-    signed = value if won else -2 * value
+    _with_kontra(1, kontra, bd)
+    signed = value * kontra
     return GameResult(
         declarer=declarer, contract=contract, bid=bid, won=won, value=signed,
         base_value=base, multiplier=k, points=points, tricks=tricks, matadors=matador_count,
@@ -179,14 +189,20 @@ def score_suit_grand(contract: Contract, bid: int, matador_count: int, points: i
     )
 
 
+def null_game_value(contract: Contract, won: bool) -> int:
+    """A null game's signed value: its fixed value won, twice that lost (no Kontra)."""
+    value = _NULL_VALUES[contract.hand + 2 * contract.ouvert]
+    return value if won else -2 * value
+
+
 def score_null(contract: Contract, bid: int, won: bool, points: int, tricks: int, ending: str,
                declarer: int, kontra: int = 1) -> GameResult:
     """Score a null game: its fixed value if won, twice that lost."""
     value = contract.null_value
     assert value is not None, "score_null is for null games"
     bd: list[tuple[str, int]] = [("null", value)]
-    value = _with_kontra(value, kontra, bd)
-    signed = value if won else -2 * value
+    _with_kontra(1, kontra, bd)
+    signed = null_game_value(contract, won) * kontra
     return GameResult(
         declarer=declarer, contract=contract, bid=bid, won=won, value=signed,
         base_value=contract.null_value, multiplier=1, points=points, tricks=tricks, matadors=0,

@@ -1,0 +1,209 @@
+"""Benchmark group "engine": random complete games per second on one core.
+
+Two figures:
+
+- ``random_games_per_s``: a tight loop on card masks. Each game: a fresh shuffle, a random
+  bidding outcome (declarer and bid) and a random contract (hand or with a pick-up and two
+  random discards, announcements included), random legal cards until the game ends by the
+  rules (all ten tricks, or earlier in null and schwarz-announced games), and the scoring. The
+  rules come from the engine's own functions: ``legal_mask``, ``trick_winner``, ``matadors``,
+  ``suit_grand_value``/``null_game_value``; the loop only moves cards between masks.
+- ``game_api_games_per_s``: the same kind of game driven through ``Game`` with
+  ``legal_actions``/``push`` (real bidding state machine, messages, undo snapshots, the full
+  ``GameResult``).
+
+Figures are medians of several runs (``RUNS``), in games per second of CPU time of this
+process (one core), so that other work on a shared machine does not lower them.
+"""
+
+from __future__ import annotations
+
+import functools
+import random
+import statistics
+import time
+from collections.abc import Callable
+
+from engine.actions import Pass
+from engine.cards import mask_points
+from engine.contract import BID_VALUES, Contract, GameType
+from engine.deal import Deal
+from engine.game import Game, Phase
+from engine.scoring import null_game_value, suit_grand_value
+from engine.trick import BEATS, FOLLOW, matadors
+
+RUNS = 5
+
+_BIT = tuple(1 << c for c in range(32))
+_NEXT = (1, 2, 0)
+
+_HAND_CONTRACTS = tuple(
+    [Contract(g, hand=True) for g in range(5)] * 6
+    + [Contract(g, hand=True, schneider=True) for g in range(5)]
+    + [Contract(g, hand=True, schwarz=True) for g in range(5)]
+    + [Contract(g, ouvert=True) for g in range(5)]
+    + [Contract(GameType.NULL, hand=True), Contract(GameType.NULL, hand=True, ouvert=True)] * 3
+)
+_PICKUP_CONTRACTS = tuple(
+    [Contract(g) for g in range(5)] * 2
+    + [Contract(GameType.NULL), Contract(GameType.NULL, ouvert=True)]
+)
+
+
+@functools.cache
+def _select_tables() -> tuple[tuple[tuple[int, ...], ...], tuple[tuple[int, ...], ...]]:
+    """For each 16-bit half of a mask, its cards as bits (low half, high half): drawing the
+    k-th card of a hand is then two lookups. Built once, on first use (~0.2 s, ~14 MB)."""
+    lo = tuple(tuple(1 << i for i in range(16) if b >> i & 1) for b in range(65536))
+    hi = tuple(tuple(x << 16 for x in t) for t in lo)
+    return lo, hi
+
+
+def random_games(n: int, seed: int = 1, record: list[tuple] | None = None) -> int:
+    """Play ``n`` random complete games on masks; returns the sum of the signed values (so
+    the work cannot be optimised away and runs can be compared).
+
+    With ``record``, each game is appended as ``(deal, declarer, bid, contract, discards,
+    cards laid, value)`` so that tests can replay it through ``Game`` and compare.
+    """
+    rng = random.Random(seed)
+    rnd = rng.random
+    getrandbits = rng.getrandbits
+    lo, hi = _select_tables()
+    deck = list(_BIT)  # cards as their bits: a hand's mask is the sum of its slice
+    # FOLLOW and BEATS (the tables legal_mask and trick_winner read), keyed by card bit
+    follow_t = [{1 << c: FOLLOW[g][c] for c in range(32)} for g in range(7)]
+    beats_t = [{1 << c: BEATS[g][c] for c in range(32)} for g in range(7)]
+    nxt = _NEXT
+    null = int(GameType.NULL)
+    hand_contracts = [(c, int(c.game), c.schwarz) for c in _HAND_CONTRACTS]
+    n_hand = len(hand_contracts)
+    pickup_contracts = [(c, int(c.game), c.schwarz) for c in _PICKUP_CONTRACTS]
+    n_pickup = len(pickup_contracts)
+    total = 0
+    for _ in range(n):
+        # Fisher-Yates on the previous game's order (any order shuffles to a uniform one)
+        r = getrandbits(496)
+        for i in range(31, 0, -1):
+            j = ((r & 0xFFFF) * (i + 1)) >> 16
+            r >>= 16
+            deck[i], deck[j] = deck[j], deck[i]
+        h = [sum(deck[0:10]), sum(deck[10:20]), sum(deck[20:30])]
+        skat = deck[30] | deck[31]
+        # the bidding's outcome: a random declarer at a random value
+        d = int(rnd() * 3)
+        bid = BID_VALUES[int(rnd() * 10)]
+        twelve = h[d] | skat
+        deal = (h[0], h[1], h[2], skat) if record is not None else None
+        discards = 0
+        if rnd() < 0.3:
+            c, g, schwarz_announced = hand_contracts[int(rnd() * n_hand)]
+        else:
+            c, g, schwarz_announced = pickup_contracts[int(rnd() * n_pickup)]
+            k = int(rnd() * 12)
+            t = lo[twelve & 0xFFFF]
+            x = t[k] if k < len(t) else hi[twelve >> 16][k - len(t)]
+            m = twelve ^ x
+            k = int(rnd() * 11)
+            t = lo[m & 0xFFFF]
+            y = t[k] if k < len(t) else hi[m >> 16][k - len(t)]
+            discards = x | y
+            h[d] = twelve ^ discards
+            skat = discards
+        if g == null and bid > (c.null_value or 0):
+            bid = 18  # a null game below the bid cannot be declared
+        follow = follow_t[g]
+        beats = beats_t[g]
+        laid = [] if record is not None else None
+        leader = 0
+        won = 0
+        tricks = 0
+        done = 0
+        for done in range(1, 11):  # noqa: B007 (done is read after the loop)
+            # the leader lays any card; the others one of legal_mask(hand, lead, game)
+            p0 = leader
+            m = h[p0]
+            k = int(rnd() * m.bit_count())
+            t = lo[m & 0xFFFF]
+            b0 = t[k] if k < len(t) else hi[m >> 16][k - len(t)]
+            h[p0] ^= b0
+            f = follow[b0]
+            p1 = nxt[p0]
+            m = h[p1] & f or h[p1]
+            if m & (m - 1):
+                k = int(rnd() * m.bit_count())
+                t = lo[m & 0xFFFF]
+                b1 = t[k] if k < len(t) else hi[m >> 16][k - len(t)]
+            else:
+                b1 = m
+            h[p1] ^= b1
+            p2 = nxt[p1]
+            m = h[p2] & f or h[p2]
+            if m & (m - 1):
+                k = int(rnd() * m.bit_count())
+                t = lo[m & 0xFFFF]
+                b2 = t[k] if k < len(t) else hi[m >> 16][k - len(t)]
+            else:
+                b2 = m
+            h[p2] ^= b2
+            # trick_winner's rule: BEATS[game][card] holds the cards that take that card
+            if beats[b0] & b1:
+                leader = p2 if beats[b1] & b2 else p1
+            else:
+                leader = p2 if beats[b0] & b2 else p0
+            if laid is not None:
+                laid += (b0.bit_length() - 1, b1.bit_length() - 1, b2.bit_length() - 1)
+            if leader == d:
+                won |= b0 | b1 | b2
+                tricks += 1
+                if g == null:
+                    break
+            elif schwarz_announced:
+                break
+        if g == null:
+            value = null_game_value(c, tricks == 0)
+        else:
+            ending = "played" if done == 10 else "schwarz-lost"
+            value = suit_grand_value(c, bid, matadors(twelve, g), mask_points(won | skat),
+                                     tricks, ending)[1]
+        total += value
+        if record is not None:
+            record.append((deal, d, bid, c, discards, laid, value))
+    return total
+
+
+def api_games(n: int, seed: int = 1) -> int:
+    """Play ``n`` random complete games through ``Game`` (legal_actions and push)."""
+    rng = random.Random(seed)
+    choice = rng.choice
+    total = 0
+    for _ in range(n):
+        g = Game(Deal.random(rng))
+        while g.phase != Phase.FINISHED:
+            acts = g.legal_actions()
+            if g.phase == Phase.BIDDING:
+                # pass often, bid in small steps: the bidding ends at sensible values
+                acts = [a for a in acts if isinstance(a, Pass)] * 3 + acts[:4]
+            g.push(choice(acts))
+        total += g.result.value  # type: ignore[union-attr]
+    return total
+
+
+def _rate(func: Callable[..., int], n: int, runs: int) -> float:
+    """Median games per second of CPU time: the figure for one core, also on a busy machine."""
+    func(10)  # build the lookup tables outside the timing
+    rates = []
+    for r in range(runs):
+        t0 = time.process_time()
+        func(n, seed=r + 1)
+        rates.append(n / (time.process_time() - t0))
+    return statistics.median(rates)
+
+
+def bench(quick: bool = False) -> dict[str, float]:
+    """Median games per second of ``RUNS`` runs (quick: few games, rough)."""
+    runs = 3 if quick else RUNS
+    return {
+        "random_games_per_s": round(_rate(random_games, 2_000 if quick else 100_000, runs), 1),
+        "game_api_games_per_s": round(_rate(api_games, 200 if quick else 5_000, runs), 1),
+    }

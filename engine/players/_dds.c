@@ -5,7 +5,8 @@
  * in; this file only searches. The pure-Python search in solver.py stays the fallback and the
  * test oracle (tests/players/test_solver.py checks identical answers).
  *
- * search(tables, tt, h0, h1, h2, leader, need) -> bool
+ * search(tables, tt, h0, h1, h2, leader, need, max_nodes) -> (result, nodes)
+ *   result is True, False, or None when max_nodes (0: no limit) ran out first
  *   tables: bytes, 4 x 32 uint32 (cls_mask, beats, run_mask, value) + 4 bytes
  *           (maxer[0..2], declarer) + uint32 bonus (1 per trick in trick mode, else 0)
  *   tt:     a writable buffer of 16-byte entries (zeroed = empty), the transposition table
@@ -37,6 +38,8 @@ typedef struct {
     Entry *tt;
     size_t tt_mask;
     uint64_t nodes;
+    uint64_t max_nodes; /* 0: no limit */
+    int aborted;
 } Ctx;
 
 static const int NEXT[3] = {1, 2, 0};
@@ -95,7 +98,10 @@ static size_t slot(uint32_t h0, uint32_t h1, uint32_t h2, int leader, size_t mas
 
 static int search(Ctx *c, uint32_t h[3], int leader, int need) {
     const Tables *t = c->t;
-    c->nodes++;
+    if (++c->nodes > c->max_nodes && c->max_nodes) {
+        c->aborted = 1;
+        return 0;
+    }
     uint32_t remaining = h[0] | h[1] | h[2];
     int total = left_value(c, remaining);
     if (need > total)
@@ -163,6 +169,8 @@ static int search(Ctx *c, uint32_t h[3], int leader, int need) {
                     hh[p2] = h2 & ~(1u << c2);
                     hh[p3] = h3 & ~(1u << c3);
                     r = search(c, hh, winner, n_need);
+                    if (c->aborted)
+                        return 0; /* unwind without storing half-searched results */
                 }
                 if (r == w3)
                     break;
@@ -192,7 +200,9 @@ static PyObject *py_search(PyObject *self, PyObject *args) {
     Py_buffer tables, tt;
     unsigned int h0, h1, h2;
     int leader, need;
-    if (!PyArg_ParseTuple(args, "y*w*IIIii", &tables, &tt, &h0, &h1, &h2, &leader, &need))
+    unsigned long long max_nodes = 0;
+    if (!PyArg_ParseTuple(args, "y*w*IIIii|K", &tables, &tt, &h0, &h1, &h2, &leader, &need,
+                          &max_nodes))
         return NULL;
     PyObject *result = NULL;
     size_t entries = (size_t)tt.len / sizeof(Entry);
@@ -209,9 +219,12 @@ static PyObject *py_search(PyObject *self, PyObject *args) {
         c.tt = (Entry *)tt.buf;
         c.tt_mask = entries - 1;
         c.nodes = 0;
+        c.max_nodes = (uint64_t)max_nodes;
+        c.aborted = 0;
         uint32_t h[3] = {h0, h1, h2};
         int r = search(&c, h, leader, need);
-        result = Py_BuildValue("(OK)", r ? Py_True : Py_False, (unsigned long long)c.nodes);
+        PyObject *answer = c.aborted ? Py_None : (r ? Py_True : Py_False);
+        result = Py_BuildValue("(OK)", answer, (unsigned long long)c.nodes);
     }
     PyBuffer_Release(&tables);
     PyBuffer_Release(&tt);
@@ -224,7 +237,7 @@ static PyObject *py_sizes(PyObject *self, PyObject *noargs) {
 
 static PyMethodDef methods[] = {
     {"search", py_search, METH_VARARGS,
-     "search(tables, tt, h0, h1, h2, leader, need) -> (bool, nodes)"},
+     "search(tables, tt, h0, h1, h2, leader, need, max_nodes=0) -> (bool or None, nodes)"},
     {"sizes", py_sizes, METH_NOARGS, "sizes() -> (bytes of the tables, bytes of one entry)"},
     {NULL, NULL, 0, NULL},
 };

@@ -47,7 +47,7 @@ except ImportError:  # pragma: no cover - depends on the build
     _dds = None
 
 HAVE_C = _dds is not None
-_TT_ENTRIES = 1 << 17
+_TT_ENTRIES = 1 << 19
 
 GRAND = 4
 NULL = 5
@@ -57,6 +57,10 @@ _NEXT = (1, 2, 0)
 
 class SolverError(ValueError):
     """A position the solver cannot search (wrong card counts, a card twice...)."""
+
+
+class SearchLimitReached(RuntimeError):
+    """The search used up its node budget (``Solver.max_nodes``) before it had an answer."""
 
 
 def _internal_order(game: int) -> list[int]:
@@ -115,10 +119,7 @@ class Tables:
         # the cards above i in its run of equal points: i is equivalent to the lowest of them
         # that is still out, if the same hand holds that one
         self.run_mask = [((2 << run_top[i]) - 1) & ~((2 << i) - 1) for i in range(32)]
-        # bits of every 16-bit half, lowest first, as tuples of internal indices
-        lo = [tuple(i for i in range(16) if m >> i & 1) for m in range(1 << 16)]
-        self.bits_lo = lo
-        self.bits_hi = [tuple(i + 16 for i in t) for t in lo]
+        self.bits_lo, self.bits_hi = _half_bits()
 
     def internal(self, mask: int) -> int:
         b = self.byte_to_internal
@@ -143,6 +144,18 @@ class Tables:
 
 
 _TABLES: dict[int, Tables] = {}
+_HALVES: list[tuple[list[tuple[int, ...]], list[tuple[int, ...]]]] = []
+
+
+def _half_bits() -> tuple[list[tuple[int, ...]], list[tuple[int, ...]]]:
+    """The set bits of every 16-bit number, low half and high half (shared by all games)."""
+    if not _HALVES:
+        lo = [()] * (1 << 16)
+        for m in range(1, 1 << 16):
+            low = m & -m
+            lo[m] = (low.bit_length() - 1, *lo[m ^ low])
+        _HALVES.append((lo, [tuple(i + 16 for i in t) for t in lo]))
+    return _HALVES[0]
 
 
 def tables(game: int) -> Tables:
@@ -162,7 +175,8 @@ class Solver:
     """
 
     def __init__(
-        self, game: int, declarer: int, max_entries: int = 2_000_000, use_c: bool | None = None
+        self, game: int, declarer: int, max_entries: int = 2_000_000, use_c: bool | None = None,
+        max_nodes: int = 0,
     ) -> None:
         if declarer not in (0, 1, 2):
             raise SolverError(f"declarer must be position 0, 1 or 2, not {declarer}")
@@ -170,7 +184,10 @@ class Solver:
         self.declarer = declarer
         self.t = tables(self.game)
         self.max_entries = max_entries
+        # node budget of each question (0: none); past it SearchLimitReached is raised
+        self.max_nodes = max_nodes
         self.nodes = 0
+        self._limit_at = 0
         # In suit and grand the declarer maximises his points; in null the defenders maximise
         # the declarer's tricks, so the roles of the yes/no search swap.
         null = self.game == NULL
@@ -183,7 +200,7 @@ class Solver:
             raise SolverError("the C solver core is not built: run pip install -e . with gcc")
         self.uses_c = use_c
         if use_c:
-            self._c_tt = {False: bytearray(16 * _TT_ENTRIES), True: bytearray(16 * _TT_ENTRIES)}
+            self._c_tt = {}
             self._search_points = self._make_c_search(tricks=False)
             self._search_tricks = self._make_c_search(tricks=True)
         else:
@@ -196,6 +213,7 @@ class Solver:
         if self.uses_c:
             for buf in self._c_tt.values():
                 buf[:] = bytes(len(buf))
+
 
     # ------------------------------------------------------------------ public questions
 
@@ -273,6 +291,7 @@ class Solver:
         cards = [t.to_internal[c] for c in trick]
         if need <= 0:
             return True
+        self._limit_at = self.nodes + self.max_nodes if self.max_nodes else 0
         if not cards:
             if counts[leader] == 0:
                 return False
@@ -344,13 +363,20 @@ class Solver:
             "<128I4BI", *t.cls_mask, *t.beats, *t.run_mask, *values,
             *(int(m) for m in self._maxer), self.declarer, 1 if tricks else 0,
         )
-        tt = self._c_tt[tricks]
+        tt = self._c_tt.setdefault(tricks, bytearray(16 * _TT_ENTRIES))
         c_search = _dds.search  # type: ignore[union-attr]
         solver = self
 
         def search(h: list[int], leader: int, need: int) -> bool:
-            result, nodes = c_search(packed, tt, h[0], h[1], h[2], leader, need)
+            budget = 0
+            if solver._limit_at:
+                budget = solver._limit_at - solver.nodes
+                if budget <= 0:
+                    raise SearchLimitReached(f"{solver.max_nodes} nodes searched, no answer")
+            result, nodes = c_search(packed, tt, h[0], h[1], h[2], leader, need, budget)
             solver.nodes += nodes
+            if result is None:
+                raise SearchLimitReached(f"{solver.max_nodes} nodes searched, no answer")
             return result
 
         return search
@@ -395,6 +421,8 @@ class Solver:
         def search(h: list[int], leader: int, need: int) -> bool:
             """At the start of a trick: can the declarer still reach ``need``?"""
             solver.nodes += 1
+            if solver._limit_at and solver.nodes > solver._limit_at:
+                raise SearchLimitReached(f"{solver.max_nodes} nodes searched, no answer")
             remaining = h[0] | h[1] | h[2]
             total = left_value(remaining)
             if need > total:

@@ -1,0 +1,568 @@
+"""The main computer player: Perfect-Information Monte Carlo card play under a time budget.
+
+For a card decision the player samples *worlds*, deals of the cards it cannot see that agree
+with everything its seat knows (cards played, suits a player showed void in, the skat for the
+declarer who took it, the open hand in ouvert, the declarer's bid: his cards must make a game
+worth it). Each world is solved double-dummy (:mod:`engine.players.solver`) for every card it
+may lay, and the card that reaches the goal in the most worlds is played. The goal is the
+contract's: 61 (90 with schneider announced, every trick with schwarz announced), no trick for
+the null declarer; where a world's outcome does not depend on the card, schneider decides.
+
+It is anytime: worlds are solved until the budget (seconds per decision, default 1.0) is
+spent, spread over worker processes; with ``worlds=N`` it solves exactly N worlds instead,
+and then the same seed gives the same decisions whatever the number of workers.
+
+Bidding, hand or skat come from the hand evaluation (as the rule player); after taking the
+skat, the few best (contract, discard) choices are compared by solving sampled deals of the
+opponents' cards.
+
+>>> from engine.deal import Deal
+>>> from engine.players.table import play_game
+>>> p = PimcPlayer(seed=1, worlds=4, workers=1)
+>>> g = play_game(Deal.shuffled(3), [p, p, p])
+>>> g.result is not None
+True
+"""
+
+from __future__ import annotations
+
+import contextlib
+import os
+import random
+import time
+from collections.abc import Iterable, Iterator
+from concurrent.futures import Executor, ProcessPoolExecutor
+from dataclasses import dataclass
+
+from engine.actions import Action, Declare, Discard, Play
+from engine.cards import RANK_POINTS, mask_points
+from engine.contract import GameType
+from engine.game import Phase
+from engine.players import evaluate as ev
+from engine.players.base import SeatView, require_turn
+from engine.players.rule import RulePlayer
+from engine.players.solver import SearchLimitReached, Solver, Tables, tables
+from engine.trick import trick_winner
+
+# A world where the card does not change the result still counts this much for schneider.
+SCHNEIDER_WEIGHT = 0.25
+# Sampling tries per world before the bidding limits are given up for that world.
+CONSTRAINT_TRIES = 40
+DEFAULT_BUDGET = 1.0
+
+
+@dataclass(frozen=True)
+class Knowledge:
+    """What a seat knows for a card decision, in a form worker processes can receive."""
+
+    me: int
+    declarer: int
+    game: int
+    hand_game: bool
+    schneider: bool
+    schwarz: bool
+    ouvert: bool
+    bid: int
+    known: tuple[int, int, int]  # hands known to this seat (its own, an open hand), else 0
+    sizes: tuple[int, int, int]
+    skat: int | None  # the skat if this seat knows it, else None
+    unknown: int
+    voids: tuple[int, int, int]
+    played_by: tuple[int, int, int]
+    trick: tuple[int, ...]
+    leader: int
+    declarer_points: int  # in the declarer's tricks so far (without the skat)
+    said: tuple[int, int, int]  # highest value each position bid or held
+    candidates: tuple[int, ...]
+    seed: str
+
+
+def knowledge_of(view: SeatView, candidates: list[int], seed: int) -> Knowledge:
+    """The sampling problem of a card decision."""
+    d = view.declarer
+    if d is None or view.contract is None or view.game_type is None:
+        raise ValueError("card play needs a declared game")
+    known = [0, 0, 0]
+    known[view.pos] = view.hand
+    if view.open_hand is not None:
+        known[d] = view.open_hand
+    played = [0, 0, 0]
+    for t in view.tricks:
+        for i, c in enumerate(t.cards):
+            played[(t.leader + i) % 3] |= 1 << c
+    for i, c in enumerate(view.trick):
+        played[(view.trick_leader + i) % 3] |= 1 << c
+    said = [0, 0, 0]
+    last_bid = 0
+    for a in view.bidding:
+        if a.kind == "bid":
+            last_bid = a.value  # type: ignore[attr-defined]
+            said[a.pos] = max(said[a.pos], last_bid)
+        elif a.kind == "hold":
+            said[a.pos] = max(said[a.pos], last_bid)
+    skat: int | None = None
+    if view.pos == d and view.skat_taken:
+        skat = view.skat
+    c = view.contract
+    return Knowledge(
+        me=view.pos, declarer=d, game=int(view.game_type), hand_game=c.hand,
+        schneider=c.schneider, schwarz=c.schwarz, ouvert=c.ouvert, bid=view.bid,
+        known=(known[0], known[1], known[2]), sizes=view.hand_sizes, skat=skat,
+        unknown=view.unknown, voids=view.voids, played_by=(played[0], played[1], played[2]),
+        trick=view.trick, leader=view.trick_leader,
+        declarer_points=mask_points(view.won[d]), said=(said[0], said[1], said[2]),
+        candidates=tuple(candidates),
+        seed=f"{seed}:{view.pos}:{view.hand}:{view.played}",
+    )
+
+
+# ---------------------------------------------------------------------- sampling
+
+
+def sample_world(k: Knowledge, rng: random.Random) -> tuple[list[int], int]:
+    """Hands of all three positions and the skat, consistent with ``k``."""
+    best: tuple[list[int], int] | None = None
+    for _ in range(CONSTRAINT_TRIES):
+        world = _deal_unknown(k, rng)
+        if best is None:
+            best = world
+        if _fits_bidding(k, world):
+            return world
+    assert best is not None
+    return best
+
+
+def _deal_unknown(k: Knowledge, rng: random.Random) -> tuple[list[int], int]:
+    slots = [p for p in range(3) if not k.known[p]]
+    capacity = {p: k.sizes[p] for p in slots}
+    skat_slot = 3 if k.skat is None else None
+    if skat_slot is not None:
+        capacity[3] = 2
+    cards = [c for c in range(32) if k.unknown >> c & 1]
+    if len(cards) != sum(capacity.values()):
+        raise ValueError(
+            f"{len(cards)} unknown cards do not fill {sum(capacity.values())} places"
+        )
+    forbidden = {p: k.voids[p] for p in slots}
+    forbidden[3] = 0
+    for _attempt in range(200):
+        rng.shuffle(cards)
+        # the most restricted cards first, so a void never leaves a card without a place
+        cards.sort(key=lambda c: sum(1 for s in capacity if not forbidden[s] >> c & 1))
+        left = dict(capacity)
+        hands = list(k.known)
+        skat = k.skat or 0
+        ok = True
+        for c in cards:
+            places = [s for s in left if left[s] and not forbidden[s] >> c & 1]
+            if not places:
+                ok = False
+                break
+            weights = [left[s] for s in places]
+            s = rng.choices(places, weights)[0]
+            left[s] -= 1
+            if s == 3:
+                skat |= 1 << c
+            else:
+                hands[s] |= 1 << c
+        if ok:
+            return hands, skat
+    raise ValueError("no deal fits what this seat knows (inconsistent voids)")
+
+
+def _fits_bidding(k: Knowledge, world: tuple[list[int], int]) -> bool:
+    """Could each hidden hand in this world have bid what its player bid?
+
+    The declarer's cards must make a game worth his bid (leniently: one level of schneider
+    is granted, he may also have overbid); a defender who bid must have held a hand the
+    evaluation would bid that high with (one skat's worth bolder).
+    """
+    hands, skat = world
+    d = k.declarer
+    for p in range(3):
+        if p in (k.me, d) or k.known[p] or not k.said[p]:
+            continue
+        if ev.bid_limit(hands[p] | k.played_by[p], bonus=1.0) < k.said[p]:
+            return False
+    if k.me == d or k.game == ev.NULL or k.known[d]:
+        return True
+    twelve = hands[d] | k.played_by[d] | skat
+    base = ev.BASE_VALUES[k.game]
+    levels = abs(ev.matadors(twelve, k.game)) + 1 + k.hand_game + k.schneider + k.schwarz
+    levels += 1 if k.ouvert else 0
+    return base * (levels + 1) >= k.bid
+
+
+# ---------------------------------------------------------------------- solving
+
+
+# A world whose search needs more nodes than this is dropped (a few such positions take
+# millions of nodes; a decision is better served by many ordinary worlds).
+MAX_NODES_C = 400_000
+MAX_NODES_PYTHON = 30_000
+_SOLVERS: dict[tuple[int, int], Solver] = {}
+
+
+def _solver(game: int, declarer: int) -> Solver:
+    """This process's solver for a game and declarer (its transposition table is reused
+    across worlds: entries are keyed by the full hands, so they stay valid)."""
+    s = _SOLVERS.get((game, declarer))
+    if s is None:
+        _SOLVERS.clear()  # one game at a time: keep the memory of one solver only
+        s = _SOLVERS[(game, declarer)] = Solver(game, declarer)
+        s.max_nodes = MAX_NODES_C if s.uses_c else MAX_NODES_PYTHON
+    return s
+
+
+def evaluate_world(k: Knowledge, hands: list[int], skat: int, deadline: float | None = None
+                   ) -> list[float] | None:
+    """For each candidate card: 1 if this seat's side reaches its goal in this world (plus
+    the schneider tie-break where the card does not matter), from this seat's view.
+
+    None if ``deadline`` passed before every candidate was solved (the world is dropped, so
+    all candidates are always compared on the same worlds)."""
+    solver = _solver(k.game, k.declarer)
+    me_decl = k.me == k.declarer
+    primary = []
+    for c in k.candidates:
+        if deadline is not None and time.monotonic() >= deadline:
+            return None
+        primary.append(_outcome(k, solver, hands, skat, c, _goal(k)))
+    scores = [float(r == me_decl) for r in primary]
+    if k.game != ev.NULL and not k.schwarz and len(set(primary)) == 1:
+        # the result does not depend on the card: play for (or against) schneider
+        level = 90 if primary[0] else 31
+        if level == 90 and k.schneider:
+            return scores
+        second = [_outcome(k, solver, hands, skat, c, level) for c in k.candidates]
+        scores = [s + SCHNEIDER_WEIGHT * float(r == me_decl) for s, r in zip(scores, second,
+                                                                             strict=True)]
+    return scores
+
+
+def _goal(k: Knowledge) -> int:
+    if k.schwarz:
+        return -1  # every trick
+    return 90 if k.schneider else 61
+
+
+def _outcome(k: Knowledge, solver: Solver, hands: list[int], skat: int, card: int,
+             goal: int) -> bool:
+    """Does the declarer reach ``goal`` (points; -1 every trick; null: no trick) after
+    this seat lays ``card``?"""
+    h = list(hands)
+    h[k.me] &= ~(1 << card)
+    trick = (*k.trick, card)
+    leader = k.leader
+    points = k.declarer_points + (0 if k.game == ev.NULL else mask_points(skat))
+    if len(trick) == 3:
+        winner = (leader + trick_winner(trick, k.game)) % 3
+        if winner == k.declarer:
+            if k.game == ev.NULL:
+                return False
+            points += sum(RANK_POINTS[c & 7] for c in trick)
+        elif goal == -1:
+            return False
+        leader, trick = winner, ()
+    if k.game == ev.NULL:
+        if not (h[0] | h[1] | h[2]):
+            return True
+        return solver.null_won(h, leader, trick)
+    if goal == -1:
+        if not (h[0] | h[1] | h[2]):
+            return True
+        return solver.takes_all(h, leader, trick)
+    need = goal - points
+    if need <= 0:
+        return True
+    if not (h[0] | h[1] | h[2]) and not trick:
+        return False
+    return solver.reaches(h, leader, trick, need)
+
+
+def run_worlds(k: Knowledge, indices: Iterable[int], deadline: float | None
+               ) -> tuple[list[float], int]:
+    """Solve worlds by index (each world's sample depends only on the seed and its index)
+    until done or past ``deadline``; return summed scores and how many were solved."""
+    totals = [0.0] * len(k.candidates)
+    done = tried = 0
+    for i in indices:
+        if deadline is not None and tried and time.monotonic() >= deadline:
+            break
+        tried += 1
+        rng = random.Random(f"{k.seed}:{i}")
+        hands, skat = sample_world(k, rng)
+        try:
+            scores = evaluate_world(k, hands, skat, deadline if tried > 1 else None)
+        except SearchLimitReached:
+            continue
+        if scores is None:
+            break
+        for j, s in enumerate(scores):
+            totals[j] += s
+        done += 1
+    return totals, done
+
+
+def _run_worlds_until(k: Knowledge, start: int, step: int, deadline: float
+                      ) -> tuple[list[float], int]:
+    # a worker process: worlds start, start+step, ... until the deadline
+    def endless() -> Iterator[int]:
+        i = start
+        while True:
+            yield i
+            i += step
+
+    return run_worlds(k, endless(), deadline)
+
+
+def _run_world_list(k: Knowledge, indices: list[int]) -> tuple[list[float], int]:
+    return run_worlds(k, indices, None)
+
+
+# ---------------------------------------------------------------------- the player
+
+
+class PimcPlayer:
+    """Perfect-Information Monte Carlo player.
+
+    ``budget``: seconds per card decision (anytime). ``worlds``: solve exactly this many
+    worlds per decision instead (deterministic). ``workers``: processes to spread worlds
+    over (default: the cores; 1 means in this process). Call :meth:`close` (or use ``with``)
+    to stop the worker processes.
+    """
+
+    name = "pimc"
+
+    def __init__(self, seed: int = 0, budget: float = DEFAULT_BUDGET,
+                 worlds: int | None = None, workers: int | None = None) -> None:
+        if budget <= 0:
+            raise ValueError(f"the time budget must be positive, not {budget}")
+        if worlds is not None and worlds < 1:
+            raise ValueError(f"worlds must be at least 1, not {worlds}")
+        self.seed = seed
+        self.budget = budget
+        self.worlds = worlds
+        self.workers = workers if workers is not None else (os.cpu_count() or 1)
+        self.rule = RulePlayer(seed)
+        self._pool: Executor | None = None
+        self._plan: tuple[int, int, int] | None = None  # (cards, game, discard)
+        self.last_worlds = 0
+
+    def close(self) -> None:
+        if self._pool is not None:
+            self._pool.shutdown(cancel_futures=True)
+            self._pool = None
+
+    def __enter__(self) -> PimcPlayer:
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.close()
+
+    def __del__(self) -> None:  # a forgotten close must not leave processes behind
+        with contextlib.suppress(Exception):  # at interpreter shutdown anything may be gone
+            self.close()
+
+    # ------------------------------------------------------------------ decisions
+
+    def choose(self, view: SeatView) -> Action:
+        require_turn(view)
+        if view.phase == Phase.PLAY and view.game_type is not None and view.game_type in (
+            GameType.CLUBS, GameType.SPADES, GameType.HEARTS, GameType.DIAMONDS,
+            GameType.GRAND, GameType.NULL,
+        ):
+            plays = [a for a in view.legal if isinstance(a, Play)]
+            if len(plays) > 1:
+                card = self.card(view, [int(a.card) for a in plays])
+                return next(a for a in plays if a.card == card)
+            if plays:
+                return plays[0]
+        if view.phase == Phase.DISCARD and view.pos == view.declarer:
+            return self._declare_or_discard(view)
+        return self.rule.choose(view)
+
+    # ------------------------------------------------------------------ card play
+
+    def card(self, view: SeatView, legal: list[int]) -> int:
+        """The card with the best score over the sampled worlds."""
+        t = tables(int(view.game_type))  # type: ignore[arg-type]
+        remaining = 0xFFFFFFFF & ~(view.played & ~_cards_mask(view.trick)) & ~view.skat
+        groups = _equivalent_groups(t, legal, view.hand, remaining)
+        reps = [g[0] for g in groups]
+        if len(reps) == 1:
+            return self._prefer(view, groups[0])
+        k = knowledge_of(view, reps, self.seed)
+        totals, n = self._solve(k)
+        self.last_worlds = n
+        if not n:  # every world was too hard to solve in time: play by the rules
+            return self._prefer(view, [c for g in groups for c in g])
+        best = max(totals)
+        tied = [i for i, s in enumerate(totals) if s == best]
+        pool = [c for i in tied for c in groups[i]]
+        return self._prefer(view, pool)
+
+    def _prefer(self, view: SeatView, cards: list[int]) -> int:
+        """Among cards equally good by search, the one the rule player would lay."""
+        if len(cards) == 1:
+            return cards[0]
+        choice = self.rule.card(view, _cards_mask(cards))
+        return choice if choice in cards else cards[0]
+
+    def _solve(self, k: Knowledge) -> tuple[list[float], int]:
+        if self.worlds is not None:
+            idx = list(range(self.worlds))
+            if self.workers <= 1 or self.worlds < 2 * self.workers:
+                return run_worlds(k, idx, None)
+            chunks = [idx[w::self.workers] for w in range(self.workers)]
+            return _merge(self._executor().map(_run_world_list, [k] * len(chunks), chunks))
+        deadline = time.monotonic() + self.budget * 0.9
+        if self.workers <= 1:
+            return run_worlds(k, _count(), deadline)
+        ex = self._executor()
+        futures = [ex.submit(_run_worlds_until, k, w, self.workers, deadline)
+                   for w in range(self.workers)]
+        return _merge(f.result() for f in futures)
+
+    def _executor(self) -> Executor:
+        if self._pool is None:
+            self._pool = ProcessPoolExecutor(max_workers=self.workers, initializer=_warm_up)
+        return self._pool
+
+    def warm_up(self) -> None:
+        """Start the worker processes and build the solver tables now, not in the first
+        decision (the controller calls this when a computer seat is set up)."""
+        _warm_up()
+        if self.workers > 1:
+            ex = self._executor()
+            for f in [ex.submit(_warm_up) for _ in range(self.workers)]:
+                f.result()
+
+    # ------------------------------------------------------------------ declaring
+
+    def _declare_or_discard(self, view: SeatView) -> Action:
+        cards = view.hand | view.skat
+        declares = [a for a in view.legal if isinstance(a, Declare)]
+        if declares:
+            game, away = self.plan_game(cards, view.bid, view.pos)
+            self._plan = (cards, game, away)
+            plain = [a for a in declares if a.contract.game == game and not a.contract.ouvert]
+            return (plain or declares)[0]
+        if self._plan is not None and self._plan[0] == cards:
+            away = self._plan[2] & view.hand
+        else:
+            away = ev.discard(view.hand, int(view.game_type or GameType.GRAND))
+        card = min(c for c in range(32) if away >> c & 1)
+        return next(a for a in view.legal if isinstance(a, Discard) and a.card == card)
+
+    def plan_game(self, cards: int, bid: int, pos: int) -> tuple[int, int]:
+        """(game type, discard) for these 12 cards: the evaluation's best few, compared by
+        solving sampled deals of the other 20 cards (expected Seeger-Fabian score)."""
+        options = []
+        for g in range(6):
+            away = ev.discard(cards, g)
+            ten = cards & ~away
+            if g == ev.NULL:
+                strength, need, value = ev.null_strength(ten), 8.5, 23
+            else:
+                strength, need, value = ev.suit_strength(ten, g), 9.0, ev.game_value(cards, g)
+            options.append((value >= bid, strength - need, value, g, away))
+        options.sort(key=lambda o: (o[0], o[1], o[2]), reverse=True)
+        top = [o for o in options[:3] if o[0]] or options[:1]
+        if len(top) == 1:
+            return top[0][3], top[0][4]
+        rng = random.Random(f"{self.seed}:plan:{cards}:{bid}:{pos}")
+        others = [c for c in range(32) if not cards >> c & 1]
+        wins = [0] * len(top)
+        played = tries = 0
+        limit = self.worlds if self.worlds is not None else 10_000
+        deadline = time.monotonic() + self.budget * 0.9
+        while played < limit and (self.worlds is not None or not played
+                                  or time.monotonic() < deadline):
+            rng.shuffle(others)
+            a = sum(1 << c for c in others[:10])
+            b = sum(1 << c for c in others[10:])
+            hands = [0, 0, 0]
+            hands[(pos + 1) % 3], hands[(pos + 2) % 3] = a, b
+            results = []
+            try:
+                for _, _, _, g, away in top:
+                    hands[pos] = cards & ~away
+                    s = _solver(g, pos)
+                    if g == ev.NULL:
+                        results.append(s.null_won(hands, 0, ()))
+                    else:
+                        results.append(s.reaches(hands, 0, (), 61 - mask_points(away)))
+            except SearchLimitReached:
+                tries += 1
+                if tries > 3 * limit:
+                    break
+                continue
+            for i, r in enumerate(results):
+                wins[i] += r
+            played += 1
+        if not played:
+            return top[0][3], top[0][4]
+        best_i = max(range(len(top)), key=lambda i: (_sf_expectation(wins[i] / played,
+                                                                     top[i][2]), -i))
+        return top[best_i][3], top[best_i][4]
+
+
+def _warm_up() -> None:
+    for g in range(6):
+        tables(g)
+
+
+def _sf_expectation(p_win: float, value: int) -> float:
+    """Seeger-Fabian points expected for the declarer: +value+50 or -2*value-50."""
+    return p_win * (value + 50) - (1 - p_win) * (2 * value + 50)
+
+
+def _merge(parts: Iterable[tuple[list[float], int]]) -> tuple[list[float], int]:
+    totals: list[float] | None = None
+    n = 0
+    for scores, done in parts:
+        if totals is None:
+            totals = list(scores)
+        else:
+            totals = [a + b for a, b in zip(totals, scores, strict=True)]
+        n += done
+    return totals or [], n
+
+
+def _count() -> Iterator[int]:
+    i = 0
+    while True:
+        yield i
+        i += 1
+
+
+def _cards_mask(cards: Iterable[int]) -> int:
+    m = 0
+    for c in cards:
+        m |= 1 << c
+    return m
+
+
+def _equivalent_groups(t: Tables, legal: list[int], hand: int, remaining: int
+                       ) -> list[list[int]]:
+    """Legal cards grouped by exact equivalence (no outstanding card between them, same
+    points): every card of a group gives the same result in every world."""
+    groups: dict[int, list[int]] = {}
+    hand_i = t.internal(hand)
+    rem_i = t.internal(remaining)
+    for c in sorted(legal, key=lambda c: t.to_internal[c]):
+        i = t.to_internal[c]
+        rep = i
+        # climb to the highest card of this run still held with no outstanding card between
+        while True:
+            above = rem_i & t.run_mask[rep]
+            if above and hand_i & (above & -above):
+                rep = (above & -above).bit_length() - 1
+            else:
+                break
+        groups.setdefault(rep, []).append(c)
+    return [sorted(g, key=lambda c: -t.to_internal[c]) for g in groups.values()]
+
+
+__all__ = ["DEFAULT_BUDGET", "Knowledge", "PimcPlayer", "knowledge_of", "sample_world"]

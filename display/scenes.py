@@ -258,9 +258,9 @@ class SceneBuilder:
 
     # ------------------------------------------------------------------ scenes
     def build(self) -> None:
-        v = self.v
+        v, _ = self.v, self._
         if self.ui.picker:
-            self.top_bar(self._("Language"))
+            self.top_bar(_("Language"))
             self.language_picker()
             return
         if self.ui.show_sheet and v.sheet is not None and v.scene not in ("enrol",):

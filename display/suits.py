@@ -16,7 +16,7 @@ Colour = tuple[int, int, int]
 BLACK: Colour = (24, 24, 28)
 RED: Colour = (206, 28, 44)
 GREEN: Colour = (22, 128, 60)
-ORANGE: Colour = (232, 150, 0)
+YELLOW: Colour = (238, 170, 0)  # the tournament deck's Karo: a deep yellow
 ACORN_BROWN: Colour = (150, 92, 36)
 ACORN_CUP: Colour = (96, 62, 26)
 LEAF_GREEN: Colour = (46, 140, 48)
@@ -28,7 +28,7 @@ HEART_RED: Colour = (214, 30, 36)
 # The main colour of each suit per card style: index letters and outlines use it.
 SUIT_COLOURS: dict[str, dict[str, Colour]] = {
     "french": {"C": BLACK, "S": BLACK, "H": RED, "D": RED},
-    "four-colour": {"C": BLACK, "S": GREEN, "H": RED, "D": ORANGE},
+    "four-colour": {"C": BLACK, "S": GREEN, "H": RED, "D": YELLOW},
     "german": {"C": ACORN_BROWN, "S": LEAF_GREEN, "H": HEART_RED, "D": BELL_GOLD},
 }
 

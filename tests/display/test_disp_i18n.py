@@ -1,0 +1,125 @@
+"""The catalogs: every message of the source in every language, compiled files that say what
+their sources say, placeholders kept, and the Skat words of each language."""
+
+from __future__ import annotations
+
+import ast
+import gettext
+import re
+from pathlib import Path
+
+import pytest
+
+from display.i18n import DOMAIN, LOCALE_DIR, read_po, translator
+from display.view import LANGUAGES
+
+ROOT = Path(__file__).resolve().parents[2]
+PLACEHOLDER = re.compile(r"\{[a-z_]*\}")
+
+
+def source_messages() -> set[str]:
+    """Every literal passed to ``_()`` or ``_n()`` in display/."""
+    found: set[str] = set()
+    for path in (ROOT / "display").glob("*.py"):
+        for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+            if (isinstance(node, ast.Call) and isinstance(node.func, ast.Name)
+                    and node.func.id in ("_", "_n") and node.args
+                    and isinstance(node.args[0], ast.Constant)
+                    and isinstance(node.args[0].value, str)):
+                found.add(node.args[0].value)
+    return found
+
+
+def po(lang: str) -> dict[str, str]:
+    return read_po(LOCALE_DIR / lang / "LC_MESSAGES" / f"{DOMAIN}.po")
+
+
+def test_source_has_messages() -> None:
+    assert len(source_messages()) > 100
+
+
+@pytest.mark.parametrize("lang", LANGUAGES)
+def test_no_message_missing_or_empty(lang: str) -> None:
+    catalog = po(lang)
+    missing = sorted(source_messages() - set(catalog))
+    assert not missing, f"{lang}: missing {missing}"
+    empty = sorted(k for k, v in catalog.items() if not v.strip())
+    assert not empty, f"{lang}: empty translations {empty}"
+    unused = sorted(set(catalog) - source_messages())
+    assert not unused, f"{lang}: messages no longer in the source {unused}"
+
+
+@pytest.mark.parametrize("lang", LANGUAGES)
+def test_placeholders_kept(lang: str) -> None:
+    bad = [(k, v) for k, v in po(lang).items()
+           if sorted(PLACEHOLDER.findall(k)) != sorted(PLACEHOLDER.findall(v))]
+    assert not bad, bad
+
+
+@pytest.mark.parametrize("lang", LANGUAGES)
+def test_compiled_catalog_matches_source(lang: str) -> None:
+    """The committed .mo says exactly what the .po says (recompile with msgfmt if not)."""
+    mo = LOCALE_DIR / lang / "LC_MESSAGES" / f"{DOMAIN}.mo"
+    with mo.open("rb") as fh:
+        compiled = gettext.GNUTranslations(fh)
+    catalog = {k: v for k, v in compiled._catalog.items() if k}  # type: ignore[attr-defined]
+    assert catalog == po(lang)
+
+
+@pytest.mark.parametrize("lang", [lang for lang in LANGUAGES if lang != "en"])
+def test_translated_not_copied(lang: str) -> None:
+    """Most messages differ from English (Skat terms like Grand, Null, Hand may not)."""
+    catalog = po(lang)
+    same = [k for k, v in catalog.items() if k == v and PLACEHOLDER.sub("", k).strip()]
+    assert len(same) < 0.2 * len(catalog), same
+
+
+# A Skat glossary: the words players of each language use.
+GLOSSARY = {
+    "de": {"Bidding": "Reizen", "Forehand": "Vorhand", "Middlehand": "Mittelhand",
+           "Rearhand": "Hinterhand", "trump": "Trumpf", "Pass": "Passe", "clubs": "Kreuz",
+           "spades": "Pik", "hearts": "Herz", "diamonds": "Karo", "Take the skat":
+           "Skat aufnehmen", "Kontra": "Kontra", "acorns": "Eichel", "bells": "Schellen",
+           "Jack index letter": "B", "Score sheet": "Spielliste", "declarer": "Alleinspieler"},
+    "en": {"Bidding": "Bidding", "trump": "trump", "Jack index letter": "J"},
+    "fr": {"Bidding": "Enchères", "trump": "atout", "clubs": "trèfle", "spades": "pique",
+           "hearts": "cœur", "diamonds": "carreau", "Jack index letter": "V",
+           "Last trick": "Dernier pli", "Kontra": "Contre"},
+    "es": {"Bidding": "Subasta", "trump": "triunfo", "clubs": "tréboles", "spades": "picas",
+           "Last trick": "Última baza", "Forehand": "Mano", "Pass": "Paso"},
+    "nb": {"trump": "trumf", "clubs": "kløver", "spades": "spar", "hearts": "hjerter",
+           "diamonds": "ruter", "Forehand": "Forhånd", "Last trick": "Siste stikk"},
+    "cs": {"Bidding": "Licitace", "trump": "trumf", "Forehand": "Forhont", "Pass": "Pas",
+           "Last trick": "Poslední štych", "Kontra": "Flek"},
+    "nl": {"Bidding": "Bieden", "trump": "troef", "clubs": "klaveren", "spades": "schoppen",
+           "hearts": "harten", "diamonds": "ruiten", "Forehand": "Voorhand",
+           "Jack index letter": "B", "Queen index letter": "V", "King index letter": "H"},
+    "pl": {"Bidding": "Licytacja", "trump": "atut", "clubs": "trefl", "spades": "pik",
+           "hearts": "kier", "diamonds": "karo", "Jack index letter": "W",
+           "Last trick": "Ostatnia lewa"},
+}
+
+
+@pytest.mark.parametrize("lang", LANGUAGES)
+def test_skat_glossary(lang: str) -> None:
+    t = translator(lang)
+    wrong = {k: (t(k), v) for k, v in GLOSSARY[lang].items() if t(k) != v}
+    assert not wrong, wrong
+
+
+def test_contract_and_card_words() -> None:
+    from engine.cards import Card
+    de = translator("de")
+    assert de.contract("CHS") == "Kreuz Hand Schneider angesagt"
+    assert de.contract("GO") == "Grand Ouvert"
+    assert de.contract("NOH") == "Null Hand Ouvert"
+    assert de.card(Card.SA) == "Pik Ass"
+    assert translator("de", german_suits=True).card(Card.DK) == "Schellen König"
+    assert translator("en").card(Card.HT) == "10 of hearts"
+    assert translator("fr").card(Card.CJ) == "valet de trèfle"
+    assert translator("de", german_suits=True).rank_letters[4:] == ("U", "O", "K", "A")
+
+
+def test_unknown_language_is_refused() -> None:
+    with pytest.raises(OSError):
+        translator("xx")

@@ -1,0 +1,260 @@
+"""The kiosk window under the dummy video driver: taps, clicks and keys become commands, the
+screen is redrawn only when something changed, the idle screen comes and goes, a missing
+display is retried with back-off."""
+
+from __future__ import annotations
+
+from dataclasses import replace
+
+import pygame
+import pytest
+
+from display import commands as cmd
+from display.kiosk import DisplayUnavailable, Kiosk
+from display.samples import extra_views, sample_view
+from engine.cards import Card
+
+
+class FakeClock:
+    def __init__(self) -> None:
+        self.t = 1000.0
+
+    def __call__(self) -> float:
+        return self.t
+
+
+@pytest.fixture
+def clock() -> FakeClock:
+    return FakeClock()
+
+
+@pytest.fixture
+def kiosk(clock: FakeClock):
+    k = Kiosk(idle_after=300, clock=clock, wall_clock=lambda: "12:34").open((800, 480))
+    pygame.event.clear()
+    yield k
+    k.close()
+
+
+def post(event_type: int, **fields: object) -> None:
+    pygame.event.post(pygame.event.Event(event_type, **fields))
+
+
+def click(x: int, y: int, touch: bool = False) -> None:
+    post(pygame.MOUSEBUTTONDOWN, pos=(x, y), button=1, touch=touch)
+
+
+def finger(k: Kiosk, x: int, y: int) -> None:
+    w, h = k.size
+    post(pygame.FINGERDOWN, x=x / w, y=y / h, dx=0.0, dy=0.0, touch_id=1, finger_id=0,
+         pressure=1.0)
+
+
+def key(k: int, mod: int = 0) -> None:
+    post(pygame.KEYDOWN, key=k, mod=mod, unicode="", scancode=0)
+
+
+def element(k: Kiosk, role: str):
+    return next(e for e in k.elements if e.role.split(" ")[0] == role)
+
+
+def test_click_on_a_hand_card_lays_it(kiosk: Kiosk) -> None:
+    kiosk.show(sample_view("play", simulator=True))
+    card = next(e for e in kiosk.elements if e.role == "hand2")
+    click(*card.rect.center)
+    assert kiosk.wait_events(0.05) == [card.command]
+    assert isinstance(card.command, cmd.LayCard) and card.command.seat == 2
+
+
+def test_touch_counts_once(kiosk: Kiosk) -> None:
+    """A finger makes a FINGERDOWN and a synthetic mouse click: one command, not two."""
+    kiosk.show(sample_view("bidding"))
+    button = element(kiosk, "press-yes")
+    finger(kiosk, *button.rect.center)
+    click(*button.rect.center, touch=True)
+    assert kiosk.wait_events(0.05) == [cmd.Press(0, "yes")]
+
+
+def test_bidding_buttons_and_keys(kiosk: Kiosk) -> None:
+    view = sample_view("bidding")
+    kiosk.show(view)
+    key(pygame.K_p)
+    assert kiosk.wait_events(0.05) == [cmd.Press(0, "pass")]
+    bidder = replace(view, bidding=replace(view.bidding, to_act=1))  # type: ignore[arg-type]
+    kiosk.show(bidder)
+    key(pygame.K_b)
+    assert kiosk.wait_events(0.05) == [cmd.Press(1, "bid")]
+    jump = next(e for e in kiosk.elements if e.role == "press-jump")
+    click(*jump.rect.center)
+    assert kiosk.wait_events(0.05) == [cmd.Press(1, "bid", 27)]
+
+
+def test_declaration_in_few_taps(kiosk: Kiosk) -> None:
+    kiosk.show(sample_view("declaration"))
+    click(*element(kiosk, "mod-S").rect.center)
+    assert kiosk.wait_events(0.05) == []       # a toggle stays on the screen
+    assert "S" in kiosk.ui.draft
+    click(*element(kiosk, "declare-S").rect.center)
+    assert kiosk.wait_events(0.05) == [cmd.Declare(0, "SHS")]
+    key(pygame.K_k)
+    assert kiosk.wait_events(0.05) == [cmd.Press(0, "skat")]
+    key(pygame.K_o)
+    key(pygame.K_5)
+    assert kiosk.wait_events(0.05) == [cmd.Declare(0, "GO")]
+
+
+def test_every_action_reachable_by_keyboard(kiosk: Kiosk) -> None:
+    """Tab walks through every tap target; Enter does what a tap does."""
+    for scene in ("bidding", "declaration", "play", "deal", "result"):
+        view = sample_view(scene, simulator=True)
+        kiosk.show(view)
+        targets = [e.command for e in kiosk.elements if e.command is not None]
+        reached = []
+        for _ in targets:
+            key(pygame.K_TAB)
+            kiosk.wait_events(0.01)
+            focused = [e for e in kiosk.elements if e.command is not None][kiosk.ui.focus]
+            reached.append(focused.command)
+        assert reached == targets, scene
+        kiosk.ui = replace(kiosk.ui, focus=None, picker=False, show_sheet=False)
+
+
+def test_enter_activates_focus(kiosk: Kiosk) -> None:
+    kiosk.show(sample_view("deal", simulator=True))
+    actionable = [e for e in kiosk.elements if e.command is not None]
+    index = next(i for i, e in enumerate(actionable) if e.role == "deal-next")
+    for _ in range(index + 1):
+        key(pygame.K_TAB)
+    key(pygame.K_RETURN)
+    assert kiosk.wait_events(0.05) == [cmd.DealNext()]
+    key(pygame.K_SPACE)  # space activates the focused element too
+    assert kiosk.wait_events(0.05) == [cmd.DealNext()]
+
+
+def test_language_picker(kiosk: Kiosk) -> None:
+    kiosk.show(sample_view("play"))
+    click(*element(kiosk, "language").rect.center)
+    assert kiosk.wait_events(0.05) == []
+    assert kiosk.ui.picker
+    click(*element(kiosk, "pick-cs").rect.center)
+    assert kiosk.wait_events(0.05) == [cmd.SetLanguage("cs")]
+    assert not kiosk.ui.picker
+    key(pygame.K_l)
+    assert kiosk.wait_events(0.05) == [cmd.SetLanguage("en")]
+    key(pygame.K_c)
+    assert kiosk.wait_events(0.05) == [cmd.SetCardStyle("four-colour")]
+
+
+def test_sheet_and_last_trick_toggle_locally(kiosk: Kiosk) -> None:
+    kiosk.show(sample_view("play"))
+    key(pygame.K_t)
+    assert kiosk.wait_events(0.05) == [cmd.ShowLastTrick()]
+    assert any(e.role == "last-card" for e in kiosk.elements)
+    key(pygame.K_s)
+    assert kiosk.wait_events(0.05) == [cmd.ShowSheet()]
+    assert any(e.role == "sheet-total" for e in kiosk.elements)
+    key(pygame.K_ESCAPE)  # closes the overlay, does not quit
+    assert kiosk.wait_events(0.05) == []
+    assert not any(e.role == "sheet-total" for e in kiosk.elements)
+    key(pygame.K_ESCAPE)
+    assert kiosk.wait_events(0.05) == [cmd.Quit()]
+
+
+def test_redraw_only_what_changed(kiosk: Kiosk, monkeypatch: pytest.MonkeyPatch) -> None:
+    updates: list[object] = []
+    monkeypatch.setattr(pygame.display, "update", lambda rects=None: updates.append(rects))
+    monkeypatch.setattr(pygame.display, "flip", lambda: updates.append("flip"))
+    view = sample_view("play")
+    kiosk.show(view)
+    assert updates == ["flip"]
+    kiosk.show(view)
+    assert updates == ["flip"]          # the same view: nothing drawn
+    laid = replace(view, play=replace(view.play, to_act=0, trick=replace(  # type: ignore
+        view.play.trick, cards=(*view.play.trick.cards, (2, Card.C7)))))  # type: ignore
+    kiosk.show(laid)
+    assert len(updates) == 2 and updates[1] != "flip"
+    rects = updates[1]
+    area = sum(r.w * r.h for r in rects)  # type: ignore[union-attr]
+    assert 0 < area < 0.5 * 800 * 480   # the trick and the turn marks, not the whole screen
+    card = next(e for e in kiosk.elements if e.card == Card.C7)
+    assert any(r.contains(card.rect) for r in rects)  # type: ignore[union-attr]
+
+
+def test_idle_screen_and_wake(kiosk: Kiosk, clock: FakeClock) -> None:
+    view = sample_view("play")
+    kiosk.show(view)
+    clock.t += 301
+    assert kiosk.wait_events(0.01) == []
+    assert any(e.role == "clock" and e.text == "12:34" for e in kiosk.elements)
+    # The waking tap does nothing else, even where a button was.
+    click(400, 240)
+    assert kiosk.wait_events(0.01) == []
+    assert not any(e.role == "clock" for e in kiosk.elements)
+    clock.t += 301
+    kiosk.wait_events(0.01)
+    assert any(e.role == "clock" for e in kiosk.elements)
+    # A new view (a card laid) wakes it too.
+    kiosk.show(replace(view, play=replace(view.play, to_act=0)))  # type: ignore[arg-type]
+    assert not any(e.role == "clock" for e in kiosk.elements)
+
+
+def test_notify_wakes_the_wait(kiosk: Kiosk) -> None:
+    kiosk.show(sample_view("play"))
+    kiosk.notify()
+    assert kiosk.wait_events(30.0) == []  # returns at once instead of after 30 s
+
+
+def test_on_command_callback(clock: FakeClock) -> None:
+    got: list[cmd.Command] = []
+    k = Kiosk(on_command=got.append, clock=clock).open((800, 480))
+    try:
+        k.show(sample_view("bidding"))
+        key(pygame.K_y)
+        k.wait_events(0.05)
+        assert got == [cmd.Press(0, "yes")]
+    finally:
+        k.close()
+
+
+def test_open_retries_with_back_off(monkeypatch: pytest.MonkeyPatch) -> None:
+    real = pygame.display.set_mode
+    failures = [pygame.error("kmsdrm not available"), pygame.error("no HDMI")]
+
+    def flaky(*args: object, **kw: object):
+        if failures:
+            raise failures.pop(0)
+        return real(*args, **kw)
+
+    monkeypatch.setattr(pygame.display, "set_mode", flaky)
+    slept: list[float] = []
+    k = Kiosk().open((800, 480), sleep=slept.append)
+    assert slept == [0.5, 1.0]
+    assert k.size == (800, 480)
+    k.close()
+
+
+def test_open_gives_up_with_a_clear_error(monkeypatch: pytest.MonkeyPatch) -> None:
+    def broken(*args: object, **kw: object):
+        raise pygame.error("no available video device")
+
+    monkeypatch.setattr(pygame.display, "set_mode", broken)
+    slept: list[float] = []
+    with pytest.raises(DisplayUnavailable, match="no display after 5 attempts"):
+        Kiosk().open((800, 480), attempts=5, sleep=slept.append)
+    assert slept == [0.5, 1.0, 2.0, 4.0]
+
+
+def test_screenshot(kiosk: Kiosk, tmp_path) -> None:
+    kiosk.show(extra_views()["play-refused"])
+    path = kiosk.screenshot(tmp_path / "shot.png")
+    img = pygame.image.load(str(path))
+    assert img.get_size() == (800, 480)
+    # The red banner is on it.
+    banner = element(kiosk, "refusal").rect
+    assert img.get_at((banner.centerx, banner.bottom - 4))[:3] == (196, 36, 40)
+
+
+def test_window_close_quits(kiosk: Kiosk) -> None:
+    kiosk.show(sample_view("idle"))
+    post(pygame.QUIT)
+    assert kiosk.wait_events(0.05) == [cmd.Quit()]

@@ -209,6 +209,30 @@ class Settlement:
     payments: tuple[Payment, ...]
 
 
+def seeger_fabian_entries(
+    scores: Sequence[int], declarer: int, won: bool
+) -> tuple[int, ...]:
+    """One game's Seeger-Fabian entries per seat from its standard entries.
+
+    >>> seeger_fabian_entries([0, -40, 0], declarer=1, won=False)   # three players
+    (40, -90, 40)
+    >>> seeger_fabian_entries([0, 0, 0, 33], declarer=3, won=True)
+    (0, 0, 0, 83)
+    >>> seeger_fabian_entries([0, 0, 0, -66], declarer=3, won=False)  # dealer included
+    (30, 30, 30, -116)
+    """
+    out = list(scores)
+    if won:
+        out[declarer] += 50
+    else:
+        out[declarer] -= 50
+        bonus = 40 if len(out) == 3 else 30
+        for seat in range(len(out)):
+            if seat != declarer:
+                out[seat] += bonus
+    return tuple(out)
+
+
 def seats_for(dealer: int, players: int) -> tuple[int, int, int]:
     """Table seats of forehand, middlehand and rearhand when ``dealer`` deals.
 
@@ -320,21 +344,19 @@ class Series:
 
     # --- Bock ------------------------------------------------------------------------------
 
-    def _bock_schedule(self) -> tuple[list[bool], int]:
-        """Which recorded deals were Bock deals, and how many Bock deals are still queued."""
+    def _bock_pending(self) -> int:
+        """Bock deals still queued after the recorded deals (derived, so ``pop`` undoes it)."""
         pending = 0
-        flags = []
         for e in self._entries:
-            flags.append(pending > 0)
             if pending:
                 pending -= 1
             pending += self.n * len(e.bock_triggers)
-        return flags, pending
+        return pending
 
     @property
     def bock_pending(self) -> int:
         """Bock deals still to come (the current one included)."""
-        return self._bock_schedule()[1]
+        return self._bock_pending()
 
     @property
     def is_bock(self) -> bool:
@@ -382,7 +404,6 @@ class Series:
         bock = self.is_bock
         factor = 2 if bock else 1
         scores = [0] * n
-        sf = [0] * n
         # an ISS timeout or leave before any game was declared: no game, nothing to score
         no_game = result.passed_in or (
             getattr(result, "contract", None) is None
@@ -392,19 +413,9 @@ class Series:
         if not no_game:
             for pos, v in enumerate(result.position_values):
                 scores[seats[pos]] += v * factor
+        sf = tuple(scores)
         if declarer is not None:
-            dseat = seats[declarer]
-            sf = scores.copy()
-            if result.won:
-                sf[dseat] += 50
-            else:
-                sf[dseat] -= 50
-                bonus = 40 if n == 3 else 30
-                for s in range(n):
-                    if s != dseat:
-                        sf[s] += bonus
-        else:
-            sf = scores.copy()
+            sf = seeger_fabian_entries(scores, seats[declarer], bool(result.won))
         entry = SheetEntry(
             number=self.number,
             dealer=self.dealer,
@@ -414,7 +425,7 @@ class Series:
             value=0 if no_game else result.value * factor,
             bock=bock,
             scores=tuple(scores),
-            seeger_fabian=tuple(sf),
+            seeger_fabian=sf,
             bock_triggers=tuple(self.bock.triggered_by(result)),
             result=result,
         )

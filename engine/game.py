@@ -50,7 +50,7 @@ from engine.actions import (
 )
 from engine.bidding import Bidding
 from engine.cards import JACKS, Card, mask_points
-from engine.contract import Contract, GameType
+from engine.contract import BID_VALUES, Contract, GameType
 from engine.deal import Deal
 from engine.ramsch import RAMSCH_CONTRACT, score_ramsch
 from engine.scoring import (
@@ -244,29 +244,35 @@ class Game:
         if ph == Phase.BIDDING:
             b = self.bidding
             if p == b.bidder:
-                out += [Bid(p, v) for v in b.legal_bids()]
+                out += _BIDS[p][_BID_INDEX_ABOVE[b.bid]:]
             else:
                 out.append(Hold(p))
             out.append(Pass(p))
         elif ph == Phase.SKAT:
             out.append(TakeSkat(p))
-            out += [Declare(p, c) for c in self._declarable(skat_taken=False)]
+            out += [a for a in _HAND_DECLARES[p] if (a.contract.null_value or 999) >= self.bid]
         elif ph == Phase.DISCARD:
             if self.hands[p].bit_count() > 10:
-                out += [Discard(p, Card(c)) for c in range(32) if self.hands[p] >> c & 1]
+                hand = self.hands[p]
+                out += [a for a in _DISCARDS[p] if hand >> a.card & 1]
             if not self.declared:
-                out += [Declare(p, c) for c in self._declarable(skat_taken=True)]
+                out += [a for a in _PICKUP_DECLARES[p]
+                        if (a.contract.null_value or 999) >= self.bid]
         elif ph == Phase.PUSHING:
             if self.pushing:
                 allowed = self.hands[p]
                 if not self.rules.schieberamsch_jacks:
                     allowed &= ~JACKS
-                out += [Discard(p, Card(c)) for c in range(32) if allowed >> c & 1]
+                out += [a for a in _DISCARDS[p] if allowed >> a.card & 1]
             else:
                 out += [Push(p), Pass(p)]
         else:
             m = self._legal_mask()
-            out += [Play(p, Card(c)) for c in range(32) if m >> c & 1]
+            plays = _PLAYS[p]
+            while m:
+                low = m & -m
+                out.append(plays[low.bit_length() - 1])
+                m ^= low
             if self._may_kontra():
                 d = self.declarer
                 if self.kontra == 1:
@@ -276,20 +282,9 @@ class Game:
         return out
 
     def _declarable(self, skat_taken: bool) -> list[Contract]:
-        out = []
-        if not skat_taken:
-            for g in (GameType.CLUBS, GameType.SPADES, GameType.HEARTS, GameType.DIAMONDS,
-                      GameType.GRAND):
-                out += [Contract(g, hand=True), Contract(g, hand=True, schneider=True),
-                        Contract(g, hand=True, schwarz=True), Contract(g, ouvert=True)]
-            nulls = [Contract(GameType.NULL, hand=True),
-                     Contract(GameType.NULL, hand=True, ouvert=True)]
-        else:
-            out += [Contract(g) for g in (GameType.CLUBS, GameType.SPADES, GameType.HEARTS,
-                                          GameType.DIAMONDS, GameType.GRAND)]
-            nulls = [Contract(GameType.NULL), Contract(GameType.NULL, ouvert=True)]
-        out += [c for c in nulls if (c.null_value or 0) >= self.bid]
-        return out
+        """The contracts the declarer may announce now (null only if worth the bid)."""
+        options = _PICKUP_CONTRACTS if skat_taken else _HAND_CONTRACTS
+        return [c for c in options if (c.null_value or 999) >= self.bid]
 
     def _may_kontra(self) -> bool:
         return (self.rules.kontra_re and self.phase == Phase.PLAY and not self.is_ramsch
@@ -696,6 +691,26 @@ def _replace(r: GameResult, **changes: Any) -> GameResult:
 
     return replace(r, **changes)
 
+
+# The actions legal_actions() hands out, made once: they are immutable values.
+_BIDS = tuple(tuple(Bid(p, v) for v in BID_VALUES) for p in range(3))
+_BID_INDEX_ABOVE = {0: 0, **{v: i + 1 for i, v in enumerate(BID_VALUES)}}
+_SUIT_GRAND = (GameType.CLUBS, GameType.SPADES, GameType.HEARTS, GameType.DIAMONDS,
+               GameType.GRAND)
+_HAND_CONTRACTS = (
+    *(c for g in _SUIT_GRAND
+      for c in (Contract(g, hand=True), Contract(g, hand=True, schneider=True),
+                Contract(g, hand=True, schwarz=True), Contract(g, ouvert=True))),
+    Contract(GameType.NULL, hand=True), Contract(GameType.NULL, hand=True, ouvert=True),
+)
+_PICKUP_CONTRACTS = (
+    *(Contract(g) for g in _SUIT_GRAND), Contract(GameType.NULL),
+    Contract(GameType.NULL, ouvert=True),
+)
+_HAND_DECLARES = tuple(tuple(Declare(p, c) for c in _HAND_CONTRACTS) for p in range(3))
+_PICKUP_DECLARES = tuple(tuple(Declare(p, c) for c in _PICKUP_CONTRACTS) for p in range(3))
+_PLAYS = tuple(tuple(Play(p, c) for c in Card) for p in range(3))
+_DISCARDS = tuple(tuple(Discard(p, c) for c in Card) for p in range(3))
 
 _HANDLERS: dict[type, Any] = {
     Bid: Game._bid,

@@ -212,6 +212,12 @@ class Journal:
         ).fetchone()
         return None if row is None else (row[0], json.loads(row[1]))
 
+    def latest_series(self) -> tuple[int, dict[str, Any]] | None:
+        """The latest series, finished or not: (id, the config it was started with)."""
+        row = self._conn.execute(
+            "SELECT id, config FROM series ORDER BY id DESC LIMIT 1").fetchone()
+        return None if row is None else (row[0], json.loads(row[1]))
+
     def all_series(self) -> list[tuple[int, dict[str, Any], bool]]:
         return [(r[0], json.loads(r[1]), bool(r[2])) for r in self._conn.execute(
             "SELECT id, config, finished FROM series ORDER BY id")]

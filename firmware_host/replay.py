@@ -76,7 +76,7 @@ def cmd_replay(args: argparse.Namespace) -> int:
             print(f"skat-table: {exc}", file=sys.stderr)
             return 1
     session = Session(config, journal)
-    session.resume()
+    session.resume(finished_too=True)
     for problem in session.problems:
         print(f"skat-table: journal: {problem}", file=sys.stderr)
     skip = session.last_line()

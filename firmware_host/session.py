@@ -67,12 +67,17 @@ class Session:
             "deck": {uid: str(card) for uid, card in sorted(self.config.deck.items())},
         }
 
-    def resume(self) -> int:
-        """Continue the journal's unfinished series (or start one); return inputs replayed."""
+    def resume(self, finished_too: bool = False) -> int:
+        """Continue the journal's unfinished series (or start one); return inputs replayed.
+
+        ``finished_too`` (replay): continue the latest series even when it is over, so a
+        script run again on its journal ends as it did.
+        """
         if self.journal is None:
             return 0
         self.problems.extend(self.journal.problems)
-        found = self.journal.open_series()
+        found = (self.journal.latest_series() if finished_too
+                 else self.journal.open_series())
         if found is not None and found[1] != self.fingerprint():
             self.problems.append(
                 f"an unfinished series (#{found[0]}) was played with another configuration; "

@@ -1,0 +1,241 @@
+"""Crash safety: ``replay --journal`` killed with SIGKILL at 100 random moments and restarted
+from its journal ends exactly like an uninterrupted run, and no accepted input is lost; a torn
+last record, a malformed file, a full disk, a read-only file and an unwritable data directory
+are reported and lose nothing.
+
+The replays run in forked children of the test process (the modules are already imported, so a
+run takes a fraction of a second) and are killed with a real SIGKILL.
+"""
+
+from __future__ import annotations
+
+import io
+import json
+import os
+import random
+import signal
+import sqlite3
+import sys
+import time
+from contextlib import redirect_stderr, redirect_stdout
+from pathlib import Path
+
+import pytest
+
+from firmware_host.cli import main
+from firmware_host.config import load_config
+from firmware_host.journal import Journal
+from firmware_host.session import Session
+
+ROOT = Path(__file__).resolve().parents[2]
+CONFIG = ROOT / "tests" / "data" / "configs" / "three-series.toml"
+SCRIPT = ROOT / "tests" / "data" / "scripts" / "crash-three.jsonl"  # three deals
+KILLS = 100
+
+pytestmark = pytest.mark.skipif(not hasattr(os, "fork"), reason="needs os.fork")
+
+
+def start_replay(journal: Path, out: Path) -> int:
+    pid = os.fork()
+    if pid == 0:  # the child: one replay, then exit without running pytest's cleanup
+        status = 70
+        try:
+            with open(out, "w", encoding="utf-8") as stdout, \
+                    open(os.devnull, "w", encoding="utf-8") as stderr:
+                sys.stdout, sys.stderr = stdout, stderr
+                status = main(["replay", str(CONFIG), str(SCRIPT), "--json",
+                               "--journal", str(journal)])
+                stdout.flush()
+        finally:
+            os._exit(status)
+    return pid
+
+
+def finish(pid: int) -> int:
+    _, status = os.waitpid(pid, 0)
+    return os.waitstatus_to_exitcode(status)
+
+
+def journal_rows(path: Path) -> list[tuple[int | None, str, str]]:
+    j = Journal.open(path)
+    try:
+        series = j.all_series()
+        if not series:
+            return []  # killed before the series was started
+        sid = series[0][0]
+        return [(e.line, e.status, json.dumps(e.input, sort_keys=True))
+                for e in j.iter_entries(sid)]
+    finally:
+        j.close()
+
+
+def reference(tmp_path: Path) -> tuple[str, list[tuple[int | None, str, str]], float]:
+    journal = tmp_path / "reference.sqlite"
+    started = time.monotonic()
+    assert finish(start_replay(journal, tmp_path / "reference.json")) == 0
+    took = time.monotonic() - started
+    return (tmp_path / "reference.json").read_text(encoding="utf-8"), journal_rows(journal), took
+
+
+def boot_time(tmp_path: Path) -> float:
+    """How long a replay takes to start and resume before it journals anything new."""
+    journal = tmp_path / "boot.sqlite"
+    one = tmp_path / "one.jsonl"
+    one.write_text(SCRIPT.read_text(encoding="utf-8").splitlines()[0] + "\n", encoding="utf-8")
+    assert finish(start_replay(journal, tmp_path / "boot.json")) == 0  # creates the journal
+    started = time.monotonic()
+    assert finish(start_replay(journal, tmp_path / "boot.json")) == 0
+    return time.monotonic() - started
+
+
+def test_sigkill_at_100_random_moments(tmp_path: Path) -> None:
+    expected, rows, took = reference(tmp_path)
+    boot = boot_time(tmp_path)
+    assert len(json.loads(expected)["games"]) == 3
+    rng = random.Random(20261129)
+    kills = chains = 0
+    killed_at: set[int] = set()  # journal lengths seen right after a kill
+    while kills < KILLS:
+        chains += 1
+        journal = tmp_path / f"chain{chains}.sqlite"
+        out = tmp_path / f"chain{chains}.json"
+        while True:
+            pid = start_replay(journal, out)
+            # Short random lives: each restart resumes and gets a little further, so the kills
+            # fall at random moments all along the script while the test stays quick.
+            time.sleep(rng.uniform(boot * 0.5, boot + took / 10))
+            os.kill(pid, signal.SIGKILL)  # a child that has exited is a zombie until waited for
+            code = finish(pid)
+            if code == 0:
+                break  # it got to the end before the kill
+            assert code == -signal.SIGKILL
+            kills += 1
+            if journal.exists():
+                got = journal_rows(journal)
+                # Everything journalled is what the uninterrupted run journalled, in order.
+                assert got == rows[:len(got)]
+                killed_at.add(len(got))
+            if kills >= KILLS:
+                pid = start_replay(journal, out)
+                assert finish(pid) == 0
+                break
+        assert out.read_text(encoding="utf-8") == expected
+        assert journal_rows(journal) == rows
+    assert kills == KILLS
+    print(f"boot {boot:.3f} s, run {took:.3f} s; {chains} chains; kills after "
+          f"{sorted(killed_at)} of {len(rows)} journal rows")
+    # The kills fell all along the script, not only at the start or the end.
+    assert len(killed_at) >= 20 and min(killed_at) < len(rows) // 4
+    assert max(killed_at) > len(rows) * 3 // 4
+
+
+def run_replay(journal: Path, script: Path = SCRIPT) -> tuple[dict, str]:
+    out, err = io.StringIO(), io.StringIO()
+    with redirect_stdout(out), redirect_stderr(err):
+        status = main(["replay", str(CONFIG), str(script), "--json", "--journal", str(journal)])
+    assert status == 0, err.getvalue()
+    return json.loads(out.getvalue()), err.getvalue()
+
+
+def uninterrupted() -> dict:
+    out = io.StringIO()
+    with redirect_stdout(out), redirect_stderr(io.StringIO()):
+        assert main(["replay", str(CONFIG), str(SCRIPT), "--json"]) == 0
+    return json.loads(out.getvalue())
+
+
+def test_a_torn_last_record_is_dropped_reported_and_redone(tmp_path: Path) -> None:
+    journal = tmp_path / "j.sqlite"
+    expected = uninterrupted()
+    half = tmp_path / "half.jsonl"
+    lines = SCRIPT.read_text(encoding="utf-8").splitlines(keepends=True)
+    half.write_text("".join(lines[:100]), encoding="utf-8")
+    run_replay(journal, half)
+    # Tear the last record: its bytes no longer match its checksum.
+    conn = sqlite3.connect(journal)
+    conn.execute("UPDATE inputs SET input = substr(input, 1, 9) WHERE seq = "
+                  "(SELECT MAX(seq) FROM inputs)")
+    conn.commit()
+    conn.close()
+    got, err = run_replay(journal)
+    assert "dropped" in err and "damaged" in err
+    assert "resuming after line 99" in err
+    assert got == expected
+
+
+def test_a_truncated_wal_loses_only_the_torn_tail(tmp_path: Path) -> None:
+    journal = tmp_path / "j.sqlite"
+    expected = uninterrupted()
+    j = Journal.open(journal)
+    session = Session(load_config(CONFIG), j)
+    session.resume()
+    for number, text in enumerate(SCRIPT.read_text(encoding="utf-8").splitlines()[:120], 1):
+        session.submit_text(text, line=number)
+    # Copy the files as a power cut would leave them (no checkpoint), then cut the WAL short.
+    saved = tmp_path / "cut.sqlite"
+    saved.write_bytes(journal.read_bytes())
+    wal = Path(str(journal) + "-wal").read_bytes()
+    assert len(wal) > 10_000
+    Path(str(saved) + "-wal").write_bytes(wal[: len(wal) - 3000])
+    j.close()
+    got, _ = run_replay(saved)
+    assert got == expected
+
+
+def test_a_malformed_journal_file_is_set_aside_and_salvaged(tmp_path: Path) -> None:
+    journal = tmp_path / "j.sqlite"
+    expected = uninterrupted()
+    run_replay(journal)
+    data = bytearray(journal.read_bytes())
+    data[0:16] = b"this is no db..."  # the header is gone: SQLite calls it not a database
+    journal.write_bytes(bytes(data))
+    got, err = run_replay(journal)
+    assert "damaged" in err and list(tmp_path.glob("j.sqlite.damaged-*"))
+    assert got == expected  # nothing could be saved, so the script is played again from line 1
+
+
+def test_a_full_disk_is_reported_and_the_game_goes_on(tmp_path: Path) -> None:
+    expected = uninterrupted()
+    journal = Journal.open(tmp_path / "j.sqlite")
+    pages = journal._conn.execute("PRAGMA page_count").fetchone()[0]
+    journal._conn.execute(f"PRAGMA max_page_count = {pages + 2}")
+    session = Session(load_config(CONFIG), journal)
+    session.resume()
+    lines = SCRIPT.read_text(encoding="utf-8").splitlines()
+    for number, text in enumerate(lines, 1):
+        session.submit_text(text, line=number)
+        if number == 150:
+            assert session.journal_fault and "full" in session.journal_fault
+            journal._conn.execute("PRAGMA max_page_count = 1000000")  # space again
+    assert session.journal_fault is None  # the waiting inputs were written when space came
+    from firmware_host.replay import result_json
+
+    assert result_json(session) == expected
+    journal.close()
+    resumed = Session(load_config(CONFIG), Journal.open(tmp_path / "j.sqlite"))
+    resumed.resume(finished_too=True)
+    assert result_json(resumed) == expected
+
+
+def test_a_read_only_journal_is_a_fault_not_a_crash(tmp_path: Path) -> None:
+    path = tmp_path / "j.sqlite"
+    journal = Journal.open(path)
+    session = Session(load_config(CONFIG), journal)
+    session.resume()
+    journal._conn.close()
+    journal._conn = sqlite3.connect(f"file:{path}?mode=ro", uri=True, isolation_level=None)
+    out = session.submit_text(SCRIPT.read_text(encoding="utf-8").splitlines()[0], line=1)
+    assert out.status == "accepted"
+    assert session.journal_fault and "read-only" in session.journal_fault
+
+
+def test_an_unwritable_data_directory_is_reported(tmp_path: Path) -> None:
+    blocker = tmp_path / "file"
+    blocker.write_text("not a directory", encoding="utf-8")
+    err = io.StringIO()
+    with redirect_stdout(io.StringIO()), redirect_stderr(err):
+        status = main(["replay", str(CONFIG), str(SCRIPT), "--json",
+                       "--journal", str(blocker / "sub" / "j.sqlite")])
+    assert status == 1
+    assert "cannot create the data directory" in err.getvalue()
+    assert "Traceback" not in err.getvalue()

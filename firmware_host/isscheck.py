@@ -21,12 +21,12 @@ def _open(name: str) -> IO[str]:
     if name.endswith(".bz2"):
         import bz2
 
-        return bz2.open(name, "rt", encoding="utf-8", errors="replace")
+        return bz2.open(name, "rt", encoding="utf-8-sig", errors="replace")
     if name.endswith(".gz"):
         import gzip
 
-        return gzip.open(name, "rt", encoding="utf-8", errors="replace")
-    return open(name, encoding="utf-8", errors="replace")
+        return gzip.open(name, "rt", encoding="utf-8-sig", errors="replace")
+    return open(name, encoding="utf-8-sig", errors="replace")
 
 
 def _lines(name: str) -> Iterator[tuple[int, str]]:

@@ -286,6 +286,11 @@ def test_iss_check_reads_compressed_files(
     assert rc == 0 and lines == ["54 records: 54 agree, 0 disagree"]
     rc, lines, err = run_check(capsys, tmp_path / "broken.sgf.bz2")
     assert rc == 2 and "broken.sgf.bz2: cannot read it" in err
+    # a file saved on Windows: byte-order mark and CRLF line ends
+    windows = tmp_path / "windows.sgf"
+    windows.write_bytes(b"\xef\xbb\xbf" + FILES[1].read_bytes().replace(b"\n", b"\r\n"))
+    rc, lines, _ = run_check(capsys, windows)
+    assert rc == 0 and lines == ["10 records: 10 agree, 0 disagree"]
 
 
 def test_ouvert_declarations_with_the_open_hand_appended() -> None:

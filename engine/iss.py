@@ -412,7 +412,7 @@ def iter_records(text: str | Iterable[str]) -> Iterator[tuple[int, IssRecord | I
 def read_records(path: str | Path) -> list[IssRecord]:
     """All records of a file; the first bad line raises :class:`IssError` naming it."""
     out = []
-    for number, item in iter_records(Path(path).read_text(encoding="utf-8")):
+    for number, item in iter_records(Path(path).read_text(encoding="utf-8-sig")):
         if isinstance(item, IssError):
             raise IssError(f"{path}:{number}: {item}")
         out.append(item)

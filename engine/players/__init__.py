@@ -1,0 +1,53 @@
+"""Computer players: a seat's view, the player interface, and the players themselves.
+
+- :class:`SeatView` / :class:`Player` (``engine.players.base``): what a seat may see, and
+  ``choose(view) -> Action``.
+- ``random``: a uniformly random legal action (the floor).
+- ``rule``: hand evaluation for bidding and contract, standard card-play heuristics.
+- ``pimc``: Perfect-Information Monte Carlo card play on a double-dummy solver, under a time
+  budget (seconds per decision).
+
+The controller builds players from the config with :func:`make_player`:
+
+>>> p = make_player("rule", seed=7)
+>>> p.name
+'rule'
+>>> make_player("kermit")
+Traceback (most recent call last):
+...
+engine.players.base.PlayerError: unknown computer player 'kermit': use one of pimc, random, rule
+"""
+
+from __future__ import annotations
+
+from engine.players.base import Player, PlayerError, RandomPlayer, SeatView
+from engine.players.rule import RulePlayer
+
+PLAYER_NAMES = ("pimc", "random", "rule")
+
+
+def make_player(
+    name: str, seed: int = 0, budget: float = 1.0, worlds: int | None = None,
+    workers: int | None = None,
+) -> Player:
+    """A computer player by its config name (``random``, ``rule`` or ``pimc``).
+
+    ``budget`` is the PIMC player's time per decision in seconds; ``worlds`` fixes the
+    number of sampled deals instead (reproducible); ``workers`` the processes it uses.
+    """
+    key = name.strip().lower()
+    if key == "random":
+        return RandomPlayer(seed)
+    if key == "rule":
+        return RulePlayer(seed)
+    if key == "pimc":
+        from engine.players.pimc import PimcPlayer
+
+        return PimcPlayer(seed=seed, budget=budget, worlds=worlds, workers=workers)
+    raise PlayerError(f"unknown computer player {name!r}: use one of {', '.join(PLAYER_NAMES)}")
+
+
+__all__ = [
+    "PLAYER_NAMES", "Player", "PlayerError", "RandomPlayer", "RulePlayer", "SeatView",
+    "make_player",
+]

@@ -1,0 +1,265 @@
+"""Strength measurement: two players compared on duplicate deals with full seat rotation.
+
+Every deal is played six times, once for each way of seating the two players at the three
+positions (A alone at each position against two B, and B alone against two A), so the cards
+favour neither. A deal's score is the mean, over the six seatings, of A's mean Seeger-Fabian
+points per seat minus B's. The mean over deals comes with a 95% bootstrap confidence
+interval (deals resampled with replacement).
+
+With ``fixed_contract`` the bidding, skat and declaration are those of the rule player in
+every seating, and only the card play differs: it compares card play alone (deals passed in
+by the rule players are replaced by the next deal).
+
+>>> r = run_duel(DuelSettings(a="rule", b="random", deals=4, seed=1))
+>>> r.games, len(r.per_deal)
+(24, 4)
+>>> r.ci_low <= r.mean <= r.ci_high
+True
+"""
+
+from __future__ import annotations
+
+import random
+import statistics
+import time
+from collections.abc import Callable, Iterator
+from concurrent.futures import ProcessPoolExecutor
+from dataclasses import dataclass, field
+
+from engine.actions import Action
+from engine.deal import Deal
+from engine.game import Game, Phase
+from engine.players import make_player
+from engine.players.base import Player, SeatView
+from engine.players.rule import RulePlayer
+from engine.players.table import play_game
+from engine.scoring import GameResult
+
+# Who sits where: "A" or "B" for positions 0, 1, 2 (forehand, middlehand, rearhand).
+SEATINGS: tuple[tuple[str, str, str], ...] = (
+    ("A", "B", "B"), ("B", "A", "B"), ("B", "B", "A"),
+    ("B", "A", "A"), ("A", "B", "A"), ("A", "A", "B"),
+)
+
+
+@dataclass(frozen=True)
+class DuelSettings:
+    """One strength run. ``budget``/``worlds`` apply to PIMC players."""
+
+    a: str
+    b: str
+    deals: int
+    seed: int = 0
+    budget: float = 1.0
+    worlds: int | None = None
+    fixed_contract: bool = False
+    jobs: int = 1
+    bootstrap: int = 2000
+
+
+@dataclass
+class DealOutcome:
+    index: int
+    deal_seed: int
+    diff: float
+    a_mean: float
+    b_mean: float
+    contracts: list[str]
+    times: dict[str, list[float]]
+
+
+@dataclass
+class DuelReport:
+    settings: DuelSettings
+    per_deal: list[float]
+    a_per_game: float
+    b_per_game: float
+    mean: float
+    ci_low: float
+    ci_high: float
+    games: int
+    seconds: float
+    decision_times: dict[str, list[float]] = field(default_factory=dict)
+
+    def percentiles(self, name: str) -> tuple[float, float, float]:
+        """(p50, p95, max) decision time in seconds of the player named ``name``."""
+        t = sorted(self.decision_times.get(name, []))
+        if not t:
+            return (0.0, 0.0, 0.0)
+        return (_quantile(t, 0.5), _quantile(t, 0.95), t[-1])
+
+    def to_json(self) -> dict[str, object]:
+        s = self.settings
+        out: dict[str, object] = {
+            "a": s.a, "b": s.b, "deals": len(self.per_deal), "games": self.games,
+            "seed": s.seed, "budget": s.budget, "worlds": s.worlds,
+            "fixed_contract": s.fixed_contract,
+            "a_sf_per_game": round(self.a_per_game, 2),
+            "b_sf_per_game": round(self.b_per_game, 2),
+            "diff_per_game": round(self.mean, 2),
+            "ci95": [round(self.ci_low, 2), round(self.ci_high, 2)],
+            "seconds": round(self.seconds, 1),
+        }
+        for name in sorted(self.decision_times):
+            p50, p95, mx = self.percentiles(name)
+            out[f"{name}_decision_s"] = {"p50": round(p50, 4), "p95": round(p95, 4),
+                                         "max": round(mx, 4),
+                                         "n": len(self.decision_times[name])}
+        return out
+
+
+def _quantile(sorted_values: list[float], q: float) -> float:
+    i = min(len(sorted_values) - 1, max(0, round(q * (len(sorted_values) - 1))))
+    return sorted_values[i]
+
+
+def seeger_fabian(result: GameResult) -> tuple[int, int, int]:
+    """Seeger-Fabian points of the three positions for one game (three-player table).
+
+    >>> from engine.contract import Contract
+    >>> r = GameResult(declarer=0, contract=Contract.parse("G"), bid=18, won=False,
+    ...                value=-96, position_values=(-96, 0, 0))
+    >>> seeger_fabian(r)
+    (-146, 40, 40)
+    """
+    pts = list(result.position_values)
+    if result.declarer is None or result.passed_in:
+        return (0, 0, 0)
+    d = result.declarer
+    if result.won:
+        pts[d] += 50
+    else:
+        pts[d] -= 50
+        for p in range(3):
+            if p != d:
+                pts[p] += 40
+    return (pts[0], pts[1], pts[2])
+
+
+def bootstrap_ci(values: list[float], rounds: int, seed: int, level: float = 0.95
+                 ) -> tuple[float, float]:
+    """Percentile bootstrap interval of the mean.
+
+    >>> bootstrap_ci([1.0, 1.0, 1.0], 100, seed=0)
+    (1.0, 1.0)
+    """
+    if not values:
+        return (0.0, 0.0)
+    rng = random.Random(seed)
+    n = len(values)
+    means = sorted(sum(rng.choices(values, k=n)) / n for _ in range(rounds))
+    lo = (1 - level) / 2
+    return (_quantile(means, lo), _quantile(means, 1 - lo))
+
+
+class _Timed:
+    """Wraps a player to time its decisions that had a real choice."""
+
+    def __init__(self, player: Player, times: list[float]) -> None:
+        self.player = player
+        self.name = player.name
+        self.times = times
+
+    def choose(self, view: SeatView) -> Action:
+        t0 = time.perf_counter()
+        a = self.player.choose(view)
+        if len(view.legal) > 1:
+            self.times.append(time.perf_counter() - t0)
+        return a
+
+
+def fixed_start(deal: Deal, seed: int) -> Game | None:
+    """The game after the rule players' bidding and declaration (None if passed in)."""
+    g = Game(deal)
+    rule = [RulePlayer(seed), RulePlayer(seed + 1), RulePlayer(seed + 2)]
+    while g.result is None and g.phase != Phase.PLAY:
+        pos = g.to_act
+        assert pos is not None
+        g.push(rule[pos].choose(SeatView.of(g, pos)))
+    return g if g.result is None else None
+
+
+def deal_seeds(settings: DuelSettings) -> list[int]:
+    """The deal seeds of a run (in fixed-contract mode, passed-in deals are skipped)."""
+    out = []
+    s = settings.seed * 1_000_003
+    while len(out) < settings.deals:
+        if not settings.fixed_contract or fixed_start(Deal.shuffled(s), s) is not None:
+            out.append(s)
+        s += 1
+    return out
+
+
+def play_deal(settings: DuelSettings, index: int, deal_seed: int) -> DealOutcome:
+    """The six seatings of one deal."""
+    deal = Deal.shuffled(deal_seed)
+    times: dict[str, list[float]] = {settings.a: [], settings.b: []}
+    diffs, a_means, b_means, contracts = [], [], [], []
+    for k, seating in enumerate(SEATINGS):
+        players: list[Player] = []
+        for pos, who in enumerate(seating):
+            name = settings.a if who == "A" else settings.b
+            p = make_player(name, seed=deal_seed * 31 + k * 3 + pos, budget=settings.budget,
+                            worlds=settings.worlds, workers=1)
+            players.append(_Timed(p, times[name]))
+        start = fixed_start(deal, deal_seed) if settings.fixed_contract else None
+        game = play_game(deal, players, start=start)
+        for p in players:
+            close = getattr(p.player, "close", None)  # type: ignore[attr-defined]
+            if close is not None:
+                close()
+        assert game.result is not None
+        sf = seeger_fabian(game.result)
+        a = [sf[i] for i in range(3) if seating[i] == "A"]
+        b = [sf[i] for i in range(3) if seating[i] == "B"]
+        a_means.append(sum(a) / len(a))
+        b_means.append(sum(b) / len(b))
+        diffs.append(a_means[-1] - b_means[-1])
+        contracts.append(str(game.result.contract) if game.result.contract else "-")
+    return DealOutcome(index, deal_seed, statistics.fmean(diffs), statistics.fmean(a_means),
+                       statistics.fmean(b_means), contracts, times)
+
+
+def _play_deal_args(args: tuple[DuelSettings, int, int]) -> DealOutcome:
+    return play_deal(*args)
+
+
+def run_duel(settings: DuelSettings,
+             progress: Callable[[int, DealOutcome], None] | None = None) -> DuelReport:
+    """Play the run; ``progress(done, outcome)`` after each deal."""
+    t0 = time.perf_counter()
+    seeds = deal_seeds(settings)
+    work = [(settings, i, s) for i, s in enumerate(seeds)]
+    outcomes: list[DealOutcome] = []
+    results: Iterator[DealOutcome]
+    if settings.jobs > 1:
+        with ProcessPoolExecutor(max_workers=settings.jobs) as ex:
+            results = ex.map(_play_deal_args, work)
+            for o in results:
+                outcomes.append(o)
+                if progress:
+                    progress(len(outcomes), o)
+    else:
+        for w in work:
+            o = play_deal(*w)
+            outcomes.append(o)
+            if progress:
+                progress(len(outcomes), o)
+    per_deal = [o.diff for o in outcomes]
+    lo, hi = bootstrap_ci(per_deal, settings.bootstrap, seed=settings.seed)
+    times: dict[str, list[float]] = {}
+    for o in outcomes:
+        for name, t in o.times.items():
+            times.setdefault(name, []).extend(t)
+    return DuelReport(
+        settings=settings,
+        per_deal=per_deal,
+        a_per_game=statistics.fmean(o.a_mean for o in outcomes) if outcomes else 0.0,
+        b_per_game=statistics.fmean(o.b_mean for o in outcomes) if outcomes else 0.0,
+        mean=statistics.fmean(per_deal) if per_deal else 0.0,
+        ci_low=lo,
+        ci_high=hi,
+        games=len(outcomes) * len(SEATINGS),
+        seconds=time.perf_counter() - t0,
+        decision_times=times,
+    )

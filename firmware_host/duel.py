@@ -1,0 +1,92 @@
+"""``skat-table duel``: computer players against each other on duplicate deals.
+
+    skat-table duel --a pimc --b rule --deals 200 --budget 0.2 --jobs 2
+    skat-table duel --a rule --b random --deals 2000
+    skat-table duel --a pimc --b rule --fixed-contract --deals 200 --json
+
+Each deal is played in all six seatings of the two players; the result is A's Seeger-Fabian
+points per game minus B's, with a 95% bootstrap confidence interval over deals, and the
+decision times (p50/p95/max) of each player. ``--fixed-contract`` keeps the rule player's
+bidding and declaration in every seating, so only the card play is compared.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+
+PLAYERS = ("pimc", "random", "rule")
+
+
+def add_arguments(p: argparse.ArgumentParser) -> None:
+    p.add_argument("--a", default="pimc", choices=PLAYERS, help="player A (default pimc)")
+    p.add_argument("--b", default="rule", choices=PLAYERS, help="player B (default rule)")
+    p.add_argument("--deals", type=int, default=100, help="number of deals (x6 games)")
+    p.add_argument("--seed", type=int, default=0, help="first deal seed (default 0)")
+    p.add_argument("--budget", type=float, default=1.0,
+                   help="PIMC seconds per decision (default 1.0)")
+    p.add_argument("--worlds", type=int, default=None,
+                   help="PIMC: a fixed number of worlds per decision instead of a time budget")
+    p.add_argument("--fixed-contract", action="store_true",
+                   help="rule-player bidding and contract in every seating: card play only")
+    p.add_argument("--jobs", type=int, default=1,
+                   help="deals played in parallel processes (default 1)")
+    p.add_argument("--json", action="store_true", help="print the result as one JSON object")
+    p.add_argument("--quiet", action="store_true", help="no progress lines on stderr")
+
+
+def _check(args: argparse.Namespace) -> str | None:
+    if args.deals < 1:
+        return f"--deals must be at least 1, not {args.deals}"
+    if args.budget <= 0:
+        return f"--budget must be a positive number of seconds, not {args.budget}"
+    if args.worlds is not None and args.worlds < 1:
+        return f"--worlds must be at least 1, not {args.worlds}"
+    if args.jobs < 1:
+        return f"--jobs must be at least 1, not {args.jobs}"
+    return None
+
+
+def cmd_duel(args: argparse.Namespace) -> int:
+    problem = _check(args)
+    if problem:
+        print(f"skat-table duel: {problem}", file=sys.stderr)
+        return 2
+    from engine.players.strength import DealOutcome, DuelSettings, run_duel
+
+    settings = DuelSettings(
+        a=args.a, b=args.b, deals=args.deals, seed=args.seed, budget=args.budget,
+        worlds=args.worlds, fixed_contract=args.fixed_contract, jobs=args.jobs,
+    )
+    total = 0.0
+
+    def progress(done: int, o: DealOutcome) -> None:
+        nonlocal total
+        total += o.diff
+        if not args.quiet:
+            print(f"deal {done}/{args.deals}: {o.diff:+.1f} (running mean {total / done:+.2f}) "
+                  f"{' '.join(o.contracts)}", file=sys.stderr, flush=True)
+
+    report = run_duel(settings, progress)
+    if args.json:
+        print(json.dumps(report.to_json(), indent=2))
+        return 0
+    s = report.settings
+    mode = "fixed contract (card play only)" if s.fixed_contract else "full game"
+    print(f"{s.a} vs {s.b}, {mode}: {len(report.per_deal)} deals, {report.games} games, "
+          f"seed {s.seed}, {report.seconds:.0f} s")
+    if "pimc" in (s.a, s.b):
+        budget = f"{s.worlds} worlds" if s.worlds else f"{s.budget:g} s"
+        print(f"PIMC budget per decision: {budget}")
+    print(f"Seeger-Fabian points per game: {s.a} {report.a_per_game:+.1f}, "
+          f"{s.b} {report.b_per_game:+.1f}")
+    print(f"{s.a} - {s.b}: {report.mean:+.2f} per game, 95% CI "
+          f"[{report.ci_low:+.2f}, {report.ci_high:+.2f}]"
+          + ("  (clear of zero)" if report.ci_low > 0 or report.ci_high < 0 else ""))
+    for name in sorted(report.decision_times):
+        p50, p95, mx = report.percentiles(name)
+        n = len(report.decision_times[name])
+        print(f"{name} decision time: p50 {p50:.3f} s, p95 {p95:.3f} s, max {mx:.3f} s "
+              f"({n} decisions)")
+    return 0

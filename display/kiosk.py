@@ -53,8 +53,12 @@ class Kiosk:
 
     def __init__(self, on_command: Callable[[cmd.Command], None] | None = None,
                  idle_after: float = 300.0, clock: Callable[[], float] = time.monotonic,
-                 wall_clock: Callable[[], str] = lambda: time.strftime("%H:%M")) -> None:
+                 wall_clock: Callable[[], str] = lambda: time.strftime("%H:%M"),
+                 size: tuple[int, int] | None = None, fullscreen: bool = False) -> None:
         self.on_command = on_command
+        self._want_size = tuple(size) if size else None
+        self._want_fullscreen = fullscreen
+        self.closed = False                  # the window was closed (or Quit asked for)
         self.idle_after = idle_after
         self._now = clock
         self._wall = wall_clock
@@ -74,11 +78,16 @@ class Kiosk:
         self.first_frame_at: float | None = None
 
     # ------------------------------------------------------------------ lifetime
-    def open(self, size: tuple[int, int] | None = None, fullscreen: bool = False,
+    def open(self, size: tuple[int, int] | None = None, fullscreen: bool | None = None,
              attempts: int = 8, first_delay: float = 0.5, max_delay: float = 8.0,
              sleep: Callable[[float], None] = time.sleep) -> Kiosk:
         """Open the window (or the whole screen), retrying with back-off when the display is
-        not there yet (a TV switched on after the Pi, KMSDRM not ready at boot)."""
+        not there yet (a TV switched on after the Pi, KMSDRM not ready at boot).
+
+        ``show`` and ``wait_events`` open it themselves with the constructor's size and
+        fullscreen if nobody did."""
+        size = size or self._want_size  # type: ignore[assignment]
+        fullscreen = self._want_fullscreen if fullscreen is None else fullscreen
         # Touch screens also send synthetic mouse events; we take the finger events only.
         os.environ.setdefault("SDL_TOUCH_MOUSE_EVENTS", "0")
         delay = first_delay
@@ -109,6 +118,7 @@ class Kiosk:
     def close(self) -> None:
         pygame.display.quit()
         self.screen = None
+        self.closed = True
 
     @property
     def size(self) -> tuple[int, int]:
@@ -118,6 +128,8 @@ class Kiosk:
     # ------------------------------------------------------------------ drawing
     def show(self, view: View) -> None:
         """Show a view; only the boxes that differ from the screen are redrawn."""
+        if self.screen is None:
+            self.open()
         if view != self.view:
             if self.view is None or view.scene != self.view.scene:
                 self.ui = replace(self.ui, draft=frozenset(), focus=None, show_sheet=False,
@@ -185,6 +197,8 @@ class Kiosk:
     # ------------------------------------------------------------------ input
     def wait_events(self, timeout: float) -> list[cmd.Command]:
         """Block until input arrives or ``timeout`` seconds pass; return the commands."""
+        if self.screen is None:
+            self.open()
         wait = timeout
         if self.view is not None and not self._idle and self.idle_after > 0:
             wait = min(wait, max(0.0, self._last_activity + self.idle_after - self._now()))
@@ -195,6 +209,8 @@ class Kiosk:
         for event in events:
             out += self.handle(event)
         self._check_idle()
+        if any(isinstance(c, cmd.Quit) for c in out):
+            self.closed = True
         for command in out:
             if self.on_command is not None:
                 self.on_command(command)

@@ -28,7 +28,7 @@ from .layout import (
     WON,
     Frame,
 )
-from .view import CARD_STYLES, LANGUAGES, Fault, TrickView, View
+from .view import CARD_STYLES, LANGUAGES, Fault, ResultView, TrickView, View
 
 CARD_RATIO = 1.5  # height / width of a card
 TOP = 46.0        # height of the top bar
@@ -587,8 +587,12 @@ class SceneBuilder:
                    colour=MUTED, role="result-line", wrap=True)
         else:
             colour = WON if r.won else LOST
-            head = (_("{name} wins") if r.won else _("{name} loses")).format(
-                name=self.name(r.declarer))
+            if r.declarer is None:  # Ramsch: nobody declared; the loser(s) pay
+                losers = ", ".join(self.name(s) for s in r.losers)
+                head = _("Lost: {names}").format(names=losers) if losers else _("Ramsch")
+            else:
+                head = (_("{name} wins") if r.won else _("{name} loses")).format(
+                    name=self.name(r.declarer))
             f.text(x, y + 8, w * 0.64, 58, head, size=42, face="bold", colour=colour,
                    align="left", role="result-head")
             f.text(x + w * 0.64, y + 8, w * 0.36, 58, f"{r.value:+d}", size=52, face="bold",
@@ -603,7 +607,12 @@ class SceneBuilder:
             f.text(x, ly, w, 56, breakdown_text(r, self.tr), size=22, align="left",
                    role="result-breakdown", wrap=True)
             ly += 62
-            if r.points is not None:
+            if r.ramsch_points:
+                f.text(x, ly, w, 32, "  ".join(
+                    f"{self.name(s)} {p}" for s, p in enumerate(r.ramsch_points)),
+                    size=22, align="left", role="result-points")
+                ly += 38
+            elif r.points is not None:
                 f.text(x, ly, w, 32, _("{points} card points, {tricks} tricks").format(
                     points=r.points, tricks=r.tricks if r.tricks is not None else 0),
                     size=22, align="left", role="result-points")
@@ -790,27 +799,42 @@ def press_word(press: str, tr: Translator) -> str:
             "undo": _("Undo")}.get(press, press)
 
 
-def breakdown_text(r, tr: Translator) -> str:
-    """``mit 2 · Spiel 3 · Schneider 4 — 12 × 4 = 48``."""
+def breakdown_text(r: ResultView, tr: Translator) -> str:
+    """The value as players count it: ``mit 2 · Spiel 3 · Schneider 4 — 12 × 4 = 48``.
+
+    The label keys are those of ``engine.scoring.GameResult.breakdown``.
+    """
     _ = tr
     labels = {"with": _("with {n}"), "without": _("without {n}"), "game": _("game {n}"),
               "hand": _("hand {n}"), "schneider": _("schneider {n}"),
-              "schneider-announced": _("schneider announced {n}"), "schwarz": _("schwarz {n}"),
-              "schwarz-announced": _("schwarz announced {n}"), "ouvert": _("ouvert {n}")}
+              "schneider_announced": _("schneider announced {n}"),
+              "schwarz": _("schwarz {n}"), "schwarz_announced": _("schwarz announced {n}"),
+              "ouvert": _("ouvert {n}"), "overbid": _("overbid: counted {n}"),
+              "kontra": _("Kontra ×{n}"), "re": _("Re ×{n}"), "jungfrau": _("Jungfrau ×{n}"),
+              "pushed": _("pushed ×{n}"), "durchmarsch": _("Durchmarsch {n}"),
+              "ramsch": _("most points {n}")}
+    if r.contract and r.contract[0] == "N":
+        text = _("Null value {value}").format(value=r.base_value or abs(r.value))
+        extra = [labels[k].format(n=n) for k, n in r.breakdown if k in ("kontra", "re")]
+        return " · ".join([text, *extra])
     parts = [labels.get(k, k + " {n}").format(n=n) for k, n in r.breakdown]
     text = " · ".join(parts)
-    if r.base_value and r.multiplier:
+    if r.base_value and r.multiplier and (not r.contract or r.contract[0] != "R"):
         text += f" — {r.base_value} × {r.multiplier} = {r.base_value * r.multiplier}"
-    elif r.contract and r.contract[0] == "N":
-        text = _("Null value {value}").format(value=abs(r.value) if r.won else abs(r.value) // 2)
     return text
+
+
+def game_level(r: ResultView) -> int:
+    """The multiplier the game reached by itself (before an overbid and Kontra)."""
+    levels = [n for k, n in r.breakdown if k not in ("overbid", "kontra", "re")]
+    return max(levels, default=r.multiplier or 0)
 
 
 def result_notes(r, tr: Translator) -> list[str]:
     _ = tr
     notes = []
     if r.overbid:
-        game_value = (r.base_value or 0) * (r.multiplier or 0)
+        game_value = (r.base_value or 0) * game_level(r)
         notes.append(_("Overbid: bid {bid}, the game is worth only {value}").format(
             bid=r.bid, value=game_value))
         if r.base_value:

@@ -175,6 +175,8 @@ class ResultView:
     skat: tuple[Card, ...] = ()      # the original skat
     discards: tuple[Card, ...] = ()  # what the declarer put away (== skat in a hand game)
     next_dealer: int | None = None
+    losers: tuple[int, ...] = ()     # Ramsch: the seat(s) with the most points
+    ramsch_points: tuple[int, ...] = ()  # Ramsch: card points per seat (when known)
 
 
 @dataclass(frozen=True)

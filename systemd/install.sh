@@ -1,0 +1,84 @@
+#!/bin/sh
+# Install skat-table as a service on a Raspberry Pi (Raspberry Pi OS 64-bit, Python 3.11+).
+#
+#   sudo systemd/install.sh            # from a checkout of the repository
+#
+# What it does (again and again without harm):
+#   1. a system user "skat" in the groups the hardware needs (video render input spi gpio dialout)
+#   2. the source under /opt/skat-table/src and a virtual environment /opt/skat-table/venv with
+#      the package and its Raspberry Pi extras (.[pi]: spidev, lgpio)
+#   3. /etc/skat-table/config.toml (an example, only if there is none) and /var/lib/skat-table
+#   4. the unit /etc/systemd/system/skat-table.service, enabled and (re)started
+# and it says what /boot/firmware/config.txt needs for the readers (SPI).
+set -eu
+
+PREFIX=/opt/skat-table
+SRC="$(cd "$(dirname "$0")/.." && pwd)"
+USER_NAME=skat
+PYTHON="${PYTHON:-python3}"
+
+if [ "$(id -u)" -ne 0 ]; then
+    echo "install.sh: run me as root (sudo $0)" >&2
+    exit 1
+fi
+"$PYTHON" -c 'import sys; sys.exit(0 if sys.version_info >= (3, 11) else 1)' || {
+    echo "install.sh: skat-table needs Python 3.11 or newer ($PYTHON is older)" >&2
+    exit 1
+}
+
+# 1. The user and its groups (a group the system lacks is created, so the unit can name it).
+for group in video render input spi gpio dialout; do
+    getent group "$group" >/dev/null || groupadd --system "$group"
+done
+if ! id "$USER_NAME" >/dev/null 2>&1; then
+    useradd --system --home-dir /var/lib/skat-table --no-create-home \
+        --shell /usr/sbin/nologin --user-group "$USER_NAME"
+fi
+usermod -a -G video,render,input,spi,gpio,dialout "$USER_NAME"
+
+# 2. Source and virtual environment.
+mkdir -p "$PREFIX/src"
+if command -v rsync >/dev/null 2>&1; then
+    rsync -a --delete --exclude .git --exclude .venv --exclude '*.egg-info' "$SRC/" "$PREFIX/src/"
+else
+    (cd "$SRC" && tar --exclude .git --exclude .venv -cf - .) | (cd "$PREFIX/src" && tar -xf -)
+fi
+[ -x "$PREFIX/venv/bin/python" ] || "$PYTHON" -m venv "$PREFIX/venv"
+"$PREFIX/venv/bin/python" -m pip install --quiet --upgrade pip
+"$PREFIX/venv/bin/python" -m pip install --quiet "$PREFIX/src[pi]"
+
+# 3. Config and data directory.
+install -d -m 0750 -o root -g "$USER_NAME" /etc/skat-table
+if [ ! -e /etc/skat-table/config.toml ]; then
+    install -m 0640 -o root -g "$USER_NAME" "$PREFIX/src/systemd/config.example.toml" \
+        /etc/skat-table/config.toml
+    echo "install.sh: wrote /etc/skat-table/config.toml: put in the players and the deck" \
+         "(skat-table enroll --config /etc/skat-table/config.toml --out /etc/skat-table/deck.toml)"
+fi
+install -d -m 0750 -o "$USER_NAME" -g "$USER_NAME" /var/lib/skat-table
+
+# 4. The unit.
+install -m 0644 "$PREFIX/src/systemd/skat-table.service" /etc/systemd/system/skat-table.service
+if command -v systemd-analyze >/dev/null 2>&1; then
+    systemd-analyze verify /etc/systemd/system/skat-table.service
+fi
+systemctl daemon-reload
+systemctl enable skat-table.service
+systemctl restart skat-table.service || true
+systemctl --no-pager status skat-table.service || true
+
+# SPI for the MFRC522 readers.
+CONFIG_TXT=/boot/firmware/config.txt
+[ -e "$CONFIG_TXT" ] || CONFIG_TXT=/boot/config.txt
+if [ -e "$CONFIG_TXT" ] && grep -q '^dtparam=spi=on' "$CONFIG_TXT"; then
+    echo "install.sh: SPI is on in $CONFIG_TXT"
+else
+    cat <<'TXT'
+install.sh: the MFRC522 readers need SPI. Add to /boot/firmware/config.txt and reboot:
+
+    dtparam=spi=on
+    # up to 3 readers on SPI1 (chip selects GPIO 18, 17, 16), in addition to SPI0's two:
+    dtoverlay=spi1-3cs
+
+TXT
+fi

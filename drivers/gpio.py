@@ -16,14 +16,16 @@ trick was taken).
 
 Config (``[gpio]``; pins are BCM numbers or gpiozero pin names)::
 
-    buzzer = 18
+    buzzer = 27
     bounce_time = 0.02          # seconds, optional
     hold_time = 1.0             # seconds, optional
-    seats = [{bid = 5, pass = 6, light = 13}, {bid = 19, pass = 26, light = 12}, ...]
+    seats = [{bid = 5, pass = 6, light = 13}, {bid = 12, pass = 26, light = 22}, ...]
+
+(The pins of ``docs/readme-hardware.md`` leave SPI0 and SPI1 with three chip selects free.)
 
 >>> from gpiozero.pins.mock import MockFactory
 >>> events = []
->>> io = TableIO([{"bid": 5, "pass": 6, "light": 13}], events.append, buzzer=18,
+>>> io = TableIO([{"bid": 5, "pass": 6, "light": 13}], events.append, buzzer=27,
 ...              pin_factory=MockFactory())
 >>> io.press(0, "bid")
 >>> events
@@ -98,7 +100,7 @@ class TableIO:
         def claim(value: object, where: str) -> int | str:
             pin = _pin(value, where)
             if str(pin) in used:
-                raise GpioConfigError(f"{where}: pin {pin} is already {used[str(pin)]}")
+                raise GpioConfigError(f"{where}: pin {pin} is already used by {used[str(pin)]}")
             used[str(pin)] = where
             return pin
 

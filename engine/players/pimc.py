@@ -75,9 +75,11 @@ class Knowledge:
     said: tuple[int, int, int]  # highest value each position bid or held
     candidates: tuple[int, ...]
     seed: str
+    budget: float = DEFAULT_BUDGET
 
 
-def knowledge_of(view: SeatView, candidates: list[int], seed: int) -> Knowledge:
+def knowledge_of(view: SeatView, candidates: list[int], seed: int,
+                 budget: float = DEFAULT_BUDGET) -> Knowledge:
     """The sampling problem of a card decision."""
     d = view.declarer
     if d is None or view.contract is None or view.game_type is None:
@@ -112,7 +114,7 @@ def knowledge_of(view: SeatView, candidates: list[int], seed: int) -> Knowledge:
         trick=view.trick, leader=view.trick_leader,
         declarer_points=mask_points(view.won[d]), said=(said[0], said[1], said[2]),
         candidates=tuple(candidates),
-        seed=f"{seed}:{view.pos}:{view.hand}:{view.played}",
+        seed=f"{seed}:{view.pos}:{view.hand}:{view.played}", budget=budget,
     )
 
 
@@ -293,7 +295,9 @@ def run_worlds(k: Knowledge, indices: Iterable[int], deadline: float | None
         rng = random.Random(f"{k.seed}:{i}")
         hands, skat = sample_world(k, rng)
         try:
-            scores = evaluate_world(k, hands, skat, deadline if tried > 1 else None)
+            # the first world may overrun the budget (a decision needs one), but not by much
+            limit = deadline if tried > 1 or deadline is None else deadline + 2 * k.budget
+            scores = evaluate_world(k, hands, skat, limit)
         except SearchLimitReached:
             continue
         if scores is None:
@@ -392,7 +396,7 @@ class PimcPlayer:
         reps = [g[0] for g in groups]
         if len(reps) == 1:
             return self._prefer(view, groups[0])
-        k = knowledge_of(view, reps, self.seed)
+        k = knowledge_of(view, reps, self.seed, self.budget)
         totals, n = self._solve(k)
         self.last_worlds = n
         if not n:  # every world was too hard to solve in time: play by the rules

@@ -303,3 +303,20 @@ def test_ouvert_declarations_with_the_open_hand_appended() -> None:
     grand_ouvert = record_line("727")
     shown = grand_ouvert.replace("0 GO ", "0 GO.HJ.HA.DJ.HQ.SA.H7.CA.CJ.HT.H8 ")
     assert check_line(shown)[1] == []
+
+
+def test_declarer_resigns_server_rules_and_table_rules() -> None:
+    """No shared record has a declarer resigning a suit game; FORMAT.md §5.3 says how the
+    server scores it: by the points so far plus the skat (lost, and schneidered below 31 after
+    a trick). The table's rules (records of this program) lose at the simple level."""
+    line = record_line("6326040")
+    # after three tricks (declarer: SJ ST S7 = 12, CJ S9 H7 = 2; discards C9 C7 = 0) he resigns
+    cut = line.split(" 1 HQ 2 HA")[0] + " 0 RE ]R[passed] ;)"
+    server = result_of(replay(parse_record(cut)))
+    assert (server.outcome, server.points, server.tricks, server.schneider) == (
+        "loss", 14, 2, True)
+    assert server.value == -2 * 11 * (2 + 1 + 1) and server.resigned  # with 2, game, schneider
+    table = result_of(replay(parse_record(cut.replace("PC[International Skat Server]",
+                                                      "PC[skat-table]"))))
+    assert (table.outcome, table.value, table.schneider, table.resigned) == (
+        "loss", -2 * 11 * 3, False, True)

@@ -501,10 +501,10 @@ class SceneBuilder:
                align="left", colour=MUTED, role="bid")
         ty += 24
         if ty + 44 <= y + mid_h:
-            f.text(14, ty, iw - 12, 22, _("Tricks: {a} to {b}").format(a=p.tricks[0],
-                                                                        b=p.tricks[1]),
-                   size=16, align="left", colour=MUTED, role="tricks")
-            ty += 24
+            f.text(14, ty, iw - 12, 42, _("Tricks: {name} {a}, defenders {b}").format(
+                name=self.name(p.declarer), a=p.tricks[0], b=p.tricks[1]),
+                size=16, align="left", colour=MUTED, role="tricks", wrap=True)
+            ty += 44
         if p.kontra > 1 and ty + 22 <= y + mid_h:
             f.text(14, ty, iw - 12, 22, _("Re") if p.kontra == 4 else _("Kontra"), size=16,
                    face="bold", colour=LOST, role="kontra")
@@ -693,12 +693,14 @@ class SceneBuilder:
                        role="sheet-value")
             for s in range(n):
                 cx = x0 + num_w + game_w + s * col_w
+                value_w = min(col_w - 34, 76.0)
                 if s == row.dealer:
-                    f.text(cx, ry, 24, row_h - 2, "◆", size=13, colour=MUTED,
-                           role="sheet-dealer")
+                    f.text(cx + col_w - 8 - value_w - 24, ry, 22, row_h - 2, "◆", size=13,
+                           colour=MUTED, role="sheet-dealer")
                 if s == row.declarer:
-                    f.text(cx + 26, ry, col_w - 34, row_h - 2, str(row.totals[s]), size=18,
-                           align="right", face="bold", role="sheet-cell")
+                    f.text(cx + col_w - 8 - value_w, ry, value_w, row_h - 2,
+                           str(row.totals[s]), size=18, align="right", face="bold",
+                           role="sheet-cell")
         fy = f.H - 8 - foot_h + 6
         played = len(sh.rows)
         label = (_("{n} of {total} games").format(n=played, total=sh.games_total)

@@ -86,7 +86,7 @@ class DuelReport:
         t = sorted(self.decision_times.get(name, []))
         if not t:
             return (0.0, 0.0, 0.0)
-        return (_quantile(t, 0.5), _quantile(t, 0.95), t[-1])
+        return (quantile(t, 0.5), quantile(t, 0.95), t[-1])
 
     def to_json(self) -> dict[str, object]:
         s = self.settings
@@ -108,7 +108,7 @@ class DuelReport:
         return out
 
 
-def _quantile(sorted_values: list[float], q: float) -> float:
+def quantile(sorted_values: list[float], q: float) -> float:
     i = min(len(sorted_values) - 1, max(0, round(q * (len(sorted_values) - 1))))
     return sorted_values[i]
 
@@ -149,21 +149,24 @@ def bootstrap_ci(values: list[float], rounds: int, seed: int, level: float = 0.9
     n = len(values)
     means = sorted(sum(rng.choices(values, k=n)) / n for _ in range(rounds))
     lo = (1 - level) / 2
-    return (_quantile(means, lo), _quantile(means, 1 - lo))
+    return (quantile(means, lo), quantile(means, 1 - lo))
 
 
-class _Timed:
-    """Wraps a player to time its decisions that had a real choice."""
+class Timed:
+    """Wraps a player to time its decisions that had a real choice (in ``phases``, if
+    given: e.g. only card play and declaration)."""
 
-    def __init__(self, player: Player, times: list[float]) -> None:
+    def __init__(self, player: Player, times: list[float],
+                 phases: tuple[Phase, ...] | None = None) -> None:
         self.player = player
         self.name = player.name
         self.times = times
+        self.phases = phases
 
     def choose(self, view: SeatView) -> Action:
         t0 = time.perf_counter()
         a = self.player.choose(view)
-        if len(view.legal) > 1:
+        if len(view.legal) > 1 and (self.phases is None or view.phase in self.phases):
             self.times.append(time.perf_counter() - t0)
         return a
 
@@ -201,7 +204,7 @@ def play_deal(settings: DuelSettings, index: int, deal_seed: int) -> DealOutcome
             name = settings.a if who == "A" else settings.b
             p = make_player(name, seed=deal_seed * 31 + k * 3 + pos, budget=settings.budget,
                             worlds=settings.worlds, workers=1)
-            players.append(_Timed(p, times[name]))
+            players.append(Timed(p, times[name]))
         start = fixed_start(deal, deal_seed) if settings.fixed_contract else None
         game = play_game(deal, players, start=start)
         for p in players:

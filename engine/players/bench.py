@@ -1,0 +1,100 @@
+"""The "players" group of ``skat-table bench``: solver speed and PIMC decision times.
+
+- ``solver_median_ms``: the double-dummy solver's win/loss answer for the declarer on
+  biddable deals (the rule players bid, take the skat and declare; the solver then answers
+  from the first lead whether the declarer makes his contract), median time per deal. With
+  the C core when it is built (``solver_c_core`` 1), and the pure-Python search alone as
+  ``solver_python_median_ms`` (fewer deals: it is the fallback).
+- ``decision_p50_s`` / ``decision_p95_s`` / ``decision_max_s``: the PIMC player's card and
+  declaration decisions at the default budget (1 s) against two rule players.
+"""
+
+from __future__ import annotations
+
+import statistics
+import time
+
+from engine.cards import mask_points
+from engine.contract import GameType
+from engine.deal import Deal
+from engine.game import Game, Phase
+from engine.players.pimc import DEFAULT_BUDGET, PimcPlayer
+from engine.players.rule import RulePlayer
+from engine.players.solver import HAVE_C, Solver
+from engine.players.strength import Timed, fixed_start, quantile
+from engine.players.table import play_game
+
+
+def biddable_positions(count: int, seed: int = 0) -> list[Game]:
+    """Games at their first lead, declared by the rule players (passed-in deals skipped)."""
+    out = []
+    s = seed
+    while len(out) < count:
+        g = fixed_start(Deal.shuffled(s), s)
+        s += 1
+        if g is not None and g.game_type in tuple(GameType)[:6]:
+            out.append(g)
+    return out
+
+
+def declarer_wins(game: Game, use_c: bool | None = None) -> tuple[bool, float]:
+    """The solver's answer for the declarer at the first lead, and its time in seconds."""
+    d = game.declarer
+    assert d is not None and game.contract is not None
+    s = Solver(int(game.game_type), d, use_c=use_c)
+    t0 = time.perf_counter()
+    if game.game_type == GameType.NULL:
+        won = s.null_won(game.hands, 0, ())
+    elif game.contract.schwarz:
+        won = s.takes_all(game.hands, 0, ())
+    else:
+        goal = 90 if game.contract.schneider else 61
+        won = s.reaches(game.hands, 0, (), goal - mask_points(game.skat))
+    return won, time.perf_counter() - t0
+
+
+def solver_median_ms(games: list[Game], use_c: bool | None = None) -> float:
+    return 1000 * statistics.median(declarer_wins(g, use_c)[1] for g in games)
+
+
+def decision_times(games: int, budget: float, seed: int = 0) -> list[float]:
+    """PIMC decision times at forehand against two rule players: card play and declaration
+    decisions that had a real choice (bidding is the evaluation's, instant)."""
+    times: list[float] = []
+    with PimcPlayer(seed=seed, budget=budget) as pimc:
+        pimc.warm_up()
+        s = seed
+        played = 0
+        while played < games:
+            mine: list[float] = []
+            timed = Timed(pimc, mine, phases=(Phase.PLAY, Phase.DISCARD))
+            g = play_game(Deal.shuffled(10_000 + s), [timed, RulePlayer(s), RulePlayer(s + 1)])
+            s += 1
+            if g.result is None or g.result.passed_in:
+                continue
+            times += mine
+            played += 1
+    return times
+
+
+def bench(quick: bool = False) -> dict[str, float]:
+    runs = 1 if quick else 3
+    n_deals = 6 if quick else 40
+    medians = []
+    for r in range(runs):
+        games = biddable_positions(n_deals, seed=1000 * r)
+        medians.append(solver_median_ms(games))
+    figures: dict[str, float] = {
+        "solver_median_ms": statistics.median(medians),
+        "solver_c_core": 1.0 if HAVE_C else 0.0,
+    }
+    py_games = biddable_positions(2 if quick else 12, seed=77)
+    figures["solver_python_median_ms"] = solver_median_ms(py_games, use_c=False)
+    budget = 0.05 if quick else DEFAULT_BUDGET
+    t = sorted(decision_times(1 if quick else 3, budget))
+    if t:
+        figures["decision_p50_s"] = quantile(t, 0.5)
+        figures["decision_p95_s"] = quantile(t, 0.95)
+        figures["decision_max_s"] = t[-1]
+    figures["decision_budget_s"] = budget
+    return figures

@@ -20,7 +20,7 @@ by 2/4 after the overbid check.
 
 from __future__ import annotations
 
-from dataclasses import asdict, dataclass, field
+from dataclasses import asdict, dataclass
 from typing import Any
 
 from engine.contract import Contract, GameType
@@ -73,7 +73,18 @@ class GameResult:
     jungfrau: tuple[int, ...] = ()
     durchmarsch: int | None = None
     pushes: int = 0
-    extra: dict[str, Any] = field(default_factory=dict)
+
+    @classmethod
+    def from_json(cls, d: dict[str, Any]) -> GameResult:
+        """The result written by ``to_json``."""
+        d = dict(d)
+        if d.get("contract") is not None:
+            d["contract"] = Contract.parse(d["contract"])
+        d["breakdown"] = tuple((str(k), int(n)) for k, n in d.get("breakdown", ()))
+        for k in ("position_values", "penalties", "ramsch_points", "losers", "jungfrau"):
+            if d.get(k) is not None:
+                d[k] = tuple(d[k])
+        return cls(**d)
 
     def to_json(self) -> dict[str, Any]:
         d = asdict(self)

@@ -69,7 +69,7 @@ def compose_contract(game: str, skat_taken: bool, draft: frozenset[str]) -> str:
     text = game + ("" if skat_taken else "H")
     if game != "N":
         if "Z" in draft:
-            text += "SZ"
+            text += "Z"  # the engine's notation: schwarz announced implies schneider
         elif "S" in draft:
             text += "S"
     return text

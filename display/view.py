@@ -285,12 +285,12 @@ def hand_contracts(skat_taken: bool) -> tuple[str, ...]:
 
     >>> hand_contracts(True)
     ('C', 'S', 'H', 'D', 'G', 'N', 'NO')
-    >>> 'CHSZ' in hand_contracts(False), 'CHS' in hand_contracts(True)
+    >>> 'CHZ' in hand_contracts(False), 'CHS' in hand_contracts(True)
     (True, False)
     """
     if skat_taken:
         return ("C", "S", "H", "D", "G", "N", "NO")
     out: list[str] = []
     for g in "CSHDG":
-        out += [f"{g}H", f"{g}HS", f"{g}HSZ", f"{g}O"]
+        out += [f"{g}H", f"{g}HS", f"{g}HZ", f"{g}O"]
     return (*out, "NH", "NOH")

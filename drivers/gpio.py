@@ -1,10 +1,12 @@
 """Buttons, turn lights and buzzer of the table, on gpiozero (so any pin factory works: lgpio
 on a Pi 5, MockFactory in tests).
 
-Per seat: a ``bid`` button (bid / yes), a ``pass`` button, and a turn light. A short press is
-posted as :class:`ButtonPress` when the button is released; a press held ``hold_time`` seconds
-(1 s by default) is posted as :class:`ButtonHold` instead (the long press: undo), so a long
-press never also bids. Debouncing is gpiozero's ``bounce_time``; holds are its ``when_held``.
+Per seat: a ``bid`` button (bid / yes), a ``pass`` button, optionally an ``undo`` button, and
+a turn light. A short press is posted as :class:`ButtonPress` when the button is released; a
+press held ``hold_time`` seconds (1 s by default) is posted as :class:`ButtonHold` instead (the
+long press: undo), so a long press never also bids. Debouncing is gpiozero's ``bounce_time``;
+holds are its ``when_held``. An optional status light (``led``) is steady while all is well
+and flashes while a reader is down (:meth:`TableIO.show_status`).
 
 Turn lights (:meth:`TableIO.show_turn`): the seat to act is lit steadily; forehand, like the
 "green flag" of the rule texts, flashes briefly every 1.5 s while another seat acts; when
@@ -20,6 +22,8 @@ Config (``[gpio]``; pins are BCM numbers or gpiozero pin names)::
     bounce_time = 0.02          # seconds, optional
     hold_time = 1.0             # seconds, optional
     seats = [{bid = 5, pass = 6, light = 13}, {bid = 12, pass = 26, light = 22}, ...]
+    # or one table per seat: [gpio.seat0] bid = 5, pass = 6, light = 13 (undo = .. optional)
+    # led = 14                  # status light, optional
 
 (The pins of ``docs/readme-hardware.md`` leave SPI0 and SPI1 with three chip selects free.)
 
@@ -44,6 +48,7 @@ from typing import Any
 from drivers.events import ButtonHold, ButtonPress, Event, EventSink, as_callback
 
 BUTTONS = ("bid", "pass")
+OPTIONAL_BUTTONS = ("undo",)  # a seat may have its own undo button besides the long press
 
 
 @dataclass(frozen=True, slots=True)
@@ -86,6 +91,7 @@ class TableIO:
         on_event: EventSink,
         *,
         buzzer: int | str | None = None,
+        status_led: int | str | None = None,
         pin_factory: Any = None,
         bounce_time: float | None = 0.02,
         hold_time: float = 1.0,
@@ -107,12 +113,15 @@ class TableIO:
         self._devices: list[Any] = []
         self.buttons: dict[tuple[int, str], Any] = {}
         self.lights: list[Any] = []
+        self._light_state: list[object] = []
         self._held: set[tuple[int, str]] = set()
         self._lock = threading.Lock()
         try:
             for seat, pins in enumerate(seats):
-                for name in BUTTONS:
+                for name in BUTTONS + OPTIONAL_BUTTONS:
                     if name not in pins:
+                        if name in OPTIONAL_BUTTONS:
+                            continue
                         raise GpioConfigError(f"gpio.seats[{seat}].{name} is missing")
                     button = Button(
                         claim(pins[name], f"gpio.seats[{seat}].{name}"), pull_up=True,
@@ -130,10 +139,16 @@ class TableIO:
                     self.lights.append(led)
                 else:
                     self.lights.append(None)
+                self._light_state.append(None)
             self.buzzer = None
             if buzzer is not None:
                 self.buzzer = Buzzer(claim(buzzer, "gpio.buzzer"), pin_factory=pin_factory)
                 self._devices.append(self.buzzer)
+            self.status_led = None
+            if status_led is not None:
+                self.status_led = LED(claim(status_led, "gpio.led"), pin_factory=pin_factory)
+                self._devices.append(self.status_led)
+                self.status_led.on()
         except BaseException:
             self.close()
             raise
@@ -141,18 +156,35 @@ class TableIO:
     @classmethod
     def from_config(cls, table: Mapping[str, Any], on_event: EventSink, *,
                     pin_factory: Any = None) -> TableIO:
-        seats = table.get("seats", [])
-        if not isinstance(seats, Sequence) or not all(isinstance(s, Mapping) for s in seats):
+        """From the ``[gpio]`` table: ``seats = [{bid, pass, light, undo}, ...]`` or one
+        ``[gpio.seat<N>]`` table per seat; ``buzzer``; ``led`` (a status light);
+        ``bounce_time``; ``hold_time``."""
+        seat_tables = sorted(k for k in table if k.startswith("seat") and k[4:].isdigit())
+        if seat_tables and "seats" in table:
+            raise GpioConfigError("gpio: give seats = [...] or [gpio.seat0] tables, not both")
+        if seat_tables:
+            numbers = sorted(int(k[4:]) for k in seat_tables)
+            if numbers != list(range(len(numbers))):
+                raise GpioConfigError(f"gpio: seat tables must be seat0..seat{len(numbers) - 1}")
+            seats = [table[f"seat{n}"] for n in numbers]
+        else:
+            seats = table.get("seats", [])
+        if isinstance(seats, str | bytes) or not isinstance(seats, Sequence) or not all(
+            isinstance(s, Mapping) for s in seats
+        ):
             raise GpioConfigError("gpio.seats must be a list of {bid = .., pass = .., light = ..}")
         for key in ("bounce_time", "hold_time"):
             value = table.get(key)
-            if value is not None and (not isinstance(value, int | float) or value < 0):
+            if value is not None and (
+                isinstance(value, bool) or not isinstance(value, int | float) or value < 0
+            ):
                 raise GpioConfigError(
                     f"gpio.{key} must be seconds (a number from 0), not {value!r}"
                 )
         return cls(
-            seats, on_event, buzzer=table.get("buzzer"), pin_factory=pin_factory,
-            bounce_time=table.get("bounce_time", 0.02), hold_time=table.get("hold_time", 1.0),
+            seats, on_event, buzzer=table.get("buzzer"), status_led=table.get("led"),
+            pin_factory=pin_factory, bounce_time=table.get("bounce_time", 0.02),
+            hold_time=table.get("hold_time", 1.0),
         )
 
     def _handler(self, seat: int, button: str, what: str) -> Callable[[], None]:
@@ -182,13 +214,30 @@ class TableIO:
             if led is None:
                 continue
             if seat == to_act and seat == forehand:
-                led.blink(*LIGHT_FOREHAND_TO_ACT)
+                state: object = LIGHT_FOREHAND_TO_ACT
             elif seat == to_act:
-                led.on()
+                state = "on"
             elif seat == forehand:
-                led.blink(*LIGHT_FOREHAND)
+                state = LIGHT_FOREHAND
+            else:
+                state = "off"
+            if state == self._light_state[seat]:
+                continue  # re-blinking on every refresh would restart the flash
+            self._light_state[seat] = state
+            if isinstance(state, tuple):
+                led.blink(*state)
+            elif state == "on":
+                led.on()
             else:
                 led.off()
+
+    def show_status(self, fault: bool) -> None:
+        """The status light: steady while all is well, flashing fast while a reader is down."""
+        if self.status_led is not None:
+            if fault:
+                self.status_led.blink(0.15, 0.15)
+            else:
+                self.status_led.on()
 
     def buzz(self, pattern: str, wait: bool = False) -> None:
         """Sound a pattern of :data:`BUZZ_PATTERNS`; in the background unless ``wait``."""
@@ -199,6 +248,10 @@ class TableIO:
             )
         if self.buzzer is not None:
             self.buzzer.beep(beep.on, beep.off, n=beep.count, background=not wait)
+
+    def beep(self, pattern: str = "refused") -> None:
+        """The controller's hook for a refused input (any pattern may be named)."""
+        self.buzz(pattern)
 
     # -- for the simulator and tests --------------------------------------------------------------
     def press(self, seat: int, button: str, duration: float | None = None) -> None:

@@ -11,15 +11,20 @@ Keys of one reader dict (the controller's config helper turns TOML tables into t
 
 ``type = "mfrc522"`` (at most five, all polled by one thread, one field on at a time)
     ``zone`` (required), ``spi_bus`` (0 or 1, default 0), ``spi_device`` (chip select:
-    0-1 on SPI0, 0-2 on SPI1; default 0), ``reset_pin`` (GPIO number or gpiozero pin name,
+    0-1 on SPI0, 0-2 on SPI1; default 0) or instead ``chip_select`` (0-4: SPI0 CE0, SPI0
+    CE1, SPI1 CE0, SPI1 CE1, SPI1 CE2), ``reset_pin`` (GPIO number or gpiozero pin name,
     optional), ``gain_db`` (18, 23, 33, 38, 43 or 48; default 48), ``name`` (optional,
     default ``spi<bus>.<device>``).
 ``type = "serial"`` (a reader board; one thread each)
-    ``port`` (required; best a ``/dev/serial/by-path/...`` name), ``readers`` (required: the
-    board's reader numbers to zones, e.g. ``{0 = "seat0", 1 = "centre"}``), ``baudrate``
+    ``port`` (required; best a ``/dev/serial/by-path/...`` name), ``readers`` (the board's
+    reader numbers to zones, e.g. ``{0 = "seat0", 1 = "centre"}``) or instead ``zone`` with
+    ``reader`` (default 0); entries naming the same port are one board. ``baudrate``
     (default 115200), ``heartbeat_timeout`` (seconds, default 3), ``name`` (optional).
-``type = "scripted"``
+``type = "scripted"`` (or ``"simulated"``)
     no keys: tags come from :meth:`drivers.scripted.ScriptedReaders.feed` (replay, simulator).
+
+``kind`` is accepted for ``type``, and keys whose value is None count as absent, so a
+dataclass's ``asdict`` can be passed as it is.
 
 Options for the whole set (keyword arguments of :func:`build_readers`): ``laid_after_reads``
 (default 2) and ``gone_after`` (seconds, default 1.0).
@@ -40,6 +45,9 @@ from drivers.serial_board import SerialBoard
 from drivers.zones import ZoneError, ZoneTracker, check_zone
 
 CHIP_SELECTS = {0: (0, 1), 1: (0, 1, 2)}  # SPI1 needs dtoverlay=spi1-3cs for three
+# ``chip_select = n`` numbers the five chip selects in wiring order.
+FLAT_CHIP_SELECTS = ((0, 0), (0, 1), (1, 0), (1, 1), (1, 2))
+KIND_ALIASES = {"simulated": "scripted"}
 
 
 class ReaderConfigError(ValueError):
@@ -92,6 +100,45 @@ def _zone(value: object, where: str) -> str:
         raise ReaderConfigError(f"{where}: {exc}") from None
 
 
+def _spi_address(entry: Mapping[str, Any], where: str) -> tuple[int, int]:
+    if "chip_select" in entry:
+        if "spi_bus" in entry or "spi_device" in entry:
+            raise ReaderConfigError(f"{where}: give chip_select or spi_bus/spi_device, not both")
+        index = _int(entry, "chip_select", where)
+        if not 0 <= index < len(FLAT_CHIP_SELECTS):
+            raise ReaderConfigError(
+                f"{where}: chip_select must be 0..4 (SPI0 CE0, CE1, SPI1 CE0, CE1, CE2),"
+                f" not {index}"
+            )
+        return FLAT_CHIP_SELECTS[index]
+    bus = _int(entry, "spi_bus", where, 0)
+    device = _int(entry, "spi_device", where, 0)
+    if bus not in CHIP_SELECTS:
+        raise ReaderConfigError(f"{where}: spi_bus must be 0 or 1, not {bus}")
+    if device not in CHIP_SELECTS[bus]:
+        raise ReaderConfigError(
+            f"{where}: spi_device {device} does not exist on SPI{bus}: "
+            f"use {' or '.join(map(str, CHIP_SELECTS[bus]))}"
+        )
+    return bus, device
+
+
+def _serial_readers(entry: Mapping[str, Any], where: str) -> dict[int, str]:
+    readers = entry.get("readers")
+    if readers is None and "zone" in entry:
+        readers = {entry.get("reader", 0): entry["zone"]}
+    if not isinstance(readers, Mapping) or not readers:
+        raise ReaderConfigError(
+            f'{where}: readers must map reader numbers to zones, e.g. {{0 = "seat0"}}'
+        )
+    mapping: dict[int, str] = {}
+    for key, zone in readers.items():
+        if isinstance(key, bool) or not str(key).isdigit():
+            raise ReaderConfigError(f"{where}: reader number {key!r} is not a number")
+        mapping[int(key)] = _zone(zone, f"{where}.readers.{key}")
+    return mapping
+
+
 def build_readers(
     configs: Sequence[Mapping[str, Any]],
     on_event: EventSink,
@@ -115,22 +162,17 @@ def build_readers(
         raise ReaderConfigError(f"readers: {exc}") from None
     chips: list[tuple[MFRC522, str]] = []
     seen_cs: dict[tuple[int, int], str] = {}
-    backends: list[Any] = []
-    for i, entry in enumerate(configs):
+    boards: dict[str, tuple[dict[int, str], dict[str, Any], str]] = {}
+    scripted = False
+    for i, raw in enumerate(configs):
         where = f"readers[{i}]"
-        if not isinstance(entry, Mapping):
-            raise ReaderConfigError(f"{where} must be a table of keys, not {entry!r}")
-        kind = entry.get("type")
+        if not isinstance(raw, Mapping):
+            raise ReaderConfigError(f"{where} must be a table of keys, not {raw!r}")
+        entry = {k: v for k, v in raw.items() if v is not None}
+        kind = entry.get("type", entry.get("kind"))
+        kind = KIND_ALIASES.get(kind, kind)
         if kind == "mfrc522":
-            bus = _int(entry, "spi_bus", where, 0)
-            device = _int(entry, "spi_device", where, 0)
-            if bus not in CHIP_SELECTS:
-                raise ReaderConfigError(f"{where}: spi_bus must be 0 or 1, not {bus}")
-            if device not in CHIP_SELECTS[bus]:
-                raise ReaderConfigError(
-                    f"{where}: spi_device {device} does not exist on SPI{bus}: "
-                    f"use {' or '.join(map(str, CHIP_SELECTS[bus]))}"
-                )
+            bus, device = _spi_address(entry, where)
             if (bus, device) in seen_cs:
                 raise ReaderConfigError(
                     f"{where}: SPI{bus} CE{device} is already used by {seen_cs[(bus, device)]}"
@@ -151,31 +193,33 @@ def build_readers(
             port = entry.get("port")
             if not isinstance(port, str) or not port:
                 raise ReaderConfigError(f"{where}: port is missing (e.g. /dev/serial/by-path/...)")
-            readers = entry.get("readers")
-            if not isinstance(readers, Mapping) or not readers:
-                raise ReaderConfigError(
-                    f'{where}: readers must map reader numbers to zones, e.g. {{0 = "seat0"}}'
-                )
-            mapping: dict[int, str] = {}
-            for key, zone in readers.items():
-                if not str(key).isdigit():
-                    raise ReaderConfigError(f"{where}: reader number {key!r} is not a number")
-                mapping[int(key)] = _zone(zone, f"{where}.readers.{key}")
+            mapping = _serial_readers(entry, where)
             timeout = entry.get("heartbeat_timeout", 3.0)
-            if not isinstance(timeout, int | float) or timeout <= 0:
+            if isinstance(timeout, bool) or not isinstance(timeout, int | float) or timeout <= 0:
                 raise ReaderConfigError(f"{where}: heartbeat_timeout must be seconds above 0")
-            backends.append(SerialBoard(
-                port, mapping, post, name=entry.get("name"),
-                baudrate=_int(entry, "baudrate", where, 115200),
-                heartbeat_timeout=float(timeout), tracker=tracker,
-                serial_factory=serial_factory,
-            ))
+            options = {"name": entry.get("name"), "heartbeat_timeout": float(timeout),
+                       "baudrate": _int(entry, "baudrate", where, 115200)}
+            # Several entries may name readers of the same board: one board, one connection.
+            have, _, first = boards.setdefault(port, ({}, options, where))
+            for reader, zone in mapping.items():
+                if reader in have:
+                    raise ReaderConfigError(
+                        f"{where}: reader {reader} of {port} is already zone {have[reader]!r}"
+                        f" ({first})"
+                    )
+                have[reader] = zone
         elif kind == "scripted":
-            backends.append(ScriptedReaders(post))
+            scripted = True
         else:
             raise ReaderConfigError(
                 f'{where}: type must be "mfrc522", "serial" or "scripted", not {kind!r}'
             )
+    backends: list[Any] = []
     if chips:
-        backends.insert(0, MFRC522Poller(chips, post, clock=clock, tracker=tracker))
+        backends.append(MFRC522Poller(chips, post, clock=clock, tracker=tracker))
+    for port, (mapping, options, _) in boards.items():
+        backends.append(SerialBoard(port, mapping, post, tracker=tracker,
+                                    serial_factory=serial_factory, **options))
+    if scripted:
+        backends.append(ScriptedReaders(post))
     return ReaderSet(backends, tracker)

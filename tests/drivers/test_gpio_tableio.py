@@ -141,3 +141,39 @@ def test_from_config_builds_seats_and_buzzer() -> None:
         assert events == [ButtonPress(2, "pass")]
     finally:
         table.close()
+
+
+def test_seat_tables_undo_button_status_light_and_beep_hook() -> None:
+    events: list = []
+    table = TableIO.from_config(
+        {"seat0": {"bid": 5, "pass": 6, "undo": 16}, "seat1": {"bid": 12, "pass": 26},
+         "buzzer": 27, "led": 14},
+        events.append, pin_factory=mock_factory())
+    try:
+        table.press(0, "undo")
+        assert events == [ButtonPress(0, "undo")]
+        assert table.status_led.is_lit
+        table.status_led.pin.clear_states()
+        table.show_status(fault=True)
+        assert _toggles(table.status_led, 3)
+        table.show_status(fault=False)
+        assert table.status_led.is_lit
+        table.buzzer.pin.clear_states()
+        table.beep()
+        assert _toggles(table.buzzer, 2)
+    finally:
+        table.close()
+    with pytest.raises(GpioConfigError, match="not both"):
+        TableIO.from_config({"seats": [], "seat0": {"bid": 1, "pass": 2}}, events.append,
+                            pin_factory=mock_factory())
+    with pytest.raises(GpioConfigError, match=r"seat0\.\.seat1"):
+        TableIO.from_config({"seat0": {"bid": 1, "pass": 2}, "seat2": {"bid": 3, "pass": 4}},
+                            events.append, pin_factory=mock_factory())
+
+
+def test_repeating_the_same_turn_does_not_restart_the_flash(io) -> None:
+    table, _ = io
+    table.show_turn(to_act=0, forehand=1)
+    thread = table.lights[1]._blink_thread
+    table.show_turn(to_act=0, forehand=1)
+    assert table.lights[1]._blink_thread is thread

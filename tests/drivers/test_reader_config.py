@@ -64,3 +64,40 @@ def test_serial_entry_keys() -> None:
     (board,) = readers.boards
     assert board.readers == {0: "seat0"} and board.heartbeat_timeout == 2.0
     assert board.name == "usb-0:1.3"
+
+
+def test_controller_style_entries_are_accepted() -> None:
+    """``kind``, a flat ``chip_select``, one zone per serial entry, None for absent keys."""
+    clock = VirtualClock()
+    rig = EmulatedRig(clock)
+    chip = rig.add_reader(1, 2)
+    entries = [
+        {"kind": "mfrc522", "zone": "centre", "chip_select": 4, "port": None},
+        {"kind": "serial", "zone": "seat0", "chip_select": None, "port": "/dev/ttyACM0"},
+        {"kind": "serial", "zone": "seat1", "reader": 1, "port": "/dev/ttyACM0"},
+        {"kind": "simulated", "zone": "deal"},
+    ]
+    events: list = []
+    readers = build_readers(entries, events.append, clock=clock, spi_factory=rig.spidev)
+    (board,) = readers.boards
+    assert board.readers == {0: "seat0", 1: "seat1"}
+    assert readers.scripted is not None
+    chip.lay(EmulatedTag.from_hex("deadbeef"))
+    readers.poller.poll_once()
+    readers.poller.poll_once()
+    assert [(e.zone, e.uid) for e in events] == [("centre", "deadbeef")]
+
+
+@pytest.mark.parametrize(
+    ("entries", "message"),
+    [
+        ([{"kind": "mfrc522", "zone": "deal", "chip_select": 5}], "chip_select must be 0..4"),
+        ([{"kind": "mfrc522", "zone": "deal", "chip_select": 0, "spi_bus": 0}], "not both"),
+        ([{"kind": "serial", "zone": "seat0", "port": "/dev/x"},
+          {"kind": "serial", "zone": "seat1", "port": "/dev/x"}],
+         r"readers\[1\]: reader 0 of /dev/x is already zone 'seat0' \(readers\[0\]\)"),
+    ],
+)
+def test_controller_style_mistakes(entries: list, message: str) -> None:
+    with pytest.raises(ReaderConfigError, match=message):
+        build_readers(entries, lambda e: None)

@@ -272,7 +272,12 @@ class SceneBuilder:
         f, _, v = self.f, self._, self.v
         f.panel(0, 0, f.W, f.H, fill=FELT_DARK, radius=0, role="idle-bg")
         if self.ui.clock:
-            f.text(0, 70, f.W, 120, self.ui.clock, size=110, face="bold", role="clock")
+            f.text(0, 16, f.W, 100, self.ui.clock, size=84, face="bold", role="clock",
+                   colour=MUTED)
+        icon = 40.0
+        for i, suit in enumerate("CSHD"):
+            f.suit_icon(f.W / 2 - 2 * (icon + 20) + 10 + i * (icon + 20), 196 - icon - 24, icon,
+                        suit, role="idle-suit")
         f.text(40, 200, f.W - 80, 60, "Skat", size=48, face="bold", colour=GOLD, role="brand")
         if v.sheet is not None and v.sheet.totals:
             parts = [f"{self.name(s)} {t:+d}" for s, t in enumerate(v.sheet.totals)]

@@ -104,3 +104,12 @@ def test_bench_group_keys() -> None:
                             "first_frame_s"}
     assert all(v > 0 for v in figures.values())
     assert figures["idle_cpu_share"] < 1.0
+
+
+def test_gallery_writes_every_sample(tmp_path) -> None:
+    from display.__main__ import main
+
+    assert main(["--screenshots", str(tmp_path), "--language", "nl", "--size", "400x240"]) == 0
+    names = sorted(p.name for p in tmp_path.iterdir())
+    assert "play-nl-400x240.png" in names and len(names) >= len(SCENES) + 10
+    assert main(["--size", "big"]) == 2

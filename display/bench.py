@@ -56,6 +56,35 @@ def render_times(quick: bool = False) -> dict[str, float]:
     return figures
 
 
+def card_laid_ms(quick: bool = False) -> dict[str, float]:
+    """Median milliseconds from ``Kiosk.show`` of a view with one more card in the trick to
+    the screen updated (layout, the partial redraw, the display update)."""
+    from dataclasses import replace
+
+    from engine.cards import Card
+
+    from .kiosk import Kiosk
+    from .samples import sample_view
+
+    figures = {}
+    runs = 5 if quick else 30
+    for w, h in SIZES:
+        kiosk = Kiosk(idle_after=0).open((w, h))
+        before = sample_view("play", simulator=True)
+        trick = before.play.trick  # type: ignore[union-attr]
+        after = replace(before, play=replace(  # type: ignore[arg-type]
+            before.play, to_act=0, trick=replace(trick, cards=(*trick.cards, (2, Card.C7)))))
+        times = []
+        for _ in range(runs):
+            kiosk.show(before)
+            t = time.perf_counter()
+            kiosk.show(after)
+            times.append((time.perf_counter() - t) * 1000)
+        kiosk.close()
+        figures[f"card_laid_ms_{w}x{h}"] = round(statistics.median(times), 3)
+    return figures
+
+
 def idle_cpu_share(seconds: float) -> float:
     """CPU time over wall time of a kiosk showing a scene and waiting for input."""
     from .kiosk import Kiosk
@@ -89,7 +118,9 @@ def first_frame_seconds(runs: int) -> float:
 def bench(quick: bool = False) -> dict[str, float]:
     os.environ.setdefault("SDL_VIDEODRIVER", "dummy")
     os.environ.setdefault("SDL_AUDIODRIVER", "dummy")
+    os.environ.setdefault("PYGAME_HIDE_SUPPORT_PROMPT", "1")
     figures = render_times(quick)
+    figures.update(card_laid_ms(quick))
     figures["idle_cpu_share"] = round(idle_cpu_share(3.0 if quick else 30.0), 5)
     figures["first_frame_s"] = round(first_frame_seconds(1 if quick else 5), 3)
     return figures

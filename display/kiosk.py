@@ -175,9 +175,7 @@ class Kiosk:
             pygame.display.flip()
         else:
             for rect in dirty:
-                self.screen.set_clip(rect)
-                self.renderer.draw(self.screen, view, elements, self.ui.focus)
-            self.screen.set_clip(None)
+                self.renderer.draw(self.screen, view, elements, self.ui.focus, area=rect)
             pygame.display.update(dirty)
         self.frames += 1
         if self.first_frame_at is None:

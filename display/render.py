@@ -42,13 +42,16 @@ class Renderer:
         return frame.elements
 
     def draw(self, surface: pygame.Surface, view: View, elements: list[Element],
-             focus: int | None = None) -> None:
+             focus: int | None = None, area: pygame.Rect | None = None) -> None:
+        """Draw the elements; with ``area``, only that part of the surface is touched."""
+        surface.set_clip(area)
         surface.fill(FELT)
         letters = self.translator(view).rank_letters
         # Content in layer order, so banners (layer 2) float above the scene.
         for layer in (0, 1, 2, 3):
             for el in elements:
-                if el.layer == layer:
+                if el.layer == layer and (area is None
+                                          or area.colliderect(el.draw_rect or el.rect)):
                     self.draw_element(surface, el, view.card_style, letters)
         if focus is not None:
             actionable = [e for e in elements if e.command is not None]
@@ -56,6 +59,7 @@ class Renderer:
                 rect = actionable[focus].rect.inflate(6, 6)
                 pygame.draw.rect(surface, (80, 200, 255), rect, width=max(2, rect.h // 16),
                                  border_radius=8)
+        surface.set_clip(None)
 
     def draw_element(self, surface: pygame.Surface, el: Element, style: str,
                      letters: tuple[str, ...]) -> None:

@@ -136,13 +136,19 @@ class MFRC522:
         Raises :class:`DeadReaderError` if the chip does not answer like an MFRC522.
         """
         if self._spi is None:
-            spi = self._spi_factory()
+            try:
+                spi = self._spi_factory()
+            except ImportError as exc:
+                raise DeadReaderError(
+                    "the spidev module is missing (pip install spidev; Raspberry Pi only)"
+                ) from exc
             try:
                 spi.open(self.spi_bus, self.spi_device)
             except OSError as exc:
+                hint = "dtparam=spi=on" if self.spi_bus == 0 else "dtoverlay=spi1-3cs"
                 raise DeadReaderError(
                     f"cannot open /dev/spidev{self.spi_bus}.{self.spi_device}: {exc}"
-                    " (is SPI enabled in config.txt?)"
+                    f" (is {hint} in config.txt?)"
                 ) from exc
             spi.max_speed_hz = self.speed_hz
             spi.mode = 0
@@ -234,7 +240,8 @@ class MFRC522:
         if gain_db not in r.RX_GAIN_DB:
             raise ValueError(f"antenna gain {gain_db} dB: use one of {sorted(r.RX_GAIN_DB)}")
         self.gain_db = gain_db
-        self._write(r.RF_CFG, r.RX_GAIN_DB[gain_db])
+        # Bits 3..0 are reserved and reset to 1000b: keep them as the chip has them.
+        self._write(r.RF_CFG, r.RX_GAIN_DB[gain_db] | 0x08)
 
     # -- the chip's coprocessors -------------------------------------------------------------
     def _set_timeout(self, seconds: float) -> None:

@@ -157,3 +157,38 @@ def test_trick_helpers_agree_with_the_plain_rules(order: list[int], game: GameTy
 def test_a_full_deck_is_120_points() -> None:
     assert mask_points(FULL_DECK) == 120
     assert Deal.shuffled(0).hands[0] & Deal.shuffled(0).hands[1] == 0
+
+
+@settings(max_examples=60, deadline=None)
+@given(seeds, st.sampled_from(RULE_SETS))
+def test_listed_actions_are_accepted_and_unlisted_cards_refused(seed: int, rules: Rules) -> None:
+    """Along a random game: never stuck before the end, every listed action is accepted (and
+    undone exactly), and every held card that is not listed is refused without a change."""
+    from engine.actions import IllegalAction
+    from engine.cards import Card
+
+    rng = random.Random(seed)
+    g = Game(Deal.random(rng), rules)
+    while g.phase != Phase.FINISHED:
+        acts = g.legal_actions()
+        assert acts, f"stuck in {g.phase}"
+        key = g.state_key()
+        for a in acts:
+            g.push(a)
+            g.pop()
+            assert g.state_key() == key
+        if g.phase == Phase.PLAY:
+            p = g.to_act
+            assert p is not None
+            listed = {a.card for a in acts if isinstance(a, Play)}
+            assert listed == set(g.legal_cards())
+            for c in range(32):
+                if g.hand(p) >> c & 1 and Card(c) not in listed:
+                    try:
+                        g.push(Play(p, Card(c)))
+                    except IllegalAction as exc:
+                        assert "must follow" in str(exc)
+                    else:
+                        raise AssertionError(f"{Card(c)} accepted though not legal")
+                    assert g.state_key() == key
+        g.push(rng.choice(acts))

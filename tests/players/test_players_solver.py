@@ -1,0 +1,168 @@
+"""The double-dummy solver against plain minimax on the engine's own rules, and the C core
+against the pure-Python search.
+
+The oracle below knows nothing of the solver's tables, internal card order, pruning or
+transposition table: it plays every legal card (``engine.trick.legal_mask``), scores tricks
+with ``engine.trick.trick_winner`` and takes the max/min. Equal values on thousands of random
+endgames show the solver searches the same game as the engine referees.
+"""
+
+from __future__ import annotations
+
+import random
+
+import pytest
+
+from engine.cards import RANK_POINTS, Card, mask_points, parse_mask
+from engine.players.solver import (
+    HAVE_C,
+    SearchLimitReached,
+    Solver,
+    SolverError,
+    tables,
+)
+from engine.trick import legal_mask, trick_winner
+
+NULL = 5
+
+
+def minimax(hands: list[int], leader: int, trick: list[int], game: int, declarer: int) -> int:
+    """Declarer's card points (suit/grand) or tricks (null) from here with best play."""
+    if not trick and not any(hands):
+        return 0
+    pos = (leader + len(trick)) % 3
+    lead = trick[0] if trick else None
+    maxer = (pos == declarer) != (game == NULL)
+    best = None
+    m = legal_mask(hands[pos], lead, game)
+    for c in range(32):
+        if not m >> c & 1:
+            continue
+        h = list(hands)
+        h[pos] &= ~(1 << c)
+        t = [*trick, c]
+        if len(t) == 3:
+            winner = (leader + trick_winner(t, game)) % 3
+            gain = 0
+            if winner == declarer:
+                gain = 1 if game == NULL else sum(RANK_POINTS[x & 7] for x in t)
+            v = gain + minimax(h, winner, [], game, declarer)
+        else:
+            v = minimax(h, leader, t, game, declarer)
+        if best is None or (v > best if maxer else v < best):
+            best = v
+    assert best is not None
+    return best
+
+
+def random_endgame(rng: random.Random, max_tricks: int
+                   ) -> tuple[list[int], int, list[int], int, int]:
+    """Random hands of n cards each, a trick in progress of 0..2 legal cards."""
+    n = rng.randint(1, max_tricks)
+    cards = list(range(32))
+    rng.shuffle(cards)
+    hands = [sum(1 << c for c in cards[p * n:(p + 1) * n]) for p in range(3)]
+    game = rng.randrange(6)
+    declarer = rng.randrange(3)
+    leader = rng.randrange(3)
+    trick: list[int] = []
+    for i in range(rng.randint(0, 2)):
+        pos = (leader + i) % 3
+        m = legal_mask(hands[pos], trick[0] if trick else None, game)
+        choice = rng.choice([c for c in range(32) if m >> c & 1])
+        hands[pos] &= ~(1 << choice)
+        trick.append(choice)
+    return hands, leader, trick, game, declarer
+
+
+@pytest.mark.parametrize("use_c", [False, True] if HAVE_C else [False])
+def test_solver_equals_minimax_on_random_endgames(use_c: bool) -> None:
+    rng = random.Random(20261129)
+    checked = 0
+    for _ in range(1500):
+        hands, leader, trick, game, declarer = random_endgame(rng, max_tricks=3)
+        exact = minimax(hands, leader, trick, game, declarer)
+        s = Solver(game, declarer, use_c=use_c)
+        if game == NULL:
+            assert s.null_won(hands, leader, trick) == (exact == 0)
+        else:
+            assert s.max_points(hands, leader, trick) == exact, (hands, leader, trick, game)
+            everything = mask_points(hands[0] | hands[1] | hands[2]) + sum(
+                RANK_POINTS[c & 7] for c in trick)
+            if s.takes_all(hands, leader, trick):
+                assert exact == everything
+        checked += 1
+    assert checked == 1500
+
+
+@pytest.mark.skipif(not HAVE_C, reason="the C core is not built")
+def test_c_core_answers_like_python_on_larger_positions() -> None:
+    """Identical answers of both searches on thousands of 4- and 5-trick positions, at
+    thresholds around the value (the hardest windows) and for null and schwarz."""
+    rng = random.Random(7)
+    answers = 0
+    for _ in range(800):
+        hands, leader, trick, game, declarer = random_endgame(rng, max_tricks=5)
+        if sum(h.bit_count() for h in hands) < 9:
+            continue
+        py = Solver(game, declarer, use_c=False)
+        c = Solver(game, declarer, use_c=True)
+        if game == NULL:
+            assert py.null_won(hands, leader, trick) == c.null_won(hands, leader, trick)
+            answers += 1
+            continue
+        value = c.max_points(hands, leader, trick)
+        for need in (value - 3, value, value + 1, 31, 61):
+            assert py.reaches(hands, leader, trick, need) == c.reaches(hands, leader, trick,
+                                                                       need)
+            answers += 1
+        assert py.takes_all(hands, leader, trick) == c.takes_all(hands, leader, trick)
+        assert py.takes_any(hands, leader, trick) == c.takes_any(hands, leader, trick)
+        answers += 2
+    assert answers > 2000, answers
+
+
+def test_tables_follow_the_engine_rules() -> None:
+    t = tables(2)  # hearts: jacks on top, then A T K Q 9 8 7 of hearts
+    order = [str(Card(t.to_engine[i])) for i in range(32)]
+    assert order[-11:] == ["H7", "H8", "H9", "HQ", "HK", "HT", "HA", "DJ", "HJ", "SJ", "CJ"]
+    n = tables(NULL)
+    assert [str(Card(n.to_engine[i])) for i in range(8)] == [
+        "C7", "C8", "C9", "CT", "CJ", "CQ", "CK", "CA"]
+
+
+def test_a_full_deal_is_solved_and_consistent() -> None:
+    hands = (
+        parse_mask("CJ SJ HJ CA CT CK C9 SA ST HA"),
+        parse_mask("DJ C8 C7 SK SQ S9 HK HQ H9 DA"),
+        parse_mask("CQ S8 S7 HT H8 H7 DT DK DQ D9"),
+    )
+    s = Solver(0, 0)
+    value = s.max_points(hands, 0, ())
+    assert s.reaches(hands, 0, (), value)
+    assert not s.reaches(hands, 0, (), value + 1)
+    assert value >= 90  # a strong clubs hand with the lead
+
+
+def test_bad_positions_are_refused_with_a_reason() -> None:
+    s = Solver(4, 0)
+    with pytest.raises(SolverError, match="do not fit"):
+        s.reaches((parse_mask("CJ SJ"), parse_mask("HJ"), parse_mask("DJ")), 0, (), 10)
+    with pytest.raises(SolverError, match="null"):
+        Solver(NULL, 0).reaches((1, 2, 4), 0, (), 1)
+    with pytest.raises(SolverError):
+        Solver(9, 0)
+    with pytest.raises(SolverError):
+        Solver(0, 3)
+
+
+@pytest.mark.parametrize("use_c", [False, True] if HAVE_C else [False])
+def test_node_budget_stops_the_search(use_c: bool) -> None:
+    rng = random.Random(3)
+    cards = list(range(32))
+    rng.shuffle(cards)
+    hands = [sum(1 << c for c in cards[p * 10:(p + 1) * 10]) for p in range(3)]
+    s = Solver(4, 0, use_c=use_c, max_nodes=5)
+    with pytest.raises(SearchLimitReached):
+        for need in range(1, 121):
+            s.reaches(hands, 0, (), need)

@@ -67,7 +67,6 @@ def random_games(n: int, seed: int = 1, record: list[tuple] | None = None) -> in
     cards laid, value)`` so that tests can replay it through ``Game`` and compare.
     """
     rng = random.Random(seed)
-    rnd = rng.random
     getrandbits = rng.getrandbits
     lo, hi = _select_tables()
     deck = list(_BIT)  # cards as their bits: a hand's mask is the sum of its slice
@@ -91,20 +90,20 @@ def random_games(n: int, seed: int = 1, record: list[tuple] | None = None) -> in
         h = [sum(deck[0:10]), sum(deck[10:20]), sum(deck[20:30])]
         skat = deck[30] | deck[31]
         # the bidding's outcome: a random declarer at a random value
-        d = int(rnd() * 3)
-        bid = BID_VALUES[int(rnd() * 10)]
+        d = (getrandbits(16) * 3) >> 16
+        bid = BID_VALUES[(getrandbits(16) * 10) >> 16]
         twelve = h[d] | skat
         deal = (h[0], h[1], h[2], skat) if record is not None else None
         discards = 0
-        if rnd() < 0.3:
-            c, g, schwarz_announced = hand_contracts[int(rnd() * n_hand)]
+        if getrandbits(16) < 19661:  # 30 % hand games
+            c, g, schwarz_announced = hand_contracts[(getrandbits(16) * n_hand) >> 16]
         else:
-            c, g, schwarz_announced = pickup_contracts[int(rnd() * n_pickup)]
-            k = int(rnd() * 12)
+            c, g, schwarz_announced = pickup_contracts[(getrandbits(16) * n_pickup) >> 16]
+            k = (getrandbits(16) * 12) >> 16
             t = lo[twelve & 0xFFFF]
             x = t[k] if k < len(t) else hi[twelve >> 16][k - len(t)]
             m = twelve ^ x
-            k = int(rnd() * 11)
+            k = (getrandbits(16) * 11) >> 16
             t = lo[m & 0xFFFF]
             y = t[k] if k < len(t) else hi[m >> 16][k - len(t)]
             discards = x | y
@@ -123,7 +122,7 @@ def random_games(n: int, seed: int = 1, record: list[tuple] | None = None) -> in
             # the leader lays any card; the others one of legal_mask(hand, lead, game)
             p0 = leader
             m = h[p0]
-            k = int(rnd() * m.bit_count())
+            k = (getrandbits(16) * m.bit_count()) >> 16
             t = lo[m & 0xFFFF]
             b0 = t[k] if k < len(t) else hi[m >> 16][k - len(t)]
             h[p0] ^= b0
@@ -131,7 +130,7 @@ def random_games(n: int, seed: int = 1, record: list[tuple] | None = None) -> in
             p1 = nxt[p0]
             m = h[p1] & f or h[p1]
             if m & (m - 1):
-                k = int(rnd() * m.bit_count())
+                k = (getrandbits(16) * m.bit_count()) >> 16
                 t = lo[m & 0xFFFF]
                 b1 = t[k] if k < len(t) else hi[m >> 16][k - len(t)]
             else:
@@ -140,7 +139,7 @@ def random_games(n: int, seed: int = 1, record: list[tuple] | None = None) -> in
             p2 = nxt[p1]
             m = h[p2] & f or h[p2]
             if m & (m - 1):
-                k = int(rnd() * m.bit_count())
+                k = (getrandbits(16) * m.bit_count()) >> 16
                 t = lo[m & 0xFFFF]
                 b2 = t[k] if k < len(t) else hi[m >> 16][k - len(t)]
             else:

@@ -54,8 +54,10 @@ class Kiosk:
     def __init__(self, on_command: Callable[[cmd.Command], None] | None = None,
                  idle_after: float = 300.0, clock: Callable[[], float] = time.monotonic,
                  wall_clock: Callable[[], str] = lambda: time.strftime("%H:%M"),
-                 size: tuple[int, int] | None = None, fullscreen: bool = False) -> None:
+                 size: tuple[int, int] | None = None, fullscreen: bool = False,
+                 driver: str | None = None) -> None:
         self.on_command = on_command
+        self._driver = driver                # SDL video driver, e.g. "kmsdrm" or "wayland"
         self._want_size = tuple(size) if size else None
         self._want_fullscreen = fullscreen
         self.closed = False                  # the window was closed (or Quit asked for)
@@ -90,6 +92,8 @@ class Kiosk:
         fullscreen = self._want_fullscreen if fullscreen is None else fullscreen
         # Touch screens also send synthetic mouse events; we take the finger events only.
         os.environ.setdefault("SDL_TOUCH_MOUSE_EVENTS", "0")
+        if self._driver:  # the config's choice; otherwise SDL tries X11, Wayland, KMSDRM
+            os.environ["SDL_VIDEODRIVER"] = self._driver
         delay = first_delay
         for attempt in range(1, attempts + 1):
             try:

@@ -71,7 +71,8 @@ class Renderer:
                                  border_radius=el.radius)
         elif kind == "text":
             if el.fill is not None:
-                pygame.draw.rect(surface, el.fill, el.rect, border_radius=el.rect.h // 3)
+                pygame.draw.rect(surface, el.fill, el.rect,
+                                 border_radius=min(el.rect.h // 3, el.rect.w // 8))
             self.blit_text(surface, el)
         elif kind == "button":
             fill = el.fill or (200, 200, 200)

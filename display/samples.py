@@ -178,6 +178,9 @@ def extra_views(language: str = "de", card_style: str = "french") -> dict[str, V
         "deal-four": replace(sample_view("deal", language, card_style, players=four),
                              deal=DealView(dealt=(7, 3, 0, 7), skat=2, to=1, packet=6),
                              positions=(3, 0, 1)),
+        "play-reader-down": replace(play, faults=(
+            Fault("reader-down", zone="seat1", detail="no heartbeat for 5 s"),
+            Fault("journal", detail="disk full"))),
         "enrol-foreign": replace(sample_view("enrol", language, card_style),
                                  refusal=Fault("foreign-tag", detail="tag 0499aabbccdd01")),
     }

@@ -141,7 +141,17 @@ class SceneBuilder:
             total = v.sheet.games_total
             sub = (_("Game {n} of {total}").format(n=v.game_number, total=total) if total
                    else _("Game {n}").format(n=v.game_number))
-        title_w = left_w * (0.55 if sub else 1.0)
+        standing = v.faults if v.scene not in ("fault", "idle") else ()
+        if standing:  # a reader down or the journal: said on every screen until it is fixed
+            title_w = left_w * 0.38
+            sentence = fault_sentence(standing[0], self.tr, v.players)
+            if len(standing) > 1:
+                sentence += f" (+{len(standing) - 1})"
+            f.text(12 + title_w + 6, 4, left_w - title_w - 6, TOP - 8, sentence, size=16,
+                   face="bold", colour=ALERT_INK, fill=ALERT, role="standing-fault", wrap=True)
+            sub = ""
+        else:
+            title_w = left_w * (0.55 if sub else 1.0)
         f.text(12, 4, title_w, TOP - 8, title, size=24, face="bold", align="left", role="title")
         if sub:
             f.text(12 + title_w + 6, 8, left_w - title_w - 6, TOP - 16, sub, size=17,

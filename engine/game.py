@@ -281,11 +281,6 @@ class Game:
                     out.append(Re(d))  # type: ignore[arg-type]
         return out
 
-    def _declarable(self, skat_taken: bool) -> list[Contract]:
-        """The contracts the declarer may announce now (null only if worth the bid)."""
-        options = _PICKUP_CONTRACTS if skat_taken else _HAND_CONTRACTS
-        return [c for c in options if (c.null_value or 999) >= self.bid]
-
     def _may_kontra(self) -> bool:
         return (self.rules.kontra_re and self.phase == Phase.PLAY and not self.is_ramsch
                 and not self.tricks and not self.trick and self.kontra < 4)
@@ -307,7 +302,8 @@ class Game:
         snap = _snapshot(self)
         try:
             handler(self, action)
-        except IllegalAction:
+        except BaseException:
+            # whatever went wrong, the game stays where it was
             self._restore(snap)
             raise
         self._undo.append(snap)

@@ -743,7 +743,8 @@ class SceneBuilder:
                 parts.append(_("Winner: {name}").format(name=self.name(sh.winner)))
             if sh.settlement is not None:
                 parts.append(_("Settlement") + ": " + ", ".join(
-                    f"{self.name(s)} {m:+.2f}" for s, m in enumerate(sh.settlement)))
+                    f"{self.name(s)} {money(m, v.language)}"
+                    for s, m in enumerate(sh.settlement)))
             f.text(x0 + 4, fy, f.W - 24, row_h, "   ".join(parts), size=18, face="bold",
                    colour=GOLD, align="left", role="sheet-winner")
 
@@ -807,6 +808,12 @@ def sort_hand(hand: tuple[Card, ...], contract: str | None) -> list[Card]:
         return (1 + suits.index(c.name[0]), ranks.index(int(c.rank)))
 
     return sorted(hand, key=key)
+
+
+def money(amount: float, language: str) -> str:
+    """``+1.90`` in English, ``+1,90`` in the languages that write a decimal comma."""
+    text = f"{amount:+.2f}"
+    return text if language == "en" else text.replace(".", ",")
 
 
 def press_word(press: str, tr: Translator) -> str:

@@ -1,0 +1,197 @@
+"""Computer players: always a legal action, only what the seat may see, same seed same play."""
+
+from __future__ import annotations
+
+import random
+
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from engine.actions import Discard, Play
+from engine.deal import Deal
+from engine.game import Game, Phase, Rules
+from engine.players import PLAYER_NAMES, PlayerError, make_player
+from engine.players.base import RandomPlayer, SeatView
+from engine.players.pimc import PimcPlayer, knowledge_of, sample_world
+from engine.players.rule import RulePlayer
+from engine.players.table import play_game
+from engine.trick import FOLLOW
+
+HOUSE_RULES = [
+    Rules(),
+    Rules(kontra_re=True),
+    Rules(ramsch=True),
+    Rules(ramsch=True, schieberamsch=True),
+]
+
+
+def play_checked(deal: Deal, players: list, rules: Rules | None = None) -> Game:
+    """Play to the end, checking each action is among the legal ones before pushing it."""
+    g = Game(deal, rules or Rules())
+    steps = 0
+    while g.result is None:
+        pos = g.to_act
+        assert pos is not None
+        view = SeatView.of(g, pos)
+        action = players[pos].choose(view)
+        assert action in g.legal_actions(), f"{players[pos].name} chose {action}"
+        g.push(action)
+        steps += 1
+        assert steps < 200
+    return g
+
+
+@settings(max_examples=60, deadline=None)
+@given(
+    seed=st.integers(0, 10**6),
+    kinds=st.lists(st.sampled_from(["random", "rule"]), min_size=3, max_size=3),
+    rules=st.sampled_from(HOUSE_RULES),
+)
+def test_random_and_rule_players_only_play_legal_actions(seed: int, kinds: list[str],
+                                                        rules: Rules) -> None:
+    players = [make_player(k, seed=seed + i) for i, k in enumerate(kinds)]
+    g = play_checked(Deal.shuffled(seed), players, rules)
+    assert g.phase == Phase.FINISHED
+
+
+@settings(max_examples=6, deadline=None)
+@given(seed=st.integers(0, 10**6), pimc_pos=st.integers(0, 2))
+def test_pimc_player_only_plays_legal_actions(seed: int, pimc_pos: int) -> None:
+    players: list = [RulePlayer(seed), RulePlayer(seed + 1), RulePlayer(seed + 2)]
+    players[pimc_pos] = PimcPlayer(seed=seed, worlds=3, workers=1)
+    g = play_checked(Deal.shuffled(seed), players)
+    assert g.phase == Phase.FINISHED
+
+
+def test_pimc_plays_null_and_ramsch_legally() -> None:
+    # a pimc table in Ramsch falls back to rule play; in null it searches
+    for seed in (1, 2):
+        p = PimcPlayer(seed=seed, worlds=2, workers=1)
+        play_checked(Deal.shuffled(seed), [p, p, p], Rules(ramsch=True))
+
+
+def test_seat_view_hides_other_hands_and_the_skat() -> None:
+    g = Game(Deal.shuffled(4))
+    rule = RulePlayer(0)
+    while g.phase != Phase.PLAY and g.result is None:
+        g.push(rule.choose(SeatView.of(g, g.to_act)))  # type: ignore[arg-type]
+    if g.result is not None:
+        pytest.skip("passed in")
+    d = g.declarer
+    assert d is not None
+    for pos in range(3):
+        v = SeatView.of(g, pos)
+        assert v.hand == g.hands[pos]
+        others = [g.hands[p] for p in range(3) if p != pos]
+        for h in others:
+            assert h & v.unknown == h or v.open_hand is not None  # never seen
+        if pos == d and g.skat_taken:
+            assert v.skat == g.skat and v.skat_original == g.deal.skat
+        else:
+            assert v.skat == 0 and v.skat_original == 0
+            assert g.skat & v.unknown == g.skat
+    # a defender never sees the declarer's discards, even as they lie in the skat
+    defender = (d + 1) % 3
+    assert SeatView.of(g, defender).skat == 0
+
+
+def test_voids_are_read_from_the_tricks() -> None:
+    g = Game(Deal.shuffled(21))
+    rng_players = [RulePlayer(1), RulePlayer(2), RulePlayer(3)]
+    while g.result is None:
+        v = SeatView.of(g, g.to_act)  # type: ignore[arg-type]
+        if v.phase == Phase.PLAY and v.game_type is not None:
+            for t in v.tricks:
+                group = FOLLOW[v.game_type][t.cards[0]]
+                for i in (1, 2):
+                    p = (t.leader + i) % 3
+                    if not group >> t.cards[i] & 1:
+                        assert v.voids[p] & group == group
+                        assert g.hands[p] & group == 0  # and it is true
+        g.push(rng_players[g.to_act].choose(v))  # type: ignore[index]
+
+
+@pytest.mark.parametrize("name", ["random", "rule"])
+def test_same_seed_same_decisions(name: str) -> None:
+    def run() -> list:
+        ps = [make_player(name, seed=5 + i) for i in range(3)]
+        return play_game(Deal.shuffled(99), ps).actions
+
+    assert run() == run()
+
+
+def test_pimc_same_seed_same_decisions_with_fixed_worlds() -> None:
+    def run(workers: int) -> list:
+        p = PimcPlayer(seed=8, worlds=4, workers=workers)
+        try:
+            return play_game(Deal.shuffled(12), [p, RulePlayer(1), RulePlayer(2)]).actions
+        finally:
+            p.close()
+
+    first = run(1)
+    assert first == run(1)
+    assert first == run(2)  # worlds spread over processes: the same worlds, the same card
+
+
+def test_sampled_worlds_agree_with_what_the_seat_knows() -> None:
+    rng = random.Random(0)
+    checked = 0
+    for seed in range(12):
+        g = Game(Deal.shuffled(seed))
+        players = [RulePlayer(seed), RulePlayer(seed + 1), RandomPlayer(seed + 2)]
+        while g.result is None:
+            pos = g.to_act
+            assert pos is not None
+            v = SeatView.of(g, pos)
+            if v.phase == Phase.PLAY and v.game_type is not None and g.declarer is not None:
+                legal = [int(a.card) for a in v.legal if isinstance(a, Play)]
+                k = knowledge_of(v, legal, seed)
+                hands, skat = sample_world(k, rng)
+                assert hands[pos] == g.hands[pos]
+                for p in range(3):
+                    assert hands[p].bit_count() == g.hands[p].bit_count()
+                    assert hands[p] & v.voids[p] == 0
+                assert skat.bit_count() == 2
+                assert (hands[0] | hands[1] | hands[2] | skat | v.played) == 0xFFFFFFFF
+                if pos == g.declarer and g.skat_taken:
+                    assert skat == g.skat
+                checked += 1
+            g.push(players[pos].choose(v))
+    assert checked > 50
+
+
+def test_make_player_names_and_errors() -> None:
+    for name in PLAYER_NAMES:
+        p = make_player(name, seed=1, budget=0.5)
+        assert p.name == name
+        close = getattr(p, "close", None)
+        if close:
+            close()
+    with pytest.raises(PlayerError, match="unknown computer player"):
+        make_player("deep blue")
+    with pytest.raises(ValueError, match="budget"):
+        make_player("pimc", budget=0)
+
+
+def test_a_player_asked_out_of_turn_says_so() -> None:
+    g = Game(Deal.shuffled(1))
+    view = SeatView.of(g, 2)  # rearhand does not speak first
+    with pytest.raises(PlayerError, match="nothing to do"):
+        RulePlayer().choose(view)
+    with pytest.raises(PlayerError):
+        SeatView.of(g, 3)
+
+
+def test_rule_declarer_discards_two_cards_and_declares() -> None:
+    for seed in range(40):
+        g = Game(Deal.shuffled(seed))
+        ps = [RulePlayer(seed), RulePlayer(seed + 1), RulePlayer(seed + 2)]
+        discards = 0
+        while g.result is None and g.phase != Phase.PLAY:
+            a = ps[g.to_act].choose(SeatView.of(g, g.to_act))  # type: ignore[index]
+            discards += isinstance(a, Discard)
+            g.push(a)
+        if g.phase == Phase.PLAY:
+            assert discards == (2 if g.skat_taken else 0)
+            assert g.contract is not None

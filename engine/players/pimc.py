@@ -49,6 +49,10 @@ SCHNEIDER_WEIGHT = 0.25
 # Sampling tries per world before the bidding limits are given up for that world.
 CONSTRAINT_TRIES = 40
 DEFAULT_BUDGET = 1.0
+# Contracts within this much evaluated strength of the best one are compared by search,
+# and the search decides only when it solved at least this many deals.
+CLOSE_CHOICE = 1.5
+MIN_PLAN_WORLDS = 8
 
 
 @dataclass(frozen=True)
@@ -472,8 +476,11 @@ class PimcPlayer:
                 strength, need, value = ev.suit_strength(ten, g), 9.0, ev.game_value(cards, g)
             options.append((value >= bid, strength - need, value, g, away))
         options.sort(key=lambda o: (o[0], o[1], o[2]), reverse=True)
-        top = [o for o in options[:3] if o[0]] or options[:1]
-        if len(top) == 1:
+        # only close choices are searched: a clear evaluation is not second-guessed by a
+        # handful of sampled deals
+        top = [o for o in options[:3] if o[0] and options[0][1] - o[1] <= CLOSE_CHOICE]
+        if len(top) <= 1:
+            return options[0][3], options[0][4]
             return top[0][3], top[0][4]
         rng = random.Random(f"{self.seed}:plan:{cards}:{bid}:{pos}")
         others = [c for c in range(32) if not cards >> c & 1]
@@ -505,7 +512,7 @@ class PimcPlayer:
             for i, r in enumerate(results):
                 wins[i] += r
             played += 1
-        if not played:
+        if played < MIN_PLAN_WORLDS:
             return top[0][3], top[0][4]
         best_i = max(range(len(top)), key=lambda i: (_sf_expectation(wins[i] / played,
                                                                      top[i][2]), -i))

@@ -123,3 +123,20 @@ def test_contract_and_card_words() -> None:
 def test_unknown_language_is_refused() -> None:
     with pytest.raises(OSError):
         translator("xx")
+
+
+def test_glossary_document_matches_catalogs() -> None:
+    """display/locale/GLOSSARY.md lists the Skat words per language as the catalogs say them."""
+    lines = (LOCALE_DIR / "GLOSSARY.md").read_text(encoding="utf-8").splitlines()
+    header = next(line for line in lines if line.startswith("| message id"))
+    cells = header.strip("|").split("|")[1:]
+    codes = [cell.strip().rsplit("(", 1)[1].rstrip(")") for cell in cells]
+    assert codes == list(LANGUAGES)
+    rows = [line for line in lines if line.startswith("| ") and not line.startswith(
+        ("| message id", "| ---"))]
+    assert len(rows) > 30
+    for row in rows:
+        cells = [c.strip() for c in row.strip().strip("|").split("|")]
+        msgid, words = cells[0], cells[1:]
+        for lang, word in zip(codes, words, strict=True):
+            assert translator(lang)(msgid) == word, (msgid, lang)

@@ -30,7 +30,7 @@ typedef struct {
     uint32_t h0, h1, h2;
     uint8_t leader; /* 0 = empty slot, else leader + 1 */
     uint8_t lo, hi;
-    uint8_t pad;
+    uint8_t best; /* the lead that decided the last search here, plus one (0: none) */
 } Entry;
 
 typedef struct {
@@ -108,9 +108,11 @@ static int search(Ctx *c, uint32_t h[3], int leader, int need) {
         return 0;
     Entry *e = &c->tt[slot(h[0], h[1], h[2], leader, c->tt_mask)];
     int lo = 0, hi = total;
+    int hash_move = -1;
     if (e->leader == leader + 1 && e->h0 == h[0] && e->h1 == h[1] && e->h2 == h[2]) {
         lo = e->lo;
         hi = e->hi;
+        hash_move = (int)e->best - 1;
         if (lo >= need)
             return 1;
         if (hi < need)
@@ -123,7 +125,18 @@ static int search(Ctx *c, uint32_t h[3], int leader, int need) {
     int mv1[32], mv2[32], mv3[32];
     int n1 = moves_of(t, h1, h1, remaining, mv1);
     reverse(mv1, n1);
+    if (hash_move >= 0) { /* the lead that decided here before goes first */
+        for (int i = 1; i < n1; i++) {
+            if (mv1[i] == hash_move) {
+                for (int j = i; j > 0; j--)
+                    mv1[j] = mv1[j - 1];
+                mv1[0] = hash_move;
+                break;
+            }
+        }
+    }
     int r = !w1;
+    int decided = -1;
     for (int i1 = 0; i1 < n1; i1++) {
         int c1 = mv1[i1];
         uint32_t cm = t->cls_mask[c1];
@@ -178,8 +191,10 @@ static int search(Ctx *c, uint32_t h[3], int leader, int need) {
             if (r == w2)
                 break;
         }
-        if (r == w1)
+        if (r == w1) {
+            decided = c1;
             break;
+        }
     }
     if (r) {
         if (need > lo)
@@ -193,6 +208,7 @@ static int search(Ctx *c, uint32_t h[3], int leader, int need) {
     e->leader = (uint8_t)(leader + 1);
     e->lo = (uint8_t)lo;
     e->hi = (uint8_t)hi;
+    e->best = (uint8_t)(decided + 1);
     return r;
 }
 

@@ -4,9 +4,9 @@ A computer's bid, pass, skat pick-up and declaration are inputs like a person's 
 by the computer itself. Its card (to play, or to put away) must be laid by a person: that
 becomes a prompt, "West plays SA: please lay it", and the table accepts only that card.
 
-The players of ``engine.players`` (``make_player(name, seed, budget)``) are used when they are
-there; otherwise :class:`HeuristicPlayer`, which bids and declares with the engine's hand
-evaluation and plays a random legal card.
+The players of ``engine.players`` (``make_player(name, seed, budget)``) choose from what their
+seat may see; :class:`HeuristicPlayer` (bids and declares with the engine's hand evaluation,
+plays a random legal card) stands in where that package is missing.
 """
 
 from __future__ import annotations
@@ -77,24 +77,21 @@ class HeuristicPlayer:
 
 
 def make_player(name: str, seed: int, budget_ms: int) -> Player:
-    """The named computer player, or the heuristic one when the players package lacks it."""
+    """The named computer player of ``engine.players`` (``random``, ``rule``, ``pimc``)."""
     try:
         from engine.players import make_player as engine_make
-    except ImportError:
+    except ImportError:  # a build without the players package
         return HeuristicPlayer(seed)
-    try:
-        return engine_make(name, seed=seed, budget=budget_ms / 1000)
-    except (ValueError, TypeError):
-        return HeuristicPlayer(seed)
+    return engine_make(name, seed=seed, budget=budget_ms / 1000)
 
 
 def ask(player: Player, game: Any) -> Any:
-    """The player's action for the position to act (players may name the method differently)."""
-    for method in ("choose", "act", "decide", "move"):
-        fn = getattr(player, method, None)
-        if fn is not None:
-            return fn(game)
-    raise TypeError(f"{type(player).__name__} has no choose(game) method")
+    """The player's action for the position to act; it sees only what that seat may see."""
+    if isinstance(player, HeuristicPlayer):
+        return player.choose(game)
+    from engine.players import SeatView
+
+    return player.choose(SeatView.of(game, game.to_act))
 
 
 def to_move(action: Any, seat: int) -> Move:
@@ -115,4 +112,8 @@ def to_move(action: Any, seat: int) -> Move:
         return Move(seat, DeclareInput(seat, str(action.contract)))
     if isinstance(action, a.Concede):
         return Move(seat, Press(seat, "concede"))
+    if isinstance(action, a.Kontra):
+        return Move(seat, Press(seat, "kontra"))
+    if isinstance(action, a.Re):
+        return Move(seat, Press(seat, "re"))
     raise TypeError(f"the table cannot carry out {action!r} for a computer")

@@ -77,7 +77,7 @@ class GpioConfig:
 @dataclass(frozen=True)
 class ComputerConfig:
     seats: tuple[int, ...] = ()
-    player: str = "random"
+    player: str = "rule"
     budget_ms: int = 300
     seed: int = 0
 
@@ -314,14 +314,24 @@ def _computer(sec: Mapping[str, Any], n: int) -> ComputerConfig:
         if len(set(raw)) != len(raw):
             raise ConfigError("[computer] seats", "a seat is listed twice")
         seats = tuple(sorted(raw))
-    player = sec.get("player", "random")
-    if not isinstance(player, str) or not player:
-        raise ConfigError("[computer] player", "must be a player name in quotes")
+    player = sec.get("player", "rule")
+    names = _player_names()
+    if not isinstance(player, str) or player not in names:
+        raise ConfigError("[computer] player",
+                          f"{player!r} is not one of {', '.join(repr(n) for n in names)}")
     budget = _typed(sec, "computer", "budget_ms", int) if "budget_ms" in sec else 300
     if budget < 1:
         raise ConfigError("[computer] budget_ms", "must be at least 1")
     seed = _typed(sec, "computer", "seed", int) if "seed" in sec else 0
     return ComputerConfig(seats=seats, player=player, budget_ms=budget, seed=seed)
+
+
+def _player_names() -> tuple[str, ...]:
+    try:
+        from engine.players import PLAYER_NAMES
+    except ImportError:
+        return ("rule",)
+    return tuple(PLAYER_NAMES)
 
 
 def _readers(raw: Any) -> tuple[ReaderConfig, ...]:

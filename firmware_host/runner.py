@@ -9,12 +9,12 @@ seats move, shows the new screen, and pings the systemd watchdog each time round
 from __future__ import annotations
 
 import argparse
+import contextlib
 import logging
 import queue
 import signal
 import sys
 import threading
-import time
 from collections.abc import Callable
 from pathlib import Path
 from typing import Any
@@ -55,10 +55,13 @@ class EventLoop:
         self.card_style: str | None = None
         self.last_refusal: Any = None
         self.running = False
+        self.waker: Callable[[], None] | None = None
 
     # Drivers accept anything with put() as their event sink.
     def post(self, event: Any) -> None:
         self.queue.put(event)
+        if self.waker is not None:
+            self.waker()
 
     put = post
 
@@ -153,9 +156,14 @@ class EventLoop:
                                  card_style=self.card_style))
         self.notifier.status(status_line(self.session, self.reader_faults))
 
-    def run(self, stop: threading.Event | None = None, idle: Callable[[], None] | None = None,
-            tick: float = 1.0) -> None:
-        """Serve events until :meth:`stop` (or ``stop`` is set)."""
+    def run(self, stop: threading.Event | None = None,
+            wait: Callable[[float], list[Any]] | None = None, tick: float = 1.0) -> None:
+        """Serve events until :meth:`stop` (or ``stop`` is set).
+
+        ``wait(timeout)``, when given, blocks in the kiosk for touch and clicks and returns its
+        commands; :attr:`waker` (the kiosk's ``notify``) cuts that wait short when a reader or
+        button thread posts an event.
+        """
         self.running = True
         self.computers()
         self.refresh()
@@ -163,23 +171,32 @@ class EventLoop:
         interval = min(tick, self.notifier.ping_every or tick)
         try:
             while stop is None or not stop.is_set():
-                try:
-                    event = self.queue.get(timeout=interval)
-                except queue.Empty:
-                    event = None
+                events = self._next_events(interval, wait)
                 self.notifier.watchdog()
-                if event is STOP:
-                    break
-                if event is not None:
+                for event in events:
+                    if event is STOP:
+                        return
                     try:
                         self.handle(event)
                     except Exception:  # one bad event must not stop the table
                         log.exception("event %r failed", event)
-                if idle is not None:
-                    idle()
         finally:
             self.running = False
             self.notifier.stopping("the table is shutting down")
+
+    def _next_events(self, interval: float,
+                     wait: Callable[[float], list[Any]] | None) -> list[Any]:
+        events: list[Any] = []
+        if wait is None:
+            with contextlib.suppress(queue.Empty):
+                events.append(self.queue.get(timeout=interval))
+        elif self.queue.empty():
+            events += wait(interval)
+        while True:
+            try:
+                events.append(self.queue.get_nowait())
+            except queue.Empty:
+                return events
 
 
 def status_line(session: Any, faults: dict[str, str] | None = None) -> str:
@@ -212,7 +229,8 @@ def open_session(config: Any, data_dir: Path | None, simulated: bool = False) ->
             journal = Journal.open(data_dir / "journal.sqlite")
         except JournalError as exc:
             fault = str(exc)
-    session = Session(config, journal, computer_seats=config.computer.seats)
+    session = Session(config, journal, computer_seats=config.computer.seats,
+                      new_series_after_last=True)
     session.resume()
     if fault:
         session.journal_fault = f"{fault}: the game goes on, but is not saved"
@@ -326,7 +344,7 @@ class DealingSimulator:
 def run_kiosk(config: Any, simulated: bool, journal_path: str | None) -> int:
     """The pygame kiosk (a window in the simulator, full screen on the table)."""
     try:
-        from display.kiosk import Kiosk  # type: ignore[import-not-found]
+        from display.kiosk import DisplayUnavailable, Kiosk
     except ImportError as exc:
         print(f"skat-table: the kiosk display is not available ({exc}); "
               "use --headless / --no-display", file=sys.stderr)
@@ -334,27 +352,33 @@ def run_kiosk(config: Any, simulated: bool, journal_path: str | None) -> int:
     data_dir = Path(journal_path).parent if journal_path else None
     session = open_session(config, data_dir, simulated)
     sim = DealingSimulator(session) if simulated else None
-    size = tuple(config.display.get("size", (800, 480)))
-    kiosk = Kiosk(size=size, fullscreen=bool(config.display.get("fullscreen", not simulated)))
+    size = config.display.get("size")
+    try:
+        kiosk = Kiosk(size=tuple(size) if size else None,
+                      fullscreen=bool(config.display.get("fullscreen", not simulated)))
+        kiosk.open()
+    except DisplayUnavailable as exc:
+        print(f"skat-table: no display: {exc}", file=sys.stderr)
+        return 1
     loop = EventLoop(session, show=kiosk.show, notifier=Notifier.from_environment(),
                      simulator=sim)
+    loop.waker = kiosk.notify
     closers = [] if simulated else start_hardware(config, loop)
     _stop_on_signals(loop)
     stop = threading.Event()
 
-    def pump() -> None:
-        for command in kiosk.poll(timeout=0):
-            loop.post(command)
-        if getattr(kiosk, "closed", False):
+    def wait(timeout: float) -> list[Any]:
+        commands = kiosk.wait_events(timeout)
+        if kiosk.closed:
             stop.set()
+        return commands
 
     try:
-        loop.run(stop=stop, idle=pump, tick=0.05)
+        loop.run(stop=stop, wait=wait)
     finally:
         for close in closers:
             close()
         kiosk.close()
         if session.journal is not None:
             session.journal.close()
-    time.sleep(0)
     return 0

@@ -20,7 +20,7 @@ from engine.cards import Card
 from firmware_host.computers import Move, Player, ask, make_player, to_move
 from firmware_host.config import Config
 from firmware_host.controller import Outcome, Refusal, Table
-from firmware_host.inputs import Input, ScriptError, from_json, parse_line
+from firmware_host.inputs import Input, ScriptError, TagLaid, from_json, parse_line
 from firmware_host.journal import Journal, JournalError
 
 Listener = Callable[["Session", Input | None, Outcome], None]
@@ -39,6 +39,9 @@ class Session:
     journal: Journal | None = None
     computer_seats: tuple[int, ...] = ()
     listeners: list[Listener] = field(default_factory=list)
+    # The live table (run, the simulator's window): the first card dealt after the last deal of
+    # a series starts the next series. A replay stops at the end of its series.
+    new_series_after_last: bool = False
 
     def __post_init__(self) -> None:
         self.table = Table(self.config)
@@ -109,6 +112,16 @@ class Session:
         self.resumed = count
         return count
 
+    def start_new_series(self) -> None:
+        """The series is over and a card is dealt: a new series at the same table."""
+        self.table = Table(self.config)
+        self.rejected = []
+        if self.journal is not None:
+            try:
+                self.series_id = self.journal.start_series(self.fingerprint())
+            except JournalError as exc:
+                self._journal_failed(str(exc))
+
     def last_line(self) -> int:
         if self.journal is None or self.series_id is None:
             return 0
@@ -137,6 +150,9 @@ class Session:
     # ---- inputs --------------------------------------------------------------------------
 
     def submit(self, inp: Input, source: str = "table", line: int | None = None) -> Outcome:
+        if self.new_series_after_last and self.table.phase == "over" and isinstance(
+                inp, TagLaid) and inp.zone == self.table._deal_zone(inp.zone):
+            self.start_new_series()
         out = self.table.handle(inp, source)  # type: ignore[arg-type]
         extra: dict[str, Any] = {"line": line, "source": source}
         if out.refusal is not None:

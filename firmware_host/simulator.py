@@ -24,7 +24,7 @@ from typing import Any
 def add_arguments(p: argparse.ArgumentParser) -> None:
     p.add_argument("--config", metavar="FILE", help="a table config (default: a made-up table)")
     p.add_argument("--games", type=int, default=None,
-                   help="deals in the series (default 3 headless, or the config's length)")
+                   help="deals in the series (default 6 headless, or the config's length)")
     p.add_argument("--seed", type=int, default=None, help="shuffle seed (default: random)")
     p.add_argument("--players", default=None,
                    help="comma-separated names of 3 or 4 players (default Anna,Ben,Carla)")
@@ -51,7 +51,7 @@ def simulation_config(args: argparse.Namespace) -> Any:
         players = tuple(p.strip() for p in args.players.split(",") if p.strip())
     seed = args.seed if args.seed is not None else 0
     return simulated_config(players=players, computer_seats=tuple(range(len(players))),
-                            series_length=args.games or 3, seed=seed)
+                            series_length=args.games or 6, seed=seed)
 
 
 class SimulatedTable:
@@ -154,7 +154,7 @@ def run_headless(config: Any, args: argparse.Namespace) -> int:
     if config.table.series_length is None or args.games:
         from dataclasses import replace
 
-        config = replace(config, table=replace(config.table, series_length=args.games or 3))
+        config = replace(config, table=replace(config.table, series_length=args.games or 6))
     journal = None
     if args.journal:
         try:
@@ -179,12 +179,14 @@ def run_headless(config: Any, args: argparse.Namespace) -> int:
             print("skat-table: the simulation does not advance", file=sys.stderr)
             return 1
     table = session.table
-    totals = table.totals()
+    sf = table.config.table.scoring == "seeger-fabian"
+    totals = table.seeger_fabian() if sf else table.totals()
     best = max(totals)
     winners = [table.name(s) for s, t in enumerate(totals) if t == best]
     print("")
     print(f"Series over after {len(table.finished_deals)} deals: "
-          f"{' and '.join(winners)} {'win' if len(winners) > 1 else 'wins'} with {best} points.")
+          f"{' and '.join(winners)} {'win' if len(winners) > 1 else 'wins'} with {best} points"
+          f"{' (Seeger-Fabian)' if sf else ''}.")
     if args.script:
         Path(args.script).write_text(
             "".join(json.dumps(line, ensure_ascii=False) + "\n" for line in lines),

@@ -62,7 +62,7 @@ pass = 6
 
 [computer]
 seats = [2]
-player = "random"
+player = "rule"
 budget_ms = 200
 seed = 4
 

@@ -12,6 +12,8 @@ Figures (medians over several runs):
   real chip it is an upper bound. Aim: under 5 %.
 - ``poll_idle_cpu_share``: CPU time of the process over wall time while the polling thread
   runs and no card moves (one core = 1.0).
+- ``reader_pile3_poll_ms``: one poll of one reader with a pile of three 7-byte tags on it (all
+  three read, each selected and halted), in milliseconds.
 """
 
 from __future__ import annotations
@@ -21,7 +23,7 @@ import time
 
 from drivers.clock import RealClock
 from drivers.mfrc522 import MFRC522
-from drivers.mfrc522_emu import EmulatedRig
+from drivers.mfrc522_emu import EmulatedRig, EmulatedTag
 from drivers.poller import MFRC522Poller
 
 CHIP_SELECTS = [(0, 0), (0, 1), (1, 0), (1, 1), (1, 2)]
@@ -70,6 +72,27 @@ def measure_idle_cpu(seconds: float) -> float:
     return cpu / wall
 
 
+def measure_pile(polls: int) -> float:
+    """Median ms of one poll of a reader holding a pile of three tags."""
+    clock = RealClock()
+    rig = EmulatedRig(clock)
+    chip = rig.add_reader(0, 0)
+    for i in range(3):
+        chip.lay(EmulatedTag.from_hex(f"04a224b2c94f8{i}"))
+    reader = MFRC522(0, 0, clock=clock, spi_factory=rig.spidev)
+    reader.open()
+    times = []
+    try:
+        for _ in range(polls):
+            start = time.perf_counter()
+            if len(reader.poll()) != 3:
+                raise RuntimeError("the bench's pile was not read whole")
+            times.append(time.perf_counter() - start)
+    finally:
+        reader.close()
+    return statistics.median(times) * 1000
+
+
 def bench(quick: bool = False) -> dict[str, float]:
     runs = 3 if quick else 7
     passes = 5 if quick else 20
@@ -79,6 +102,7 @@ def bench(quick: bool = False) -> dict[str, float]:
         "reader_pass_ms": statistics.median(r[0] for r in results),
         "reader_overhead_share": statistics.median(r[1] for r in results),
         "poll_idle_cpu_share": statistics.median(idle),
+        "reader_pile3_poll_ms": measure_pile(5 if quick else 30),
     }
 
 

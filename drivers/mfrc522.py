@@ -114,6 +114,7 @@ class MFRC522:
         self._spi: Any = None
         self._reset_device: Any = None
         self._reload: int | None = None
+        self._crc_cache: dict[bytes, bytes] = {}
         self.version_name = ""
 
     # -- SPI -----------------------------------------------------------------------------
@@ -251,6 +252,16 @@ class MFRC522:
             self._write(r.T_RELOAD_L, reload & 0xFF)
             self._reload = reload
 
+    def _crc(self, data: bytes) -> bytes:
+        """CRC_A from the coprocessor, remembered: HLTA, the SAKs and the SELECTs of the cards
+        lying still are the same frames every pass, and each CalcCRC costs 8 SPI transfers."""
+        crc = self._crc_cache.get(data)
+        if crc is None:
+            if len(self._crc_cache) >= 512:
+                self._crc_cache.clear()
+            crc = self._crc_cache[data] = self.calc_crc(data)
+        return crc
+
     def calc_crc(self, data: bytes) -> bytes:
         """CRC_A of ``data`` computed by the chip (low byte first, as sent)."""
         self._write(r.COMMAND, r.CMD_IDLE)
@@ -273,23 +284,28 @@ class MFRC522:
         rx_align: int = 0,
         timeout: float | None = None,
         allow_collision: bool = False,
+        answer_bytes: int = 5,
     ) -> _Answer | None:
         """Send a frame and receive the answer; None if no tag answered before the timer ran out.
 
-        Waits by sleeping: first for the frame's air time, then for what the chip's timer has
-        left, so an empty poll costs a handful of SPI transfers.
+        Waits by sleeping: first for the air time of the frame and of an answer of
+        ``answer_bytes``, then for what the chip's timer has left, so an empty poll costs a
+        handful of SPI transfers.
         """
         self._set_timeout(self.timeout if timeout is None else timeout)
+        # Every command of this driver ends with Idle (and a failing chip is reset before it is
+        # used again), so the chip is idle here: no Idle write, and the framing goes out with
+        # StartSend. Each SPI transfer costs tens of microseconds on a Pi.
         framing = (rx_align << 4) | tx_last_bits
-        self._write(r.COMMAND, r.CMD_IDLE)
         self._write(r.COM_IRQ, 0x7F)
         self._write(r.FIFO_LEVEL, r.FIFO_FLUSH)
         self._write(r.FIFO_DATA, *data)
-        self._write(r.BIT_FRAMING, framing)
         self._write(r.COMMAND, r.CMD_TRANSCEIVE)
         self._write(r.BIT_FRAMING, r.BIT_FRAMING_START_SEND | framing)
-        # Air time of a frame out and a 5-byte answer back, with the tag's reply delay.
-        self.clock.sleep((len(data) + 6) * 10 * r.BIT_TIME + 0.0001)
+        # 9 bits a byte (parity) plus start and end of each frame, the tag's reply delay
+        # (~86 us) and a little margin.
+        air_bits = (len(data) + answer_bytes) * 9 + 4
+        self.clock.sleep(air_bits * r.BIT_TIME + 0.00015)
         limit = self.clock.now() + 4 * (self._reload + 1) * TIMER_TICK + 0.05  # type: ignore[operator]
         while True:
             irq = self._read(r.COM_IRQ)
@@ -325,7 +341,8 @@ class MFRC522:
     def request(self, wakeup: bool = False) -> bytes | None:
         """REQA (or WUPA): the ATQA if any tag in the field is idle (or halted, for WUPA)."""
         cmd = r.PICC_WUPA if wakeup else r.PICC_REQA
-        answer = self.transceive(bytes([cmd]), tx_last_bits=7, allow_collision=True)
+        answer = self.transceive(bytes([cmd]), tx_last_bits=7, allow_collision=True,
+                                 answer_bytes=2)
         if answer is None:
             return None
         if len(answer.data) != 2 or answer.last_bits:
@@ -375,13 +392,13 @@ class MFRC522:
 
     def _select(self, level: int, part: bytes) -> int:
         frame = bytes([r.PICC_SEL_CL[level], r.NVB_SELECT]) + part
-        frame += self.calc_crc(frame)
-        answer = self.transceive(frame)
+        frame += self._crc(frame)
+        answer = self.transceive(frame, answer_bytes=3)
         if answer is None:
             raise TagError("the tag did not answer SELECT")
         if len(answer.data) != 3 or answer.last_bits:
             raise TagError(f"SELECT answer of {len(answer.data)} bytes: expected 3")
-        if self.calc_crc(answer.data[:1]) != answer.data[1:]:
+        if self._crc(answer.data[:1]) != answer.data[1:]:
             raise TagError("CRC error in the tag's SELECT answer")
         return answer.data[0]
 
@@ -401,10 +418,10 @@ class MFRC522:
     def halt(self) -> None:
         """HLTA: the selected tag stays silent until the field goes off (or a WUPA)."""
         frame = bytes([r.PICC_HLTA, 0x00])
-        frame += self.calc_crc(frame)
+        frame += self._crc(frame)
         # Anything but silence is no valid answer to HLTA; the tag is skipped either way.
         with contextlib.suppress(TagError):
-            self.transceive(frame, timeout=HALT_TIMEOUT)
+            self.transceive(frame, timeout=HALT_TIMEOUT, answer_bytes=0)
 
     def poll(self) -> list[str]:
         """Switch the field on, read every tag lying on the antenna once, switch it off.

@@ -252,7 +252,8 @@ def test_bench_group_reports_its_keys() -> None:
     from drivers.bench import bench
 
     figures = bench(quick=True)
-    assert set(figures) == {"reader_pass_ms", "reader_overhead_share", "poll_idle_cpu_share"}
+    assert set(figures) == {"reader_pass_ms", "reader_overhead_share", "poll_idle_cpu_share",
+                            "reader_pile3_poll_ms"}
     assert figures["reader_pass_ms"] > 0
     assert 0 <= figures["reader_overhead_share"] <= 1
     assert 0 <= figures["poll_idle_cpu_share"] <= 2

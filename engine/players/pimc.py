@@ -488,8 +488,7 @@ class PimcPlayer:
         played = tries = 0
         limit = self.worlds if self.worlds is not None else 10_000
         deadline = time.monotonic() + self.budget * 0.9
-        while played < limit and (self.worlds is not None or not played
-                                  or time.monotonic() < deadline):
+        while played < limit and (self.worlds is not None or time.monotonic() < deadline):
             rng.shuffle(others)
             a = sum(1 << c for c in others[:10])
             b = sum(1 << c for c in others[10:])

@@ -48,6 +48,7 @@ from drivers.zones import ZoneTracker
 log = logging.getLogger(__name__)
 
 SEQ_MODULO = 65536
+MAX_LINE = 1024  # no protocol line is longer; more without a newline is line noise
 
 
 class ProtocolError(ValueError):
@@ -96,7 +97,8 @@ def parse_line(line: str) -> tuple[int | None, str, list[str]]:
 def _default_serial_factory(port: str, baudrate: int, timeout: float) -> Any:
     import serial
 
-    return serial.Serial(port, baudrate, timeout=timeout)
+    # exclusive: a second process (a forgotten test run, ModemManager probing) cannot steal lines
+    return serial.Serial(port, baudrate, timeout=timeout, exclusive=True)
 
 
 class SerialBoard:
@@ -202,6 +204,10 @@ class SerialBoard:
                 last_heard = now
                 buffer += chunk
                 *lines, buffer = buffer.split(b"\n")
+                if len(buffer) > MAX_LINE:
+                    log.info("reader board %s: dropped %d bytes without a newline", self.name,
+                             len(buffer))
+                    buffer = b""
                 for raw in lines:
                     synced |= self._handle(raw.decode("ascii", "replace").strip(), now)
             elif now - last_heard > self.heartbeat_timeout:

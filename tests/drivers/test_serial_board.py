@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import logging
+import os
 import queue
 import time
 from collections.abc import Callable, Iterator
@@ -182,3 +184,28 @@ def test_malformed_lines_are_refused_with_a_reason(line: str, reason: str) -> No
 
 def test_sequence_numbers_wrap() -> None:
     assert parse_line("65536 BEAT") == (0, "BEAT", [])
+
+
+def test_line_noise_is_dropped_and_the_board_goes_on(rig, caplog) -> None:
+    caplog.set_level(logging.INFO, logger="drivers.serial_board")
+    board, host, events = rig
+    board.plug()
+    host.start()
+    assert host.connected.wait(5)
+    noise = bytes(b for b in range(256) if b != 0x0A) * 8  # 2 KiB without a newline
+    os.write(board._master, noise)
+    os.write(board._master, b"\n")
+    board.lay(0, UID_A)
+    events.wait_for(laid("seat0", UID_A))
+    assert "without a newline" in caplog.text
+
+
+def test_a_second_process_cannot_open_the_same_board(rig) -> None:
+    import serial
+
+    board, host, _events = rig
+    board.plug()
+    host.start()
+    assert host.connected.wait(5)
+    with pytest.raises(serial.SerialException):
+        serial.Serial(board.link, 115200, exclusive=True)

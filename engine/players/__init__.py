@@ -20,7 +20,7 @@ engine.players.base.PlayerError: unknown computer player 'kermit': use one of pi
 
 from __future__ import annotations
 
-from engine.players.base import Player, PlayerError, RandomPlayer, SeatView
+from engine.players.base import DuelPartner, Player, PlayerError, RandomPlayer, SeatView
 from engine.players.rule import RulePlayer
 
 PLAYER_NAMES = ("pimc", "random", "rule")
@@ -28,13 +28,17 @@ PLAYER_NAMES = ("pimc", "random", "rule")
 
 def make_player(
     name: str, seed: int = 0, budget: float = 1.0, worlds: int | None = None,
-    workers: int | None = None,
+    workers: int | None = None, never_declare: bool = False,
 ) -> Player:
     """A computer player by its config name (``random``, ``rule`` or ``pimc``).
 
     ``budget`` is the PIMC player's time per decision in seconds; ``worlds`` fixes the
     number of sampled deals instead (reproducible); ``workers`` the processes it uses.
+    ``never_declare`` makes it the duel-mode partner: it passes in every bidding and so
+    always defends (see :class:`~engine.players.base.DuelPartner`).
     """
+    if never_declare:
+        return DuelPartner(make_player(name, seed, budget, worlds, workers))
     key = name.strip().lower()
     if key == "random":
         return RandomPlayer(seed)
@@ -48,6 +52,6 @@ def make_player(
 
 
 __all__ = [
-    "PLAYER_NAMES", "Player", "PlayerError", "RandomPlayer", "RulePlayer", "SeatView",
-    "make_player",
+    "PLAYER_NAMES", "DuelPartner", "Player", "PlayerError", "RandomPlayer", "RulePlayer",
+    "SeatView", "make_player",
 ]

@@ -192,3 +192,35 @@ class RandomPlayer:
         require_turn(view)
         options = [a for a in view.legal if a.kind not in ("kontra", "re")] or list(view.legal)
         return self.rng.choice(options)
+
+
+class DuelPartner:
+    """Duel mode: the computer never becomes declarer and partners whoever defends.
+
+    The rule texts' duel (two people and the computer): the person who does not win the
+    bidding plays with the computer against the declarer. So the computer passes at every
+    bidding decision (an all-pass deal is passed in as usual) and otherwise plays as the
+    wrapped player does. Not crediting it is the score sheet's business.
+
+    >>> from engine.deal import Deal
+    >>> from engine.game import Game
+    >>> g = Game(Deal.shuffled(7))
+    >>> DuelPartner(RandomPlayer(1)).choose(SeatView.of(g, 1)).kind
+    'pass'
+    """
+
+    def __init__(self, player: Player) -> None:
+        self.player = player
+        self.name = f"duel-{player.name}"
+
+    def choose(self, view: SeatView) -> Action:
+        require_turn(view)
+        if view.phase == Phase.BIDDING:
+            return next(a for a in view.legal if isinstance(a, Pass))
+        return self.player.choose(view)
+
+    def close(self) -> None:
+        close = getattr(self.player, "close", None)
+        if close is not None:
+            close()
+

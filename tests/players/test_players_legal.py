@@ -195,3 +195,16 @@ def test_rule_declarer_discards_two_cards_and_declares() -> None:
         if g.phase == Phase.PLAY:
             assert discards == (2 if g.skat_taken else 0)
             assert g.contract is not None
+
+
+def test_duel_partner_always_defends() -> None:
+    declared_by_computer = 0
+    for seed in range(30):
+        computer = make_player("rule", seed=seed, never_declare=True)
+        seat = seed % 3
+        players: list = [RulePlayer(seed + 1), RulePlayer(seed + 2), RulePlayer(seed + 3)]
+        players[seat] = computer
+        g = play_checked(Deal.shuffled(seed), players)
+        assert g.result is not None
+        declared_by_computer += g.result.declarer == seat
+    assert declared_by_computer == 0

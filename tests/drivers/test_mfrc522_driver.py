@@ -290,3 +290,39 @@ def test_a_missing_spi_device_or_module_is_a_readable_fault() -> None:
 
     with pytest.raises(DeadReaderError, match="spidev module is missing"):
         MFRC522(0, 0, clock=clock, spi_factory=no_spidev).open()
+
+
+moves = st.lists(
+    st.tuples(st.sampled_from(["lay", "lift"]), st.integers(0, 4), st.integers(0, 7)),
+    max_size=15,
+)
+
+
+@settings(max_examples=20, deadline=None)
+@given(moves)
+def test_the_zones_always_settle_on_what_lies_on_the_readers(steps) -> None:
+    """Random cards laid and lifted on five readers: after each move has had time to settle,
+    the laid/gone events add up to exactly the cards lying on each reader."""
+    clock, _, chips, readers = make(5)
+    events: list = []
+    poller = MFRC522Poller(list(zip(readers, ZONES, strict=True)), events.append, clock=clock)
+    cards = [EmulatedTag.from_hex(f"04a224b2c94f{i:02x}") for i in range(8)]
+    where: dict[int, int] = {}
+    for op, reader, card in steps:
+        if op == "lay" and card not in where:
+            chips[reader].lay(cards[card])
+            where[card] = reader
+        elif op == "lift" and card in where:
+            chips[where.pop(card)].lift(cards[card])
+        for _ in range(14):  # 14 passes of 77 ms or more: past the 1 s of "gone"
+            poller.poll_once()
+        present: dict[str, set[str]] = {zone: set() for zone in ZONES}
+        for e in events:
+            if isinstance(e, TagLaid):
+                assert e.uid not in present[e.zone]
+                present[e.zone].add(e.uid)
+            elif isinstance(e, TagGone):
+                present[e.zone].remove(e.uid)
+        truth = {zone: {cards[c].uid.hex() for c, r in where.items() if r == i}
+                 for i, zone in enumerate(ZONES)}
+        assert present == truth

@@ -13,8 +13,8 @@ Keys of one reader dict (the controller's config helper turns TOML tables into t
     ``zone`` (required), ``spi_bus`` (0 or 1, default 0), ``spi_device`` (chip select:
     0-1 on SPI0, 0-2 on SPI1; default 0) or instead ``chip_select`` (0-4: SPI0 CE0, SPI0
     CE1, SPI1 CE0, SPI1 CE1, SPI1 CE2), ``reset_pin`` (GPIO number or gpiozero pin name,
-    optional), ``gain_db`` (18, 23, 33, 38, 43 or 48; default 48), ``name`` (optional,
-    default ``spi<bus>.<device>``).
+    optional), ``gain_db`` (18, 23, 33, 38, 43 or 48; default 48), ``speed_hz`` (SPI clock,
+    default 1 MHz; short wires take 4 MHz), ``name`` (optional, default ``spi<bus>.<device>``).
 ``type = "serial"`` (a reader board; one thread each)
     ``port`` (required; best a ``/dev/serial/by-path/...`` name), ``readers`` (the board's
     reader numbers to zones, e.g. ``{0 = "seat0", 1 = "centre"}``) or instead ``zone`` with
@@ -183,10 +183,16 @@ def build_readers(
                 raise ReaderConfigError(
                     f"{where}: gain_db must be one of {sorted(RX_GAIN_DB)}, not {gain}"
                 )
+            speed = _int(entry, "speed_hz", where, 1_000_000)
+            if not 10_000 <= speed <= 10_000_000:
+                raise ReaderConfigError(
+                    f"{where}: speed_hz must be 10000..10000000 (the MFRC522 takes up to"
+                    f" 10 MHz), not {speed}"
+                )
             chips.append((
                 MFRC522(bus, device, reset_pin=entry.get("reset_pin"), name=entry.get("name"),
                         clock=clock, spi_factory=spi_factory, pin_factory=pin_factory,
-                        gain_db=gain),
+                        gain_db=gain, speed_hz=speed),
                 _zone(entry.get("zone"), where),
             ))
         elif kind == "serial":

@@ -22,6 +22,7 @@ from drivers.readerset import ReaderConfigError, build_readers
         ([{"type": "mfrc522", "zone": "deal"}, {"type": "mfrc522", "zone": "skat"}],
          r"readers\[1\]: SPI0 CE0 is already used by readers\[0\]"),
         ([{"type": "mfrc522", "zone": "deal", "gain_db": 50}], "gain_db must be one of"),
+        ([{"type": "mfrc522", "zone": "deal", "speed_hz": 20_000_000}], "up to 10 MHz"),
         ([{"type": "serial", "readers": {0: "deal"}}], "port is missing"),
         ([{"type": "serial", "port": "/dev/ttyACM0"}], "readers must map reader numbers"),
         ([{"type": "serial", "port": "/dev/x", "readers": {"a": "deal"}}], "'a' is not a number"),

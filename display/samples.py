@@ -181,6 +181,16 @@ def extra_views(language: str = "de", card_style: str = "french") -> dict[str, V
         "play-reader-down": replace(play, faults=(
             Fault("reader-down", zone="seat1", detail="no heartbeat for 5 s"),
             Fault("journal", detail="disk full"))),
+        "play-ramsch": replace(play, can_concede=True, play=replace(  # type: ignore[arg-type]
+            play.play, contract="R", bid=0)),
+        "result-ramsch": replace(sample_view("result", language, card_style), result=ResultView(
+            declarer=None, contract="R", bid=0, won=False, value=-94, multiplier=2,
+            breakdown=(("ramsch", 47), ("jungfrau", 2)), skat=tuple(SKAT), losers=(1,),
+            ramsch_points=(73, 47, 0), ending="played", next_dealer=0)),
+        "result-hand": replace(sample_view("result", language, card_style), result=ResultView(
+            declarer=2, contract="NH", bid=35, won=True, value=35, points=0, tricks=0,
+            breakdown=(("null", 35),), base_value=35, multiplier=1, skat=tuple(SKAT),
+            discards=tuple(SKAT), next_dealer=0)),
         "enrol-foreign": replace(sample_view("enrol", language, card_style),
                                  refusal=Fault("foreign-tag", detail="tag 0499aabbccdd01")),
     }

@@ -104,7 +104,8 @@ class SceneBuilder:
                 return _("passed")
             if seat == b.holder and b.value:
                 return _("holds {value}").format(value=b.value)
-        if v.scene == "play" and v.play and seat == v.play.declarer:
+        if (v.scene == "play" and v.play and seat == v.play.declarer
+                and v.play.contract[:1] != "R"):
             return _("declarer")
         if v.scene == "deal" and v.deal:
             n = v.deal.dealt[seat] if seat < len(v.deal.dealt) else 0
@@ -509,13 +510,15 @@ class SceneBuilder:
         if mods:
             f.text(14, ty, iw - 12, 22, mods, size=16, colour=GOLD, role="contract-mods")
             ty += 24
-        f.text(14, ty, iw - 12, 22, _("Declarer: {name}").format(name=self.name(p.declarer)),
-               size=16, align="left", role="declarer")
-        ty += 24
-        f.text(14, ty, iw - 12, 22, _("Bid: {value}").format(value=p.bid), size=16,
-               align="left", colour=MUTED, role="bid")
-        ty += 24
-        if ty + 44 <= y + mid_h:
+        ramsch = game == "R"  # nobody declared: no declarer, no bid, no sides
+        if not ramsch:
+            f.text(14, ty, iw - 12, 22, _("Declarer: {name}").format(
+                name=self.name(p.declarer)), size=16, align="left", role="declarer")
+            ty += 24
+            f.text(14, ty, iw - 12, 22, _("Bid: {value}").format(value=p.bid), size=16,
+                   align="left", colour=MUTED, role="bid")
+            ty += 24
+        if not ramsch and ty + 44 <= y + mid_h:
             f.text(14, ty, iw - 12, 42, _("Tricks: {name} {a}, defenders {b}").format(
                 name=self.name(p.declarer), a=p.tricks[0], b=p.tricks[1]),
                 size=16, align="left", colour=MUTED, role="tricks", wrap=True)
@@ -544,11 +547,16 @@ class SceneBuilder:
             f.button(rx + 6, ly, rw - 12, 40, _("Hide") if show_last else _("Last trick"),
                      cmd.ShowLastTrick(), role="last-button", size=16)
             ly += 48
-        if v.can_concede and ly + 40 <= y + mid_h:
-            f.button(rx + 6, ly, rw - 12, 40, _("Concede"), cmd.Press(p.declarer, "concede"),
-                     role="concede", size=16)
+        if v.can_concede and not ramsch and ly + 40 <= y + mid_h:
+            f.button(rx + 6, ly, rw - 12, 40, _("Declarer concedes"),
+                     cmd.Press(p.declarer, "concede"), role="concede", size=16, wrap=True)
             ly += 48
-        if v.kontra_re and p.kontra < 4 and ly + 40 <= y + mid_h:
+        if v.can_concede and not ramsch and ly + 40 <= y + mid_h:
+            f.button(rx + 6, ly, rw - 12, 40, _("Defenders concede"),
+                     cmd.Press(self.defender(p.declarer), "concede"),
+                     role="concede-defenders", size=16, wrap=True)
+            ly += 48
+        if v.kontra_re and not ramsch and p.kontra < 4 and ly + 40 <= y + mid_h:
             word = "kontra" if p.kontra == 1 else "re"
             who = self.defender(p.declarer) if word == "kontra" else p.declarer
             f.button(rx + 6, ly, rw - 12, 40, _("Kontra") if word == "kontra" else _("Re"),
@@ -616,8 +624,9 @@ class SceneBuilder:
             contract = self.tr.contract(r.contract or "")
             f.text(x, ly, w * 0.6, 34, contract, size=26, face="bold", align="left",
                    role="result-contract")
-            f.text(x + w * 0.6, ly, w * 0.4, 34, _("Bid: {value}").format(value=r.bid),
-                   size=20, align="right", colour=MUTED, role="result-bid")
+            if r.bid:
+                f.text(x + w * 0.6, ly, w * 0.4, 34, _("Bid: {value}").format(value=r.bid),
+                       size=20, align="right", colour=MUTED, role="result-bid")
             ly += 40
             f.text(x, ly, w, 56, breakdown_text(r, self.tr), size=22, align="left",
                    role="result-breakdown", wrap=True)
@@ -643,15 +652,20 @@ class SceneBuilder:
         rw = f.W - rx - 8
         cw = min(64.0, (rw - 30) / 4)
         ch = cw * CARD_RATIO
-        f.text(rx, y, rw / 2 - 4, 26, _("Skat"), size=18, face="bold", role="skat-label")
-        f.text(rx + rw / 2, y, rw / 2, 26, _("Laid away"), size=18, face="bold",
-               role="discard-label")
+        picked_up = bool(r.discards) and set(r.discards) != set(r.skat)
+        if picked_up:
+            f.text(rx, y, rw / 2 - 4, 26, _("Skat"), size=18, face="bold", role="skat-label")
+            f.text(rx + rw / 2, y, rw / 2, 26, _("Laid away"), size=18, face="bold",
+                   role="discard-label")
+            for i, card in enumerate(r.discards[:2]):
+                f.card(rx + 3 * rw / 4 - cw - 3 + i * (cw + 6), y + 30, cw, ch, card,
+                       role="result-discard")
+            skat_x = rx + rw / 4 - cw - 3
+        else:  # a hand game (or passed in): the skat stayed as it was
+            f.text(rx, y, rw, 26, _("Skat"), size=18, face="bold", role="skat-label")
+            skat_x = rx + rw / 2 - cw - 3
         for i, card in enumerate(r.skat[:2]):
-            f.card(rx + rw / 4 - cw - 3 + i * (cw + 6), y + 30, cw, ch, card,
-                   role="result-skat")
-        for i, card in enumerate(r.discards[:2]):
-            f.card(rx + 3 * rw / 4 - cw - 3 + i * (cw + 6), y + 30, cw, ch, card,
-                   role="result-discard")
+            f.card(skat_x + i * (cw + 6), y + 30, cw, ch, card, role="result-skat")
         ty = y + 42 + ch
         if v.sheet is not None and v.sheet.totals:
             f.panel(rx, ty, rw, 12 + 32 * len(v.sheet.totals), role="totals-panel")
@@ -865,7 +879,7 @@ def result_notes(r, tr: Translator) -> list[str]:
             reached = -(-r.bid // r.base_value) * r.base_value
             notes.append(_("It counts {value}: the smallest multiple of {base} that reaches "
                            "the bid").format(value=reached, base=r.base_value))
-    if not r.won and r.value:
+    if not r.won and r.value and r.declarer is not None:  # Ramsch losses are not doubled
         notes.append(_("A lost game counts double: {value}").format(value=r.value))
     if r.schwarz:
         notes.append(_("Schwarz"))

@@ -235,7 +235,7 @@ class Table:
         start = 0
         if self._checkpoint is not None and self._checkpoint[0] <= len(keep):
             start, snapshot = self._checkpoint
-            self.series, self.deals, self.stage = copy.deepcopy(snapshot)
+            self.series, self.deals, self.stage = self._copy(snapshot)
         else:
             self._checkpoint = None
             self._fresh()
@@ -253,8 +253,19 @@ class Table:
         """Remember the state at a deal's start, so undo need not replay the whole series."""
         self._checkpoint = (
             len(self.stack),  # the state after these inputs, before the one being applied
-            copy.deepcopy((self.series, self.deals, self.stage)),
+            self._copy((self.series, self.deals, self.stage)),
         )
+
+    @staticmethod
+    def _copy(state: tuple[Any, list[DealState], str]) -> Any:
+        """A deep copy that shares what can no longer change: scored deals and sheet entries.
+
+        Copying those too would make each deal's checkpoint cost grow with the series.
+        """
+        series, deals, _ = state
+        memo: dict[int, Any] = {id(d): d for d in deals if d.result is not None}
+        memo.update((id(e), e) for e in series.sheet)
+        return copy.deepcopy(state, memo)
 
     def _apply(self, inp: Input) -> str:
         if isinstance(inp, TagLaid):

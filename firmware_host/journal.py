@@ -246,6 +246,17 @@ class Journal:
             raise JournalError(_describe(exc)) from None
         self._next_seq = seq + 1
 
+    @contextlib.contextmanager
+    def batch(self) -> Iterator[None]:
+        """Many appends in one transaction (imports, benchmarks): one fsync at the end."""
+        self._conn.execute("BEGIN")
+        try:
+            yield
+        except BaseException:
+            self._conn.execute("ROLLBACK")
+            raise
+        self._conn.execute("COMMIT")
+
     def entries(self, series: int) -> list[Entry]:
         return list(self.iter_entries(series))
 

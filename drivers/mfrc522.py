@@ -306,7 +306,8 @@ class MFRC522:
         # (~86 us) and a little margin.
         air_bits = (len(data) + answer_bytes) * 9 + 4
         self.clock.sleep(air_bits * r.BIT_TIME + 0.00015)
-        limit = self.clock.now() + 4 * (self._reload + 1) * TIMER_TICK + 0.05  # type: ignore[operator]
+        period = ((self._reload or 0) + 1) * TIMER_TICK
+        limit = self.clock.now() + 4 * period + 0.05
         while True:
             irq = self._read(r.COM_IRQ)
             if irq & r.IRQ_RX:
@@ -448,7 +449,9 @@ class MFRC522:
                     errors += 1
                     self.halt()
                     continue
-                if uid not in uids:
+                if uid in uids:
+                    errors += 1  # it did not stay halted: do not let it hold up the poll
+                else:
                     uids.append(uid)
                 self.halt()
         finally:

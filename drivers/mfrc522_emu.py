@@ -75,7 +75,7 @@ class EmulatedTag:
 
     ``fault`` makes it misbehave: ``"crc"`` corrupts the CRC of its last SELECT answer (the
     tag is selected, but the reader cannot trust what it heard), ``"parity"`` makes every
-    answer arrive with a parity error.
+    answer arrive with a parity error, ``"nohalt"`` ignores HLTA (and so answers again).
     """
 
     uid: bytes
@@ -130,7 +130,8 @@ class EmulatedTag:
             and data[:2] == bytes([r.PICC_HLTA, 0])
             and r.crc_a(data[:2]) == data[2:]
         ):
-            self.state = "HALT"
+            if self.fault != "nohalt":
+                self.state = "HALT"
             return None
         if self.state in ("READY", "ACTIVE"):
             self._reset_on_error()

@@ -326,3 +326,14 @@ def test_the_zones_always_settle_on_what_lies_on_the_readers(steps) -> None:
         truth = {zone: {cards[c].uid.hex() for c, r in where.items() if r == i}
                  for i, zone in enumerate(ZONES)}
         assert present == truth
+
+
+def test_a_tag_that_ignores_halt_does_not_hold_up_the_poll() -> None:
+    clock, _, (chip,), (reader,) = make()
+    reader.open()
+    chip.lay(tag("04a224b2c94f80", "nohalt"))
+    chip.lay(tag("04a224b2c94f81"))
+    chip.lay(tag("deadbeef"))
+    start = clock.now()
+    assert sorted(reader.poll()) == ["04a224b2c94f80", "04a224b2c94f81", "deadbeef"]
+    assert clock.now() - start < 0.1

@@ -154,11 +154,23 @@ class TableIO:
             raise
 
     @classmethod
-    def from_config(cls, table: Mapping[str, Any], on_event: EventSink, *,
+    def from_config(cls, table: Any, on_event: EventSink, *,
                     pin_factory: Any = None) -> TableIO:
         """From the ``[gpio]`` table: ``seats = [{bid, pass, light, undo}, ...]`` or one
         ``[gpio.seat<N>]`` table per seat; ``buzzer``; ``led`` (a status light);
-        ``bounce_time``; ``hold_time``."""
+        ``bounce_time``; ``hold_time``.
+
+        A parsed config object with attributes ``seat_buttons`` (one mapping per seat),
+        ``buzzer`` and ``led`` is taken as well.
+        """
+        if not isinstance(table, Mapping):
+            if not hasattr(table, "seat_buttons"):
+                raise GpioConfigError("gpio: expected the [gpio] table")
+            table = {
+                "seats": [dict(s) for s in table.seat_buttons],
+                **{k: getattr(table, k) for k in ("buzzer", "led", "bounce_time", "hold_time")
+                   if getattr(table, k, None) is not None},
+            }
         seat_tables = sorted(k for k in table if k.startswith("seat") and k[4:].isdigit())
         if seat_tables and "seats" in table:
             raise GpioConfigError("gpio: give seats = [...] or [gpio.seat0] tables, not both")

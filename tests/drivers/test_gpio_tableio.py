@@ -177,3 +177,23 @@ def test_repeating_the_same_turn_does_not_restart_the_flash(io) -> None:
     thread = table.lights[1]._blink_thread
     table.show_turn(to_act=0, forehand=1)
     assert table.lights[1]._blink_thread is thread
+
+
+def test_from_a_parsed_config_object() -> None:
+    from dataclasses import dataclass
+
+    @dataclass
+    class Gpio:
+        seat_buttons: tuple = ({"bid": 5, "pass": 6}, {"bid": 12, "pass": 26, "undo": 16})
+        buzzer: int | None = 27
+        led: int | None = None
+
+    events: list = []
+    table = TableIO.from_config(Gpio(), events.append, pin_factory=mock_factory())
+    try:
+        table.press(1, "undo")
+        assert events == [ButtonPress(1, "undo")] and table.buzzer is not None
+    finally:
+        table.close()
+    with pytest.raises(GpioConfigError, match="expected the"):
+        TableIO.from_config(42, events.append, pin_factory=mock_factory())

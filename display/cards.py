@@ -108,7 +108,7 @@ class CardFaces:
         area = pygame.Rect(left, pad, w - 2 * left, h - 2 * pad)
         rank = card.rank
         if rank >= 4 and rank <= 6:
-            self._court(surf, area, suit, style, letter, colour)
+            self._court(surf, area, suit, style, letter, colour, rank - 4)
         elif rank == 7 or h < 90:
             px = int(min(area.width * 0.9, area.height * 0.55))
             big = self.suits.get(suit, style, px)
@@ -129,25 +129,90 @@ class CardFaces:
             img = turned if fy > 0.55 else pip
             surf.blit(img, img.get_rect(center=(round(x), round(y))))
 
+    def _bust(self, w: int, h: int, court: int, suit: str, style: str,
+              colour: tuple[int, int, int]) -> pygame.Surface:
+        """Half a court card: 0 jack (cap and feather), 1 queen (hair and tiara), 2 king
+        (crown and beard), drawn 3x larger and scaled down."""
+        k = 3
+        big = pygame.Surface((w * k, h * k), pygame.SRCALPHA)
+        W, H = w * k, h * k
+
+        def pt(x: float, y: float) -> tuple[float, float]:
+            return (x * W, y * H)
+
+        skin, gold, dark = (246, 214, 178), (232, 178, 36), (60, 40, 30)
+        light = tuple(min(255, c + (255 - c) // 2) for c in colour)
+        # Shoulders and robe in the suit's colour, a white collar, a gold trim.
+        pygame.draw.polygon(big, colour, [pt(0.04, 1.0), pt(0.22, 0.76), pt(0.78, 0.76),
+                                          pt(0.96, 1.0)])
+        pygame.draw.polygon(big, light, [pt(0.38, 0.76), pt(0.5, 0.94), pt(0.62, 0.76)])
+        pygame.draw.line(big, gold, pt(0.5, 0.94), pt(0.5, 1.0), max(1, W // 40))
+        hr = min(W * 0.21, H * 0.22)
+        head = pt(0.5, 0.5)
+        if court == 1:  # the queen's hair falls behind her head
+            pygame.draw.ellipse(big, dark, pygame.Rect(head[0] - hr * 1.35, head[1] - hr * 1.2,
+                                                      hr * 2.7, hr * 2.6))
+        pygame.draw.circle(big, skin, head, hr)
+        eye = max(1, int(hr * 0.12))
+        for dx in (-0.38, 0.38):
+            pygame.draw.circle(big, dark, (head[0] + dx * hr, head[1] - 0.05 * hr), eye)
+        if court == 2:  # the king's beard
+            pygame.draw.polygon(big, (150, 110, 80), [
+                (head[0] - hr * 0.8, head[1] + hr * 0.3), (head[0], head[1] + hr * 1.5),
+                (head[0] + hr * 0.8, head[1] + hr * 0.3)])
+        else:
+            pygame.draw.arc(big, (170, 60, 60), pygame.Rect(head[0] - hr * 0.4,
+                            head[1] + hr * 0.1, hr * 0.8, hr * 0.5), 3.5, 5.9,
+                            max(1, int(hr * 0.1)))
+        top = head[1] - hr
+        if court == 2:  # crown
+            pts = [(head[0] - hr, top + hr * 0.1)]
+            for i in range(5):
+                x = head[0] - hr + i * hr / 2
+                pts += [(x, top - hr * (0.7 if i % 2 == 0 else 0.35)), (x + hr / 4, top - hr * 0.3)]
+            pts += [(head[0] + hr, top - hr * 0.7), (head[0] + hr, top + hr * 0.1)]
+            pygame.draw.polygon(big, gold, pts)
+        elif court == 1:  # tiara
+            pygame.draw.polygon(big, gold, [(head[0] - hr * 0.7, top + hr * 0.15),
+                                            (head[0], top - hr * 0.45),
+                                            (head[0] + hr * 0.7, top + hr * 0.15)])
+            pygame.draw.circle(big, colour, (head[0], top - hr * 0.05), hr * 0.16)
+        else:  # cap with a feather
+            cap = pygame.Rect(head[0] - hr * 1.1, top - hr * 0.5, hr * 2.2, hr * 1.1)
+            pygame.draw.ellipse(big, colour, cap)
+            pygame.draw.rect(big, gold, (head[0] - hr * 1.05, top + hr * 0.05, hr * 2.1,
+                                         hr * 0.22))
+            pygame.draw.line(big, gold, (head[0] + hr * 0.5, top - hr * 0.3),
+                             (head[0] + hr * 1.5, top - hr * 1.0), max(1, int(hr * 0.18)))
+        out = pygame.transform.smoothscale(big, (w, h))
+        pip_px = max(6, int(min(w * 0.3, h * 0.3)))
+        pip = self.suits.get(suit, style, pip_px)
+        out.blit(pip, (max(1, w // 20), max(1, h // 16)))
+        return out
+
     def _court(self, surf: pygame.Surface, area: pygame.Rect, suit: str, style: str,
-               letter: str, colour: tuple[int, int, int]) -> None:
+               letter: str, colour: tuple[int, int, int], court: int) -> None:
         frame = area.inflate(-max(2, area.width // 14), -max(2, area.height // 20))
         tint = tuple(255 - (255 - c) // 9 for c in colour)
         pygame.draw.rect(surf, tint, frame, border_radius=max(2, frame.width // 10))
         pygame.draw.rect(surf, colour, frame, width=max(1, frame.width // 30),
                          border_radius=max(2, frame.width // 10))
-        # Mirrored halves, as on a double-headed court card: letter and suit, then turned.
-        half = pygame.Surface((frame.width, frame.height // 2), pygame.SRCALPHA)
-        l_px = max(8, int(min(frame.height * 0.3, frame.width * 0.62)))
-        text = self.fonts.get("bold", l_px).render(letter, True, colour)
-        s_px = max(5, int(min(frame.height * 0.17, frame.width * 0.36)))
-        pip = self.suits.get(suit, style, s_px)
-        gap = max(1, frame.height // 60)
-        total = text.get_height() + s_px - gap
-        top = max(0, (half.get_height() - total) // 2)
-        half.blit(text, text.get_rect(midtop=(frame.width // 2, top)))
-        half.blit(pip, pip.get_rect(midtop=(frame.width // 2,
-                                            top + text.get_height() - gap * 3)))
+        # Mirrored halves, as on a double-headed court card: a bust with the rank's headwear
+        # (crown, tiara, cap) and the suit, then the same turned. Small cards keep the letter.
+        hw, hh = frame.width, frame.height // 2
+        if hh >= 40:
+            half = self._bust(hw, hh, court, suit, style, colour)
+        else:
+            half = pygame.Surface((hw, hh), pygame.SRCALPHA)
+            l_px = max(8, int(min(frame.height * 0.3, frame.width * 0.62)))
+            text = self.fonts.get("bold", l_px).render(letter, True, colour)
+            s_px = max(5, int(min(frame.height * 0.17, frame.width * 0.36)))
+            pip = self.suits.get(suit, style, s_px)
+            gap = max(1, frame.height // 60)
+            total = text.get_height() + s_px - gap
+            top = max(0, (hh - total) // 2)
+            half.blit(text, text.get_rect(midtop=(hw // 2, top)))
+            half.blit(pip, pip.get_rect(midtop=(hw // 2, top + text.get_height() - gap * 3)))
         surf.blit(half, frame.topleft)
         surf.blit(pygame.transform.rotate(half, 180), (frame.left, frame.centery))
         pygame.draw.line(surf, colour, (frame.left + frame.width // 8, frame.centery),

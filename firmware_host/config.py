@@ -28,10 +28,8 @@ RULE_SETS = ("isko", "pub")
 SCORINGS = ("standard", "seeger-fabian")
 DEAL_MODES = ("dealer", "seats")
 LANGUAGES = ("de", "en", "fr", "es", "nb", "cs", "nl", "pl")
-READER_KINDS = ("mfrc522", "serial", "simulated")
 # House rules the `pub` rule set may switch on; each maps to a field of engine.game.Rules.
 HOUSE_RULES = ("kontra_re", "ramsch", "ramsch_jungfrau", "ramsch_durchmarsch", "bock")
-BUTTONS = ("bid", "pass", "undo")
 UID_RE = re.compile(r"^(?:[0-9a-f]{8}|[0-9a-f]{14}|[0-9a-f]{20})$")
 
 
@@ -56,25 +54,6 @@ class TableConfig:
 
 
 @dataclass(frozen=True)
-class ReaderConfig:
-    """One physical reader and the zone it watches."""
-
-    kind: str
-    zone: str
-    chip_select: int | None = None
-    port: str | None = None
-
-
-@dataclass(frozen=True)
-class GpioConfig:
-    """BCM pin numbers: per seat buttons, the buzzer and a status LED (all optional)."""
-
-    seat_buttons: tuple[Mapping[str, int], ...] = ()
-    buzzer: int | None = None
-    led: int | None = None
-
-
-@dataclass(frozen=True)
 class ComputerConfig:
     seats: tuple[int, ...] = ()
     player: str = "rule"
@@ -87,8 +66,10 @@ class Config:
     table: TableConfig
     deck: Mapping[str, Card]  # tag UID (lower-case hex) -> card
     house: Mapping[str, Any] = field(default_factory=dict)  # rule name -> on, bock -> triggers
-    readers: tuple[ReaderConfig, ...] = ()
-    gpio: GpioConfig = GpioConfig()
+    # [[readers]] and [gpio] as written: the drivers check them (drivers.readerset,
+    # drivers.gpio) and build the hardware from them.
+    readers: tuple[Mapping[str, Any], ...] = ()
+    gpio: Mapping[str, Any] = field(default_factory=dict)
     computer: ComputerConfig = ComputerConfig()
     data_dir: Path | None = None
     display: Mapping[str, Any] = field(default_factory=dict)
@@ -334,57 +315,46 @@ def _player_names() -> tuple[str, ...]:
     return tuple(PLAYER_NAMES)
 
 
-def _readers(raw: Any) -> tuple[ReaderConfig, ...]:
-    if not isinstance(raw, list):
+def _readers(raw: Any) -> tuple[Mapping[str, Any], ...]:
+    """Check the readers with the drivers' own builder (nothing is opened here)."""
+    if not isinstance(raw, list) or not all(isinstance(r, Mapping) for r in raw):
         raise ConfigError("[[readers]]", "write each reader as its own [[readers]] table")
-    out = []
-    zones_seen: set[str] = set()
-    for i, entry in enumerate(raw):
-        name = f"readers[{i}]"
-        if not isinstance(entry, Mapping):
-            raise ConfigError(f"[{name}]", "must be a table of keys")
-        _only(entry, name, {"kind", "zone", "chip_select", "port"})
-        for key in ("kind", "zone"):
-            if key not in entry:
-                raise ConfigError(f"[{name}] {key}", "missing")
-        kind = _choice(entry, name, "kind", READER_KINDS, "")
-        zone = _choice(entry, name, "zone", ZONES, "")
-        if zone in zones_seen:
-            raise ConfigError(f"[{name}] zone", f"zone {zone!r} already has a reader")
-        zones_seen.add(zone)
-        cs = _typed(entry, name, "chip_select", int) if "chip_select" in entry else None
-        port = _typed(entry, name, "port", str) if "port" in entry else None
-        if kind == "mfrc522" and cs is None:
-            raise ConfigError(f"[{name}] chip_select", "an MFRC522 reader needs its chip select")
-        if kind == "serial" and port is None:
-            raise ConfigError(f"[{name}] port", "a serial reader needs its port")
-        out.append(ReaderConfig(kind=kind, zone=zone, chip_select=cs, port=port))
-    return tuple(out)
+    if not raw:
+        return ()
+    from drivers.readerset import build_readers
+
+    try:
+        build_readers(raw, lambda event: None)
+    except ValueError as exc:
+        text = str(exc)
+        key, _, problem = text.partition(": ")
+        raise ConfigError(f"[{key}]" if key.startswith("readers") else "[[readers]]",
+                          problem or text) from None
+    return tuple(dict(r) for r in raw)
 
 
-def _gpio(sec: Mapping[str, Any], n: int) -> GpioConfig:
-    allowed = {"buzzer", "led"} | {f"seat{i}" for i in range(n)}
-    _only(sec, "gpio", allowed)
-    pins: dict[int, str] = {}
+def _gpio(sec: Mapping[str, Any], n: int) -> dict[str, Any]:
+    """Check the buttons, lights and buzzer on gpiozero's mock pins (no hardware touched)."""
+    if not sec:
+        return {}
+    seats = [k for k in sec if k.startswith("seat") and k[4:].isdigit()]
+    for key in seats:
+        if int(key[4:]) >= n:
+            raise ConfigError(f"[gpio.{key}]", f"there is no seat {key[4:]} at a table of {n}")
+    if isinstance(sec.get("seats"), list) and len(sec["seats"]) > n:
+        raise ConfigError("[gpio] seats", f"{len(sec['seats'])} seats for {n} players")
+    from drivers.gpio import TableIO
+    from drivers.gpio_mock import mock_factory
 
-    def pin(value: Any, key: str) -> int:
-        if not isinstance(value, int) or isinstance(value, bool) or not 0 <= value <= 27:
-            raise ConfigError(key, f"must be a BCM pin number 0..27, not {value!r}")
-        if value in pins:
-            raise ConfigError(key, f"pin {value} is already used by {pins[value]}")
-        pins[value] = key
-        return value
-
-    seat_buttons: list[dict[str, int]] = []
-    for i in range(n):
-        buttons = sec.get(f"seat{i}", {})
-        if not isinstance(buttons, Mapping):
-            raise ConfigError(f"[gpio.seat{i}]", "must be a table of button = pin")
-        _only(buttons, f"gpio.seat{i}", set(BUTTONS))
-        seat_buttons.append({b: pin(p, f"[gpio.seat{i}] {b}") for b, p in buttons.items()})
-    buzzer = pin(sec["buzzer"], "[gpio] buzzer") if "buzzer" in sec else None
-    led = pin(sec["led"], "[gpio] led") if "led" in sec else None
-    return GpioConfig(seat_buttons=tuple(seat_buttons), buzzer=buzzer, led=led)
+    try:
+        io = TableIO.from_config(sec, lambda event: None, pin_factory=mock_factory())
+    except ValueError as exc:
+        text = str(exc)
+        key, _, problem = text.partition(": ")
+        name = key if key.startswith("gpio") else "gpio"
+        raise ConfigError(f"[{name}]", problem or text) from None
+    io.close()
+    return dict(sec)
 
 
 def simulated_config(
@@ -401,8 +371,7 @@ def simulated_config(
                           series_length=series_length),
         deck=deck,
         computer=ComputerConfig(seats=computer_seats, seed=seed),
-        readers=(ReaderConfig("simulated", "deal"), ReaderConfig("simulated", "centre"),
-                 ReaderConfig("simulated", "skat")),
+        readers=({"type": "scripted"},),
     )
 
 

@@ -56,6 +56,7 @@ class EventLoop:
         self.last_refusal: Any = None
         self.running = False
         self.waker: Callable[[], None] | None = None
+        self.lights: Any = None  # drivers.gpio.TableIO when the table has buttons and lights
 
     # Drivers accept anything with put() as their event sink.
     def post(self, event: Any) -> None:
@@ -155,6 +156,18 @@ class EventLoop:
                                  reader_faults=self.reader_faults, language=self.language,
                                  card_style=self.card_style))
         self.notifier.status(status_line(self.session, self.reader_faults))
+        if self.lights is not None:
+            self._show_lights()
+
+    def _show_lights(self) -> None:
+        """The seat to act lights up; forehand flashes; the status light shows trouble."""
+        table = self.session.table
+        forehand = table.deal.seats[0] if table.game is not None else None
+        try:
+            self.lights.show_turn(table.seat_to_act(), forehand)
+            self.lights.show_status(bool(self.reader_faults or self.session.journal_fault))
+        except Exception:  # a light is not worth stopping the table for
+            log.exception("cannot set the seat lights")
 
     def run(self, stop: threading.Event | None = None,
             wait: Callable[[float], list[Any]] | None = None, tick: float = 1.0) -> None:
@@ -239,38 +252,30 @@ def open_session(config: Any, data_dir: Path | None, simulated: bool = False) ->
     return session
 
 
-def start_hardware(config: Any, loop: EventLoop) -> list[Callable[[], None]]:
-    """Start the readers and buttons the config names; return what closes them."""
-    closers: list[Callable[[], None]] = []
-    mfrc = [r for r in config.readers if r.kind == "mfrc522"]
-    if mfrc:
-        from drivers.mfrc522 import MFRC522
-        from drivers.poller import MFRC522Poller
+def start_hardware(config: Any, loop: EventLoop, **factories: Any) -> list[Callable[[], None]]:
+    """Start the readers and the buttons, lights and buzzer the config names; return what
+    closes them. The drivers post their events to the loop's queue from their own threads.
 
-        readers = [(MFRC522(0, r.chip_select, name=r.zone), r.zone) for r in mfrc]
-        poller = MFRC522Poller(readers, loop.post)
-        poller.start()
-        closers.append(poller.close)
-    serial = [r for r in config.readers if r.kind == "serial"]
-    if serial:
-        try:
-            from drivers import serial_board  # type: ignore[attr-defined]
-        except ImportError:
-            log.error("serial reader boards are configured but drivers.serial_board is missing")
-        else:
-            for r in serial:
-                board = serial_board.SerialBoard(r.port, loop.post, zone=r.zone)
-                board.start()
-                closers.append(board.close)
-    if (config.gpio.seat_buttons and any(config.gpio.seat_buttons)) or config.gpio.buzzer:
-        try:
-            from drivers.gpio import TableIO  # type: ignore[import-not-found]
-        except ImportError:
-            log.error("GPIO buttons are configured but drivers.gpio is missing")
-        else:
-            io = TableIO(config.gpio, loop.post)
-            loop.beep = getattr(io, "beep", None)
-            closers.append(io.close)
+    ``factories`` (``spi_factory``, ``pin_factory``, ``clock``) go to the drivers: tests pass
+    the emulated MFRC522 rig and gpiozero's mock pins.
+    """
+    closers: list[Callable[[], None]] = []
+    real = [r for r in config.readers if r.get("type", r.get("kind")) not in ("scripted",
+                                                                              "simulated")]
+    if real:
+        from drivers.readerset import build_readers
+
+        readers = build_readers(real, loop.post, **factories)
+        readers.start()
+        closers.append(readers.close)
+    if config.gpio:
+        from drivers.gpio import TableIO
+
+        io = TableIO.from_config(config.gpio, loop.post,
+                                 pin_factory=factories.get("pin_factory"))
+        loop.beep = io.beep
+        loop.lights = io
+        closers.append(io.close)
     return closers
 
 

@@ -77,8 +77,8 @@ fullscreen = true
     cfg = load_config(write(tmp_path, text))
     assert cfg.table.series_length == 36 and cfg.table.deal_mode == "seats"
     assert cfg.house["kontra_re"] is True and cfg.house["bock"] == ("sixty", "value:100")
-    assert [r.zone for r in cfg.readers] == ["centre", "deal"]
-    assert cfg.gpio.seat_buttons[0] == {"bid": 5, "pass": 6} and cfg.gpio.buzzer == 18
+    assert [r["zone"] for r in cfg.readers] == ["centre", "deal"]
+    assert cfg.gpio["seat0"] == {"bid": 5, "pass": 6} and cfg.gpio["buzzer"] == 18
     assert cfg.computer.seats == (2,) and cfg.data_dir == tmp_path / "data"
 
 
@@ -101,11 +101,16 @@ BAD = [
     (TABLE + "[deck]" + "\n".join(DECK.splitlines()[:-1]), "[deck]", "missing DA"),
     (TABLE + '[deck]\ndeck = "nowhere.toml"\n', "[deck] deck", "no such deck file"),
     (TABLE + "[computer]\nseats = [5]\n[deck]" + DECK, "[computer] seats", "does not exist"),
-    (TABLE + "[gpio]\nbuzzer = 40\n[deck]" + DECK, "[gpio] buzzer", "BCM pin"),
-    (TABLE + '[[readers]]\nkind = "mfrc522"\nzone = "centre"\n[deck]' + DECK,
-     "[readers[0]] chip_select", "chip select"),
+    (TABLE + "[gpio]\nbuzzer = 40\n[deck]" + DECK, "[gpio]", "40 is not a valid pin"),
+    (TABLE + "[gpio.seat0]\nbid = 5\npass = 5\n[deck]" + DECK, "[gpio.seats[0].pass]",
+     "already used"),
+    (TABLE + "[gpio.seat3]\nbid = 5\n[deck]" + DECK, "[gpio.seat3]", "no seat 3"),
+    (TABLE + '[[readers]]\nkind = "mfrc522"\nzone = "centre"\n[[readers]]\nkind = "mfrc522"'
+     '\nzone = "deal"\n[deck]' + DECK, "[readers[1]]", "already used"),
     (TABLE + '[[readers]]\nkind = "nfc"\nzone = "centre"\n[deck]' + DECK,
-     "[readers[0]] kind", "not one of"),
+     "[readers[0]]", "type must be"),
+    (TABLE + '[[readers]]\nkind = "mfrc522"\nzone = "kitchen"\n[deck]' + DECK,
+     "[readers[0]]", "no zone 'kitchen'"),
     (TABLE + "[bogus]\n[deck]" + DECK, "[bogus]", "unknown section"),
     ("[table\nplayers = 3", "table.toml", "not valid TOML"),
     ("[deck]" + DECK, "[table]", "missing"),

@@ -162,4 +162,4 @@ def test_example_config_is_valid() -> None:
     raw = tomllib.loads((ROOT / "systemd" / "config.example.toml").read_text(encoding="utf-8"))
     raw.pop("deck")  # names the enrolled deck file, which only the table has
     cfg = parse_config(raw, deck_required=False)
-    assert cfg.readers and cfg.gpio.buzzer == 18
+    assert cfg.readers and cfg.gpio["buzzer"] == 18

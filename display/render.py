@@ -93,6 +93,14 @@ class Renderer:
         elif kind == "card" and el.card is not None:
             rect = el.draw_rect or el.rect
             surface.blit(self.faces.face(el.card, style, rect.size, letters), rect.topleft)
+            if el.role == "refused-card":  # crossed out
+                width = max(2, rect.w // 16)
+                shade = pygame.Surface(rect.size, pygame.SRCALPHA)
+                shade.fill((0, 0, 0, 30))
+                surface.blit(shade, rect.topleft)
+                inner = rect.inflate(-rect.w // 6, -rect.w // 6)
+                pygame.draw.line(surface, (120, 0, 0), inner.topleft, inner.bottomright, width)
+                pygame.draw.line(surface, (120, 0, 0), inner.topright, inner.bottomleft, width)
         elif kind == "back":
             rect = el.draw_rect or el.rect
             surface.blit(self.faces.back(rect.size), rect.topleft)

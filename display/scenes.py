@@ -228,19 +228,29 @@ class SceneBuilder:
             self.prompt_banner(y if prompt_y is None else prompt_y)
 
     def fault_banner(self, fault: Fault, y: float) -> None:
+        """The red banner: the rule in words; the refused card crossed out on the left, the
+        cards to follow with on the right."""
         f = self.f
         cards = fault.follow_with[:8]
-        h = 118.0 if cards else 92.0
+        refused = fault.card if fault.kind in ("revoke", "out-of-turn", "wrong-pad",
+                                               "not-in-hand") else None
+        h = 118.0 if cards or refused is not None else 92.0
         x, w = 40.0, f.W - 80
+        cw = 40.0
         f.panel(x, y, w, h, fill=ALERT, role="refusal", radius=12, layer=2)
         f.text(x + 14, y + 6, w - 28, 34, fault_sentence(fault, self.tr, self.v.players),
                size=24, face="bold", colour=ALERT_INK, role="refusal-text", layer=3)
+        tx = x + 14
+        if refused is not None:
+            f.card(tx, y + 40, cw, cw * CARD_RATIO - 4, refused, role="refused-card", layer=3)
+            tx += cw + 12
         line2 = follow_hint(fault, self.tr) if cards else fault.detail
+        right = x + w - 14 - (len(cards) * (cw + 6) if cards else 0)
         if line2:
-            f.text(x + 14, y + 42, w - 28 - (len(cards) * 46 if cards else 0), 24, line2,
-                   size=17, colour=ALERT_INK, align="left", role="refusal-detail", layer=3)
+            f.text(tx, y + 42, right - tx - 6, 24 if cards else 56, line2, size=17,
+                   colour=ALERT_INK, align="left",
+                   role="refusal-detail", layer=3, wrap=not cards)
         for i, card in enumerate(cards):
-            cw = 40.0
             f.card(x + w - 14 - (len(cards) - i) * (cw + 6), y + 40, cw, cw * CARD_RATIO - 4,
                    card, role="follow-with", layer=3)
 

@@ -74,6 +74,7 @@ class Config:
     data_dir: Path | None = None
     display: Mapping[str, Any] = field(default_factory=dict)
     source: Path | None = None
+    other_decks: Mapping[str, tuple[str, Card]] = field(default_factory=dict)
 
     @property
     def n_players(self) -> int:
@@ -109,7 +110,9 @@ def parse_config(
             raise ConfigError(f"[{key}]", f"unknown section; known: {', '.join(sorted(known))}")
     table = _table(_section(raw, "table", required=True))
     house = _house(_section(raw, "house"), table.rules)
-    deck = _deck(_section(raw, "deck", required=deck_required), base_dir or Path("."))
+    deck_sec = _section(raw, "deck", required=deck_required)
+    deck = _deck(deck_sec, base_dir or Path("."))
+    other_decks = _other_decks(deck_sec, base_dir or Path("."))
     computer = _computer(_section(raw, "computer"), len(table.players))
     readers = _readers(raw.get("readers", []))
     gpio = _gpio(_section(raw, "gpio"), len(table.players))
@@ -124,6 +127,7 @@ def parse_config(
     _only(display, "display", {"size", "fullscreen", "deck_style", "driver"})
     return Config(
         table=table, deck=deck, house=house, readers=readers, gpio=gpio, computer=computer,
+        other_decks=other_decks,
         data_dir=data_dir, display=dict(display), source=source,
     )
 
@@ -252,8 +256,33 @@ def _deck(sec: Mapping[str, Any], base_dir: Path) -> dict[str, Card]:
         inner = loaded.get("deck", loaded)
         if not isinstance(inner, Mapping):
             raise ConfigError("[deck] deck", f"{file} does not hold a card table")
-        return _deck_cards(inner, f"{file}")
-    return _deck_cards(sec, "[deck]")
+        return _deck_cards({k: v for k, v in inner.items() if k != "name"}, f"{file}")
+    return _deck_cards({k: v for k, v in sec.items() if k != "name"}, "[deck]")
+
+
+def _other_decks(sec: Mapping[str, Any], base_dir: Path) -> dict[str, tuple[str, Card]]:
+    """The other decks enrolled next to the table's deck file: uid -> (deck name, card).
+
+    With them a card of another deck is refused as such ("the CJ of deck 'red'") rather than
+    as an unknown tag. Files there that are not complete decks are passed over.
+    """
+    if "deck" not in sec or not isinstance(sec["deck"], str):
+        return {}
+    from drivers.decks import load_deck
+
+    own = Path(sec["deck"])
+    own = (own if own.is_absolute() else base_dir / own).resolve()
+    others: dict[str, tuple[str, Card]] = {}
+    for path in sorted(own.parent.glob("*.toml")):
+        if path.resolve() == own:
+            continue
+        try:
+            deck = load_deck(path)
+        except (ValueError, OSError):
+            continue
+        for card, uid in deck.cards.items():
+            others.setdefault(uid, (deck.name, card))
+    return others
 
 
 def _deck_cards(sec: Mapping[str, Any], where: str) -> dict[str, Card]:

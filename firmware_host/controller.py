@@ -270,6 +270,11 @@ class Table:
     def _apply(self, inp: Input) -> str:
         if isinstance(inp, TagLaid):
             card = self.config.deck.get(inp.tag)
+            if card is None and inp.tag in self.config.other_decks:
+                deck, other = self.config.other_decks[inp.tag]
+                raise Refused(Refusal(
+                    "foreign-tag", f"this is the {other} of deck {deck!r}, not a card of "
+                    "this table's deck", card=other, zone=inp.zone))
             if card is None:
                 raise Refused(Refusal(
                     "foreign-tag", f"tag {inp.tag} is not a card of this table's deck",

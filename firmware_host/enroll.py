@@ -1,9 +1,12 @@
 """``skat-table enroll``: enrol a deck, once per deck. Each card is asked for in turn; the user
-lays it on a reader and its tag UID is stored. A tag already enrolled as another card, or a tag
-read twice, is refused with the card it belongs to; nothing is lost.
+lays it on a reader and its tag UID is stored (``drivers.decks.EnrolmentSession``: saved after
+every card, so a session can be resumed; a tag read twice or a tag of another deck is refused
+with the card it is). A long press of any seat's button, or ``undo`` in a ``--uids`` file,
+takes back the last card.
 
-The result is a deck file (``CJ = "04a224b2c94f80"`` per card) that the config names with
-``[deck] deck = "deck.toml"``. The deck registry of ``drivers`` is used when it is there.
+The deck file (``CJ = "04a224b2c94f80"`` per card) is what the config names with
+``[deck] deck = "blue.toml"``; the other deck files in the same directory are the other decks
+the table knows.
 """
 
 from __future__ import annotations
@@ -11,104 +14,79 @@ from __future__ import annotations
 import argparse
 import queue
 import sys
-from dataclasses import dataclass, field
+from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
-from engine.cards import Card
-
-# The order cards are asked for: the way a deck is usually sorted, jacks first.
-ENROL_ORDER: tuple[Card, ...] = (
-    Card.CJ, Card.SJ, Card.HJ, Card.DJ,
-    *(Card.parse(s + r) for s in "CSHD" for r in "AKQT987"),
-)
-
-
-class EnrolError(ValueError):
-    """A tag that cannot be stored for the card asked for."""
-
-
-@dataclass
-class Enrolment:
-    """The cards enrolled so far; :meth:`offer` takes the tag read for the card asked for."""
-
-    tags: dict[Card, str] = field(default_factory=dict)
-
-    @property
-    def next_card(self) -> Card | None:
-        return next((c for c in ENROL_ORDER if c not in self.tags), None)
-
-    @property
-    def done(self) -> bool:
-        return self.next_card is None
-
-    def offer(self, uid: str) -> Card:
-        card = self.next_card
-        if card is None:
-            raise EnrolError("the deck is complete")
-        uid = uid.strip().lower()
-        for other, tag in self.tags.items():
-            if tag == uid:
-                raise EnrolError(f"this tag is already {other}: lay {card}")
-        self.tags[card] = uid
-        return card
-
-    def undo(self) -> Card | None:
-        last = next((c for c in reversed(ENROL_ORDER) if c in self.tags), None)
-        if last is not None:
-            del self.tags[last]
-        return last
-
-    def to_toml(self) -> str:
-        lines = ["# skat-table deck: card = tag UID", "[deck]"]
-        lines += [f'{c} = "{self.tags[c]}"' for c in ENROL_ORDER if c in self.tags]
-        return "\n".join(lines) + "\n"
-
 
 def add_arguments(p: argparse.ArgumentParser) -> None:
-    p.add_argument("--config", metavar="FILE", help="the table config: which reader to use")
+    p.add_argument("--config", metavar="FILE", help="the table config: which readers to use")
     p.add_argument("--zone", default="deal", help="the zone whose reader enrols (default deal)")
     p.add_argument("--out", metavar="FILE", default="deck.toml",
-                   help="the deck file to write (default deck.toml)")
+                   help="the deck file to write or resume (default deck.toml)")
+    p.add_argument("--name", help="the deck's name (default: the file name)")
     p.add_argument("--uids", metavar="FILE",
-                   help="read UIDs from a file, one per line, instead of a reader (tests)")
+                   help="take UIDs from a file, one a line ('undo' takes one back), "
+                        "instead of a reader")
 
 
 def cmd_enroll(args: argparse.Namespace) -> int:
-    enrolment = Enrolment()
+    from drivers.decks import DeckError, DeckRegistry, EnrolmentError, EnrolmentSession, load_deck
+
+    out = Path(args.out)
+    registry = DeckRegistry()
+    for other in sorted(out.parent.glob("*.toml")):
+        if other.resolve() == out.resolve():
+            continue
+        try:
+            registry.add(load_deck(other))
+        except (DeckError, ValueError):
+            continue  # not a (complete) deck file: a config, a half-enrolled deck
+    try:
+        session = EnrolmentSession(args.name or out.stem, out, registry)
+    except (DeckError, ValueError) as exc:
+        print(f"skat-table: {exc}", file=sys.stderr)
+        return 2
     if args.uids:
-        uids = iter(Path(args.uids).read_text(encoding="utf-8").split())
-        source: Any = (u for u in uids)
+        source: Iterator[str] | None = iter(
+            Path(args.uids).read_text(encoding="utf-8").split())
     else:
         source = _reader_uids(args)
-        if source is None:
-            return 2
-    print(f"Enrolling a deck: lay each card on the {args.zone} reader.", file=sys.stderr)
-    try:
-        while not enrolment.done:
-            print(f"  lay {enrolment.next_card} ...", file=sys.stderr, flush=True)
-            try:
-                uid = next(source)
-            except StopIteration:
-                print(f"skat-table: input ended with {len(enrolment.tags)} of 32 cards; "
-                      "the deck is not written", file=sys.stderr)
-                return 1
-            try:
-                card = enrolment.offer(uid)
-            except EnrolError as exc:
-                print(f"  refused: {exc}", file=sys.stderr)
-                continue
-            print(f"  {card} = {enrolment.tags[card]}", file=sys.stderr)
-    except KeyboardInterrupt:
-        print("skat-table: stopped; the deck is not written", file=sys.stderr)
-        return 130
-    Path(args.out).write_text(enrolment.to_toml(), encoding="utf-8")
-    print(f"deck written to {args.out}", file=sys.stderr)
+    if source is None:
+        return 2
+    if session.count:
+        print(f"resuming deck {session.name!r}: {session.count} of 32 cards enrolled",
+              file=sys.stderr)
+    print(f"Enrolling deck {session.name!r}: lay each card on the {args.zone} reader.",
+          file=sys.stderr)
+    while not session.done:
+        print(f"  lay {session.next_card} ...", file=sys.stderr, flush=True)
+        try:
+            uid = next(source)
+        except StopIteration:
+            print(f"skat-table: input ended with {session.count} of 32 cards; run enroll "
+                  f"again with --out {out} to go on", file=sys.stderr)
+            return 1
+        except KeyboardInterrupt:
+            print(f"skat-table: stopped at {session.count} of 32 cards (saved in {out})",
+                  file=sys.stderr)
+            return 130
+        if uid == "undo":
+            card = session.undo()
+            print(f"  took back {card}" if card else "  nothing to take back", file=sys.stderr)
+            continue
+        try:
+            card = session.offer(uid)
+        except EnrolmentError as exc:
+            print(f"  refused: {exc}", file=sys.stderr)
+            continue
+        print(f"  {card} = {uid}", file=sys.stderr)
+    print(f"deck {session.name!r} complete: {out}", file=sys.stderr)
     return 0
 
 
-def _reader_uids(args: argparse.Namespace) -> Any:
-    """UIDs laid on the enrolment zone's reader, as they come."""
+def _reader_uids(args: argparse.Namespace) -> Iterator[str] | None:
+    """UIDs laid on the enrolment zone's reader, as they come; a button held: undo."""
     from firmware_host.config import ConfigError, load_config
 
     if not args.config:
@@ -128,11 +106,13 @@ def _reader_uids(args: argparse.Namespace) -> Any:
     loop.post = events.put  # type: ignore[method-assign]
     start_hardware(config, loop)
 
-    def gen() -> Any:
+    def gen() -> Iterator[str]:
         while True:
             e = events.get()
             if isinstance(e, ev.TagLaid) and e.zone == args.zone:
                 yield e.uid
+            elif isinstance(e, ev.ButtonHold):
+                yield "undo"
             elif isinstance(e, ev.ReaderFault):
                 print(f"  reader trouble: {e}", file=sys.stderr)
 

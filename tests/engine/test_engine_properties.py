@@ -192,3 +192,60 @@ def test_listed_actions_are_accepted_and_unlisted_cards_refused(seed: int, rules
                         raise AssertionError(f"{Card(c)} accepted though not legal")
                     assert g.state_key() == key
         g.push(rng.choice(acts))
+
+
+def any_action(rng: random.Random) -> object:
+    """Any well-formed action, legal or not."""
+    from engine.actions import (
+        Abort,
+        Bid,
+        Concede,
+        Declare,
+        Discard,
+        Hold,
+        Kontra,
+        Pass,
+        Push,
+        Re,
+        TakeSkat,
+    )
+    from engine.cards import Card
+    from engine.contract import BID_VALUES, Contract
+
+    p = rng.randrange(3)
+    card = Card(rng.randrange(32))
+    kind = rng.randrange(13)
+    if kind == 0:
+        return Bid(p, rng.choice([*BID_VALUES[:12], 0, 17, 19, 21, 300]))
+    if kind == 1:
+        return Declare(p, Contract.parse(rng.choice(
+            ["G", "GH", "CHS", "SHZ", "DO", "N", "NH", "NO", "NOH", "H", "R"])))
+    if kind == 2:
+        return Abort(p, rng.choice(["timeout", "leave", "resign"]))
+    if kind in (3, 4, 5):
+        return Discard(p, card) if kind == 3 else Play(p, card)
+    return [Hold, Pass, TakeSkat, Concede, Kontra, Re, Push][kind - 6](p)
+
+
+@settings(max_examples=80, deadline=None)
+@given(seeds, st.sampled_from(RULE_SETS))
+def test_any_action_is_either_applied_or_refused_with_a_reason(seed: int, rules: Rules) -> None:
+    """Bad input never crashes and never changes a game: random well-formed actions at random
+    moments are applied or refused with IllegalAction, and a refusal leaves the state alone."""
+    from engine.actions import IllegalAction
+
+    rng = random.Random(seed)
+    g = Game(Deal.random(rng), rules)
+    for _ in range(300):
+        if g.phase == Phase.FINISHED:
+            break
+        a = any_action(rng) if rng.random() < 0.6 else rng.choice(g.legal_actions())
+        key = g.state_key()
+        n = len(g.actions)
+        try:
+            g.push(a)  # type: ignore[arg-type]
+        except IllegalAction as exc:
+            assert str(exc)
+            assert g.state_key() == key and len(g.actions) == n
+        else:
+            assert len(g.actions) == n + 1

@@ -13,6 +13,7 @@ from display.render import Renderer
 from display.samples import extra_views, sample_view
 from display.scenes import UiState
 from display.view import LANGUAGES, SCENES, View
+from engine.cards import Card
 
 SIZES = ((800, 480), (1920, 1080))
 MIN_TARGET_UNITS = 36  # ~7 mm on a 7-inch 800x480 screen
@@ -141,6 +142,7 @@ def test_refusal_names_rule_and_cards(renderer: Renderer) -> None:
     assert any(e.role == "refusal-text" and e.text == "Carla must follow trump" for e in elements)
     shown = [e.card for e in elements if e.role == "follow-with"]
     assert [str(c) for c in shown] == ["CQ", "C8", "C7"]
+    assert [e.card for e in elements if e.role == "refused-card"] == [Card.H9]
 
 
 def test_declaration_offers_only_legal_contracts(renderer: Renderer) -> None:

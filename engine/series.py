@@ -28,7 +28,7 @@ while one is running are appended after it. A passed-in deal uses up a Bock deal
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 from decimal import Decimal, InvalidOperation
 from typing import Any, Protocol
@@ -250,7 +250,9 @@ class Series:
     passed-in deals included; None: open-ended), ``stake`` (money per point, for
     :meth:`settlement`), ``cap`` (the most points one deal's game value may count in the
     settlement), ``bock`` (Bock triggers; only under the ``pub`` rule set), ``rules`` (the
-    engine's ``Rules`` for :meth:`new_game`; ISkO when None).
+    engine's ``Rules`` for :meth:`new_game`; ISkO when None), ``uncredited_seats`` (duel mode:
+    seats, such as a computer partnering the person who does not declare, that are never
+    credited: their entries are always 0, they never win and never pay or receive).
     """
 
     def __init__(
@@ -264,6 +266,7 @@ class Series:
         cap: int | None = None,
         bock: BockRules | Sequence[str] | None = None,
         rules: Any = None,
+        uncredited_seats: Iterable[int] = (),
     ) -> None:
         names = [str(p) for p in players]
         if len(names) not in (3, 4):
@@ -288,6 +291,15 @@ class Series:
         self.cap = cap
         self.bock = bock if isinstance(bock, BockRules) else BockRules.parse(bock or ())
         self.rules = rules
+        uncredited = frozenset(uncredited_seats)
+        for seat in uncredited:
+            if not isinstance(seat, int) or not 0 <= seat < len(names):
+                raise SeriesError(
+                    f"an uncredited seat must be a seat from 0 to {len(names) - 1}, not {seat!r}"
+                )
+        if len(names) - len(uncredited) < 2:
+            raise SeriesError("at least two players must be credited on the sheet")
+        self.uncredited_seats = uncredited
         self._entries: list[SheetEntry] = []
         self._game: Any = None
 
@@ -416,6 +428,9 @@ class Series:
         sf = tuple(scores)
         if declarer is not None:
             sf = seeger_fabian_entries(scores, seats[declarer], bool(result.won))
+        if self.uncredited_seats:
+            scores = [0 if s in self.uncredited_seats else v for s, v in enumerate(scores)]
+            sf = tuple(0 if s in self.uncredited_seats else v for s, v in enumerate(sf))
         entry = SheetEntry(
             number=self.number,
             dealer=self.dealer,
@@ -473,11 +488,16 @@ class Series:
         )
 
     @property
+    def credited_seats(self) -> tuple[int, ...]:
+        """The seats that are scored (all but the uncredited ones)."""
+        return tuple(s for s in range(self.n) if s not in self.uncredited_seats)
+
+    @property
     def winners(self) -> tuple[int, ...]:
         """The seat(s) with the highest total under the configured scoring (ties: several)."""
         scores = self.scores
-        best = max(scores)
-        return tuple(s for s in range(self.n) if scores[s] == best)
+        best = max(scores[s] for s in self.credited_seats)
+        return tuple(s for s in self.credited_seats if scores[s] == best)
 
     @property
     def winner(self) -> int | None:
@@ -486,9 +506,9 @@ class Series:
         return w[0] if len(w) == 1 else None
 
     def ranking(self) -> list[tuple[int, int]]:
-        """``(seat, total)`` best first; equal totals keep seat order."""
+        """``(seat, total)`` of the credited seats, best first; equal totals keep seat order."""
         scores = self.scores
-        return sorted(((s, scores[s]) for s in range(self.n)), key=lambda t: -t[1])
+        return sorted(((s, scores[s]) for s in self.credited_seats), key=lambda t: -t[1])
 
     # --- money -----------------------------------------------------------------------------
 
@@ -523,12 +543,16 @@ class Series:
         if rate is None:
             raise SeriesError("no stake per point is set, so there is nothing to settle")
         points = self.settlement_points()
-        n = self.n
-        total = sum(points)
-        amounts = tuple((n * p - total) * rate for p in points)
+        players = self.credited_seats
+        total = sum(points[s] for s in players)
+        zero = Decimal(0) * rate
+        amounts = tuple(
+            (len(players) * points[s] - total) * rate if s in players else zero
+            for s in range(self.n)
+        )
         payments = []
-        for i in range(n):
-            for j in range(n):
+        for i in players:
+            for j in players:
                 amount = (points[i] - points[j]) * rate
                 if amount > 0:
                     payments.append(Payment(payer=j, payee=i, amount=amount))

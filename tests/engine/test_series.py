@@ -408,3 +408,26 @@ def test_sheet_invariants(n, first, games, stake, cap, bock) -> None:
     assert st_.points == tuple(
         sum(max(-limit, min(limit, e.scores[seat])) for e in s.sheet) for seat in range(n)
     )
+
+
+def test_duel_mode_computer_seat_is_never_credited() -> None:
+    """Duel mode (seed 002): the computer partners the person who does not declare; it is not
+    credited with a win and pays nothing on a loss."""
+    s = Series(["Anna", "Ben", "Computer"], first_dealer=2, scoring="seeger-fabian",
+               stake="0.10", uncredited_seats={2})
+    s.record(score_suit_grand(Contract.parse("C"), bid=18, matador_count=1, points=50,
+                              tricks=4, ending="played", declarer=0))  # Anna loses: -48
+    assert s.totals == (-48, 0, 0)
+    assert s.seeger_fabian == (-98, 40, 0)  # Ben gets the defender's 40, the computer nothing
+    assert s.winners == (1,) and s.credited_seats == (0, 1)
+    s.record(won_suit("S", declarer=0, matadors=1))  # seats (1, 2, 0): Ben +22
+    assert s.totals == (-48, 22, 0)
+    assert s.seeger_fabian == (-98, 112, 0)
+    st = s.settlement()  # on the Seeger-Fabian totals: Anna pays Ben 210 x 0.10
+    assert st.amounts == (Decimal("-21.00"), Decimal("21.00"), Decimal("0.00"))
+    assert [(p.payer, p.payee, p.amount) for p in st.payments] == [(0, 1, Decimal("21.00"))]
+    assert [seat for seat, _ in s.ranking()] == [1, 0]
+    with pytest.raises(SeriesError, match="at least two players"):
+        Series(["A", "B", "C"], uncredited_seats={0, 1})
+    with pytest.raises(SeriesError, match="seat from 0 to 2"):
+        Series(["A", "B", "C"], uncredited_seats={3})

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from drivers.clock import VirtualClock
+from drivers.clock import RealClock, VirtualClock
 from drivers.events import ReaderFault, TagLaid
 from drivers.mfrc522_emu import EmulatedRig, EmulatedTag
 from drivers.poller import MFRC522Poller
@@ -102,3 +102,19 @@ def test_controller_style_entries_are_accepted() -> None:
 def test_controller_style_mistakes(entries: list, message: str) -> None:
     with pytest.raises(ReaderConfigError, match=message):
         build_readers(entries, lambda e: None)
+
+
+def test_probe_reports_versions_dead_readers_and_tags(capsys) -> None:
+    from drivers.probe import main, probe
+
+    assert main(["0.0", "1.2", "--emulate", "--seconds", "0.4"]) == 0
+    out = capsys.readouterr().out
+    assert "spi0.0: MFRC522 v2.0" in out and "spi1.2: MFRC522 v2.0" in out
+    assert "TagLaid(zone='spi0.0', uid='04a224b2c94f80'" in out
+    rig = EmulatedRig(RealClock())
+    rig.add_reader(0, 0).dead = "ones"
+    import io
+
+    buffer = io.StringIO()
+    assert probe([(0, 0)], 0, buffer, spi_factory=rig.spidev) == 1
+    assert "spi0.0: DEAD: reader answers all ones" in buffer.getvalue()

@@ -360,7 +360,8 @@ def run_kiosk(config: Any, simulated: bool, journal_path: str | None) -> int:
     size = config.display.get("size")
     try:
         kiosk = Kiosk(size=tuple(size) if size else None,
-                      fullscreen=bool(config.display.get("fullscreen", not simulated)))
+                      fullscreen=bool(config.display.get("fullscreen", not simulated)),
+                      driver=config.display.get("driver"))
         kiosk.open()
     except DisplayUnavailable as exc:
         print(f"skat-table: no display: {exc}", file=sys.stderr)

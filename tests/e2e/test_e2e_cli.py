@@ -1,0 +1,159 @@
+"""The command line around the table: ``simulate`` (what ``make run`` starts), ``export``,
+``replay --screenshot``, and the kiosk wired to the event loop (headless SDL).
+"""
+
+from __future__ import annotations
+
+import contextlib
+import io
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+from e2e_script import ROOT, SCRIPTS, config, replay, write_config
+
+from firmware_host.cli import main
+
+
+def run_cli(*args: str) -> tuple[int, str, str]:
+    out, err = io.StringIO(), io.StringIO()
+    with contextlib.redirect_stdout(out), contextlib.redirect_stderr(err):
+        status = main(list(args))
+    return status, out.getvalue(), err.getvalue()
+
+
+def test_make_run_plays_a_readable_series_headless(tmp_path: Path) -> None:
+    env = {k: v for k, v in os.environ.items() if k not in ("DISPLAY", "WAYLAND_DISPLAY")}
+    script = tmp_path / "sim.jsonl"
+    proc = subprocess.run(
+        [sys.executable, "-m", "firmware_host", "simulate", "--seed", "4", "--games", "4",
+         "--script", str(script)],
+        capture_output=True, text=True, cwd=ROOT, env=env, timeout=120, check=True)
+    log = proc.stdout
+    for words in ("=== Deal 1: Carla deals ===", "(forehand  )", "skat", "trick  1:",
+                  "trick 10:", "    # dealer game", "total", "Series over after 4 deals"):
+        assert words in log, words
+    assert any(w in log for w in (" bids ", " passes"))
+    # The session it played is a table script: replayed, it ends with the same sheet.
+    cfg = write_config(tmp_path / "sim.toml", ["Anna", "Ben", "Carla"], 2, series_length=4)
+    out = replay(cfg, script)
+    assert out["rejected"] == [] and out["phase"] == "over" and len(out["games"]) == 4
+    total_line = [line for line in log.splitlines() if line.strip().startswith("total")][-1]
+    assert [int(x) for x in total_line.split()[1:]] == out["totals"]
+
+
+def test_export_writes_iss_records_and_a_script_that_replays(tmp_path: Path) -> None:
+    from engine.iss import check_line
+
+    journal = tmp_path / "j.sqlite"
+    expected = replay(config("three-series.toml"), SCRIPTS / "series-three.jsonl",
+                      "--journal", str(journal))
+    status, _, err = run_cli("export", "--journal", str(journal), "--iss",
+                             str(tmp_path / "games.sgf"), "--script", str(tmp_path / "s.jsonl"))
+    assert status == 0, err
+    records = (tmp_path / "games.sgf").read_text(encoding="utf-8").splitlines()
+    assert len(records) == len(expected["games"])
+    for record in records:
+        parsed, problems = check_line(record)
+        assert parsed is not None and problems == [], problems
+    again = replay(config("three-series.toml"), tmp_path / "s.jsonl")
+    assert again == expected
+    status, listing, _ = run_cli("export", "--journal", str(journal), "--list")
+    assert status == 0 and "Anna, Ben, Carla (finished" in listing
+
+
+def test_replay_screenshots(tmp_path: Path) -> None:
+    pytest.importorskip("pygame")
+    lines = (SCRIPTS / "series-three.jsonl").read_text(encoding="utf-8").splitlines()[:40]
+    script = tmp_path / "s.jsonl"
+    script.write_text("\n".join(lines) + "\n", encoding="utf-8")
+    shots = tmp_path / "shots"
+    replay(config("three-series.toml"), script, "--screenshot", str(shots))
+    pngs = sorted(p.name for p in shots.glob("*.png"))
+    assert len(pngs) == 40
+    assert pngs[0].endswith("-deal.png") and pngs[-1].endswith(("-bidding.png",
+                                                                   "-declaration.png",
+                                                                   "-play.png"))
+
+
+def test_kiosk_in_the_event_loop_with_computer_seats() -> None:
+    pytest.importorskip("pygame")
+    os.environ.setdefault("SDL_VIDEODRIVER", "dummy")
+    from display import commands as c
+    from display.kiosk import Kiosk
+    from firmware_host.config import simulated_config
+    from firmware_host.runner import DealingSimulator, EventLoop
+    from firmware_host.session import Session
+
+    cfg = simulated_config(computer_seats=(1, 2), seed=5)
+    session = Session(cfg, computer_seats=(1, 2))
+    kiosk = Kiosk(size=(800, 480))
+    loop = EventLoop(session, show=kiosk.show, simulator=DealingSimulator(session, seed=5))
+    try:
+        loop.refresh()
+        assert kiosk.view.scene == "deal" and kiosk.view.simulator
+        for _ in range(32):
+            loop.handle(c.DealNext())
+        view = kiosk.view
+        assert view.scene in ("bidding", "declaration", "play")
+        # Anna (seat 0) is the person; the computer seats answer by themselves.
+        for _ in range(400):
+            table = session.table
+            if table.phase in ("scored", "over"):
+                break
+            seat = table.seat_to_act()
+            if seat in table.prompts:  # "Ben plays SA: please lay it"
+                assert kiosk.view.prompt is not None and kiosk.view.prompt.seat == seat
+                loop.handle(c.LayCard(seat, table.prompts[seat]))
+            elif seat == 0:
+                action = table.game.legal_actions()[0]
+                from firmware_host.computers import to_move
+
+                move = to_move(action, 0)
+                if move.card is not None:
+                    loop.handle(c.LayCard(0, move.card))
+                else:
+                    loop.handle(move.input)
+            else:
+                pytest.fail(f"nobody acts for seat {seat} in phase {table.phase}")
+        assert session.table.phase == "scored"
+        assert kiosk.view.scene == "result" and kiosk.frames > 0
+        assert session.rejected == []
+    finally:
+        kiosk.close()
+
+
+def test_kiosk_shows_a_refusal_banner() -> None:
+    pytest.importorskip("pygame")
+    os.environ.setdefault("SDL_VIDEODRIVER", "dummy")
+    from display import commands as c
+    from display.kiosk import Kiosk
+    from firmware_host.config import simulated_config
+    from firmware_host.runner import EventLoop
+    from firmware_host.session import Session
+
+    session = Session(simulated_config(computer_seats=()))
+    kiosk = Kiosk(size=(800, 480))
+    loop = EventLoop(session, show=kiosk.show)
+    try:
+        loop.handle(c.Press(1, "bid"))
+        assert kiosk.view.refusal is not None
+        assert kiosk.view.refusal.detail.startswith("the cards are still being dealt")
+    finally:
+        kiosk.close()
+
+
+def test_simulate_with_a_wrong_config_exits_2(tmp_path: Path) -> None:
+    bad = tmp_path / "bad.toml"
+    bad.write_text('[table]\nplayers = ["A"]\n', encoding="utf-8")
+    status, out, err = run_cli("simulate", "--headless", "--config", str(bad))
+    assert status == 2 and out == "" and "[table] players" in err
+
+
+def test_help_for_every_command() -> None:
+    for command in ("run", "simulate", "enroll", "replay", "export"):
+        with pytest.raises(SystemExit) as done:
+            run_cli(command, "--help")
+        assert done.value.code == 0

@@ -64,8 +64,27 @@ def _sheet(players: int = 3, finished: bool = False) -> SheetView:
 
 
 def _base(players: tuple[str, ...]) -> View:
-    return View(scene="idle", players=players, dealer=2, positions=(0, 1, 2), game_number=9,
-                sheet=_sheet(len(players)), can_undo=True)
+    dealer = 2
+    n = len(players)
+    # Forehand sits left of the dealer; at four players the dealer sits out.
+    order = [(dealer + 1 + i) % n for i in range(n)]
+    positions = tuple(order[:3]) if n == 4 else (order[0], order[1], order[2])
+    return View(scene="idle", players=players, dealer=dealer,
+                positions=positions,  # type: ignore[arg-type]
+                game_number=9, sheet=_sheet(n), can_undo=True)
+
+
+def _seat(v: View, position: int) -> int:
+    """The table seat of forehand (0), middlehand (1) or rearhand (2)."""
+    assert v.positions is not None
+    return v.positions[position]
+
+
+def _by_seat(v: View, per_position: tuple, empty: object) -> tuple:
+    """Values given by position, laid out by table seat (``empty`` for the seat out)."""
+    assert v.positions is not None
+    return tuple(per_position[v.positions.index(s)] if s in v.positions else empty
+                 for s in range(len(v.players)))
 
 
 def _enrol(v: View) -> View:
@@ -75,43 +94,46 @@ def _enrol(v: View) -> View:
 
 
 def _deal(v: View) -> View:
-    return replace(v, scene="deal", deal=DealView(dealt=(7, 7, 3), skat=2, to=2, packet=6,
-                                                  last=Card.S9))
+    return replace(v, scene="deal", deal=DealView(
+        dealt=_by_seat(v, (7, 7, 3), 0), skat=2, to=_seat(v, 2), packet=6, last=Card.S9))
 
 
 def _bidding(v: View) -> View:
-    return replace(v, scene="bidding", hands=HANDS,
-                   bidding=BiddingView(bidder=1, listener=0, value=23, next_value=24, to_act=0,
-                                       passed=frozenset({2}), holder=1))
+    fh, mh, rh = (_seat(v, i) for i in range(3))
+    return replace(v, scene="bidding", hands=_by_seat(v, HANDS, ()),
+                   bidding=BiddingView(bidder=mh, listener=fh, value=23, next_value=24,
+                                       to_act=fh, passed=frozenset({rh}), holder=mh))
 
 
 def _declaration(v: View) -> View:
-    return replace(v, scene="declaration", hands=HANDS,
-                   declaration=DeclarationView(declarer=0, bid=23, skat_taken=False,
+    return replace(v, scene="declaration", hands=_by_seat(v, HANDS, ()),
+                   declaration=DeclarationView(declarer=_seat(v, 0), bid=23, skat_taken=False,
                                                contracts=hand_contracts(False)))
 
 
 def _play(v: View) -> View:
-    hands = (HANDS[0][1:], HANDS[1][:9], HANDS[2][:9])
+    fh, mh, rh = (_seat(v, i) for i in range(3))
+    hands = _by_seat(v, (HANDS[0][1:], HANDS[1][:9], HANDS[2][:9]), ())
     return replace(
         v, scene="play", hands=hands, can_concede=True,
         play=PlayView(
-            declarer=0, contract="C", bid=23, to_act=2,
-            trick=TrickView(leader=0, cards=((0, Card.CJ), (1, Card.DJ))),
-            last_trick=TrickView(leader=1, cards=((1, Card.SA), (2, Card.SK), (0, Card.S8)),
-                                 winner=1),
+            declarer=fh, contract="C", bid=23, to_act=rh,
+            trick=TrickView(leader=fh, cards=((fh, Card.CJ), (mh, Card.DJ))),
+            last_trick=TrickView(leader=mh, cards=((mh, Card.SA), (rh, Card.SK), (fh, Card.S8)),
+                                 winner=mh),
             tricks=(3, 2)),
-        prompt=Prompt(seat=2, card=Card.C7) if 2 in v.computer else None)
+        prompt=Prompt(seat=rh, card=Card.C7) if rh in v.computer else None)
 
 
 def _result(v: View) -> View:
     return replace(
         v, scene="result",
         result=ResultView(
-            declarer=0, contract="C", bid=23, won=True, value=48, points=92, tricks=8,
-            matadors=2, schneider=True, breakdown=(("with", 2), ("game", 3), ("schneider", 4)),
+            declarer=_seat(v, 0), contract="C", bid=23, won=True, value=48, points=92,
+            tricks=8, matadors=2, schneider=True,
+            breakdown=(("with", 2), ("game", 3), ("schneider", 4)),
             base_value=12, multiplier=4, skat=tuple(SKAT), discards=(Card.D9, Card.H7),
-            next_dealer=0))
+            next_dealer=(v.dealer + 1) % len(v.players) if v.dealer is not None else None))
 
 
 def _sheet_scene(v: View) -> View:
@@ -175,9 +197,9 @@ def extra_views(language: str = "de", card_style: str = "french") -> dict[str, V
             declarer=None, contract=None, bid=0, won=False, value=0, passed_in=True,
             ending="passed", skat=tuple(SKAT), next_dealer=0)),
         "sheet-four": sample_view("sheet", language, card_style, players=four),
-        "deal-four": replace(sample_view("deal", language, card_style, players=four),
-                             deal=DealView(dealt=(7, 3, 0, 7), skat=2, to=1, packet=6),
-                             positions=(3, 0, 1)),
+        "deal-four": sample_view("deal", language, card_style, players=four),
+        "play-four": sample_view("play", language, card_style, players=four, simulator=True),
+        "bidding-four": sample_view("bidding", language, card_style, players=four),
         "play-reader-down": replace(play, faults=(
             Fault("reader-down", zone="seat1", detail="no heartbeat for 5 s"),
             Fault("journal", detail="disk full"))),

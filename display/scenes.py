@@ -75,6 +75,15 @@ def compose_contract(game: str, skat_taken: bool, draft: frozenset[str]) -> str:
     return text
 
 
+NAME_CHARS = 14
+
+
+def short_name(name: str) -> str:
+    """``short_name("Maximilian-Alexander") == "Maximilian-Al…"``."""
+    name = " ".join(name.split()) or "?"
+    return name if len(name) <= NAME_CHARS else name[:NAME_CHARS - 1].rstrip() + "…"
+
+
 class SceneBuilder:
     def __init__(self, frame: Frame, view: View, tr: Translator, ui: UiState) -> None:
         self.f = frame
@@ -85,9 +94,11 @@ class SceneBuilder:
 
     # ------------------------------------------------------------------ helpers
     def name(self, seat: int | None) -> str:
+        """A player's name as the screens show it: at most ``NAME_CHARS`` characters (a long
+        name is cut with an ellipsis rather than squeezing every sentence it appears in)."""
         if seat is None or seat < 0 or seat >= len(self.v.players):
             return ""
-        return self.v.players[seat]
+        return short_name(self.v.players[seat])
 
     def seats_in_play(self) -> list[int]:
         """The seats that hold cards this deal, left to right in table order."""
@@ -914,7 +925,8 @@ def fault_sentence(fault: Fault, tr: Translator, players: tuple[str, ...]) -> st
     _ = tr
 
     def nm(seat: int | None) -> str:
-        return players[seat] if seat is not None and 0 <= seat < len(players) else "?"
+        return short_name(players[seat]) if seat is not None and 0 <= seat < len(players) \
+            else "?"
 
     card = tr.card(fault.card) if fault.card is not None else ""
     k = fault.kind
@@ -956,6 +968,6 @@ def zone_name(zone: str | None, tr: Translator, players: tuple[str, ...]) -> str
     if zone and zone.startswith("seat") and zone[4:].isdigit():
         seat = int(zone[4:])
         if seat < len(players):
-            return _("at {name}'s seat").format(name=players[seat])
+            return _("at {name}'s seat").format(name=short_name(players[seat]))
     return {"deal": _("deal"), "centre": _("centre"), "skat": _("skat")}.get(zone or "",
                                                                               zone or "?")

@@ -7,6 +7,8 @@ import itertools
 
 import pygame
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from display.layout import MIN_TEXT_UNITS, Element
 from display.render import Renderer
@@ -157,3 +159,20 @@ def test_declaration_offers_only_legal_contracts(renderer: Renderer) -> None:
     assert null.command is None and "disabled" in null.role
     clubs = next(e for e in with_schneider if e.role == "declare-C")
     assert clubs.command is not None and clubs.command.contract == "CHS"
+
+
+NAMES = st.text(alphabet=st.sampled_from(list("AaBbEeIiJjMmOoWwÄäÖöÜüßÉéÇçŁłŠšŽžØøÅåÑñ -")),
+                min_size=1, max_size=30)
+
+
+@settings(max_examples=25, deadline=None)
+@given(names=st.lists(NAMES, min_size=3, max_size=4),
+       scene=st.sampled_from(["bidding", "declaration", "play", "result", "sheet", "deal"]),
+       language=st.sampled_from(LANGUAGES), simulator=st.booleans(),
+       big=st.booleans())
+def test_any_names_fit(renderer: Renderer, names: list[str], scene: str, language: str,
+                       simulator: bool, big: bool) -> None:
+    """Player names may be any text of any length: the screens still fit."""
+    view = sample_view(scene, language, players=tuple(names), simulator=simulator)
+    size = (1920, 1080) if big else (800, 480)
+    assert not check_layout(renderer.layout(view, size), size)

@@ -25,9 +25,11 @@ from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
 from typing import Any, Literal
 
+from engine import actions as a
 from engine.cards import Card, mask_cards
-from engine.contract import BID_VALUES, Contract, ContractError
+from engine.contract import BID_VALUES, Contract, ContractError, GameType
 from engine.deal import DEAL_PATTERN, SKAT, Deal
+from engine.game import ISKO, IllegalAction, Rules
 from firmware_host.config import Config
 from firmware_host.inputs import DeclareInput, Input, Press, TagGone, TagLaid
 
@@ -107,8 +109,6 @@ def positions_for(dealer: int, n: int) -> tuple[int, int, int]:
 
 def engine_rules(config: Config) -> Any:
     """The engine's rule switches for this table: the ISkO, or the ``pub`` house rules on."""
-    from engine.game import ISKO, Rules
-
     if config.table.rules == "isko":
         return ISKO
     known = set(Rules.__dataclass_fields__)
@@ -382,8 +382,6 @@ class Table:
         self.stage = "game"
 
     def _discard(self, zone: str, card: Card) -> str:
-        from engine.actions import Discard
-
         game = self.game
         seat = self.deal.seats[game.declarer]
         if zone not in ("skat", "deal"):
@@ -395,13 +393,11 @@ class Table:
                 "not-in-hand", f"{self.name(seat)} does not hold {card}",
                 seat=seat, card=card, zone=zone))
         self._check_prompt(seat, card, zone)
-        self._push(Discard(game.declarer, card), seat, card=card, zone=zone)
+        self._push(a.Discard(game.declarer, card), seat, card=card, zone=zone)
         self.prompts.pop(seat, None)
         return f"{self.name(seat)} discards {card}"
 
     def _play(self, zone: str, card: Card) -> str:
-        from engine.actions import Play
-
         game, d = self.game, self.deal
         to_act = game.to_act
         if zone.startswith("seat"):
@@ -447,7 +443,7 @@ class Table:
                 f"{self.name(seat)} must follow {_suit_words(suit)}: holds "
                 + " ".join(str(c) for c in legal),
                 seat=seat, card=card, follow_with=tuple(legal), suit=suit, zone=zone))
-        self._push(Play(pos, card), seat, card=card, zone=zone)
+        self._push(a.Play(pos, card), seat, card=card, zone=zone)
         self.prompts.pop(seat, None)
         return f"{self.name(seat)} plays {card}"
 
@@ -462,8 +458,6 @@ class Table:
     # ---- presses ---------------------------------------------------------------------------
 
     def _press(self, seat: int, press: str, value: int | None) -> str:
-        from engine import actions as a
-
         if self.stage == "dealing":
             raise Refused(Refusal(
                 "other", f"the cards are still being dealt ({self.deal.cards_known()} of 32)",
@@ -530,8 +524,6 @@ class Table:
                 seat=seat, other_seat=other))
 
     def _bid(self, seat: int, pos: int, value: int | None) -> str:
-        from engine.actions import Bid
-
         game = self.game
         current = game.bid
         if value is None:
@@ -546,12 +538,10 @@ class Table:
             raise Refused(Refusal(
                 "bid-not-higher", f"{value} is not higher than the current bid {current}",
                 seat=seat, value=value, other_value=current))
-        self._push(Bid(pos, value), seat, value=value)
+        self._push(a.Bid(pos, value), seat, value=value)
         return f"{self.name(seat)} bids {value}"
 
     def _declare(self, seat: int, text: str) -> str:
-        from engine.actions import Declare
-
         if self.stage != "game" or self.phase not in ("skat", "discard"):
             raise Refused(Refusal("contract-refused", "no contract can be declared now",
                                   seat=seat))
@@ -565,15 +555,13 @@ class Table:
             contract.check(self.game.skat_taken)
         except ContractError as exc:
             raise Refused(Refusal("contract-refused", str(exc), seat=seat)) from None
-        self._push(Declare(pos, contract), seat, kind="contract-refused")
+        self._push(a.Declare(pos, contract), seat, kind="contract-refused")
         self.deal.declared = text
         return f"{self.name(seat)} declares {contract.name}"
 
     # ---- the engine ------------------------------------------------------------------------
 
     def _push(self, action: Any, seat: int, kind: str = "other", **fields: Any) -> None:
-        from engine.game import IllegalAction
-
         try:
             self.game.push(action)
         except IllegalAction as exc:
@@ -603,8 +591,6 @@ class Table:
 
 
 def _is_trump(card: int, contract: Any) -> bool:
-    from engine.contract import GameType
-
     c = Card(card)
     if contract is None or contract.game in (GameType.NULL,):
         return False

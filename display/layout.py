@@ -129,7 +129,10 @@ class Frame:
     def text(self, x: float, y: float, w: float, h: float, text: str, size: float = 20,
              face: str = "sans", colour: Colour = INK, align: str = "center",
              role: str = "text", min_units: float = MIN_TEXT_UNITS, layer: int = 1,
-             fill: Colour | None = None, wrap: bool = False) -> Element:
+             fill: Colour | None = None, wrap: bool = False,
+             ellipsize: bool = False) -> Element:
+        """A text fitted to its box; ``wrap`` breaks it into lines, ``ellipsize`` (for names)
+        cuts it with "…" when even the smallest size is too wide."""
         rect = self.r(x, y, w, h)
         min_px = self.px(min_units)
         lines: tuple[str, ...] = ()
@@ -139,6 +142,9 @@ class Frame:
                 lines = ()
         else:
             px, fits = self.fit(text, face, rect, self.px(size), min_px)
+            while not fits and ellipsize and len(text) > 1:
+                text = text[:-2].rstrip() + "…"
+                px, fits = self.fit(text, face, rect, min_px, min_px)
         return self.add(Element("text", rect, role=role, text=text, face=face, px=px,
                                 min_px=min_px, colour=colour, align=align, layer=layer,
                                 fits=fits, fill=fill, lines=lines))

@@ -31,6 +31,7 @@ from .layout import (
 from .view import CARD_STYLES, LANGUAGES, Fault, ResultView, TrickView, View
 
 CARD_RATIO = 1.5  # height / width of a card
+OUT_PANEL = (14, 50, 36)  # a seat out of the deal or the bidding
 TOP = 46.0        # height of the top bar
 GAP = 8.0
 
@@ -189,13 +190,17 @@ class SceneBuilder:
         for i, seat in enumerate(seats):
             x = margin + i * (pw + margin)
             is_turn = seat == turn
-            f.panel(x, y, pw, ph, fill=GOLD_DARK if is_turn else PANEL, selected=is_turn,
-                    role=f"seat{seat}" + (" turn" if is_turn else ""))
+            # Out of this deal (passed, or the dealer at four): a quieter panel.
+            out = (v.scene == "bidding" and v.bidding is not None and seat in v.bidding.passed
+                   ) or (v.positions is not None and seat not in v.positions)
+            f.panel(x, y, pw, ph, fill=GOLD_DARK if is_turn else (OUT_PANEL if out else PANEL),
+                    selected=is_turn, role=f"seat{seat}" + (" turn" if is_turn else ""))
             name = self.name(seat) + (" ★" if seat in v.computer else "")
             status = self.status(seat)
             name_w = pw - 16 - (82 if is_turn else 0)
             f.text(x + 8, y + 4, name_w, 28, name, size=21, face="bold", align="left",
-                   role="seat-name", colour=GOLD if is_turn else INK)
+                   role="seat-name", colour=GOLD if is_turn else (MUTED if out else INK),
+                   ellipsize=True)
             if is_turn:
                 word = _("to act") if v.scene != "deal" else _("gets cards")
                 f.text(x + pw - 88, y + 6, 80, 24, word, size=16, face="bold",
@@ -374,7 +379,8 @@ class SceneBuilder:
         sx = f.W * 0.55
         card_h = min(mid_h - 40, 140.0)
         card_w = card_h / CARD_RATIO
-        f.text(sx, y + 4, card_w * 2 + 12, 28, _("Skat"), size=20, face="bold", role="skat-label")
+        f.text(sx, y + 4, card_w * 2 + 12, 28, _("Skat"), size=20, face="bold",
+               role="skat-label", colour=GOLD if d.to == -1 else INK)
         for i in range(2):
             if i < d.skat:
                 f.card(sx + i * (card_w + 12), y + 36, card_w, card_h, None, role="skat")
@@ -516,7 +522,7 @@ class SceneBuilder:
         iw = 190.0
         f.panel(8, y, iw, mid_h, role="game-panel")
         game = p.contract[0]
-        icon = min(64.0, mid_h * 0.32)
+        icon = min(64.0, mid_h * 0.2)
         if game in "CSHD":
             f.suit_icon(8 + (iw - icon) / 2, y + 6, icon, game, role="trump")
             trump = _("Trump: {suit}").format(suit=self.tr.game(game))
@@ -533,9 +539,9 @@ class SceneBuilder:
             ty += 24
         ramsch = game == "R"  # nobody declared: no declarer, no bid, no sides
         if not ramsch:
-            f.text(14, ty, iw - 12, 22, _("Declarer: {name}").format(
-                name=self.name(p.declarer)), size=16, align="left", role="declarer")
-            ty += 24
+            f.text(14, ty, iw - 12, 40, _("Declarer: {name}").format(
+                name=self.name(p.declarer)), size=16, align="left", role="declarer", wrap=True)
+            ty += 42
             f.text(14, ty, iw - 12, 22, _("Bid: {value}").format(value=p.bid), size=16,
                    align="left", colour=MUTED, role="bid")
             ty += 24
@@ -609,7 +615,7 @@ class SceneBuilder:
                 mark += " ▸"
             f.text(sx - 4, cy, card_w + 8, label_h - 2, mark, size=17,
                    face="bold" if is_turn else "sans", colour=GOLD if is_turn else INK,
-                   role="trick-name", min_units=12)
+                   role="trick-name", ellipsize=True)
             if seat in laid:
                 f.card(sx, cy + label_h, card_w, card_h, laid[seat], role="trick-card")
             else:
@@ -693,7 +699,7 @@ class SceneBuilder:
             ty += 6
             for s, total in enumerate(v.sheet.totals):
                 f.text(rx + 10, ty, rw * 0.6 - 10, 30, self.name(s), size=22, align="left",
-                       role="total-name")
+                       role="total-name", ellipsize=True)
                 f.text(rx + rw * 0.6, ty, rw * 0.4 - 10, 30, f"{total:+d}", size=22,
                        face="bold", align="right", role="total-value")
                 ty += 32
@@ -722,7 +728,7 @@ class SceneBuilder:
                role="sheet-head", align="left")
         for s in range(n):
             f.text(x0 + num_w + game_w + s * col_w, y + 4, col_w - 8, row_h, self.name(s),
-                   size=19, face="bold", role="sheet-player", align="right")
+                   size=19, face="bold", role="sheet-player", align="right", ellipsize=True)
         footer = 1 + (sh.seeger_fabian is not None) + (1 if sh.finished else 0)
         foot_h = footer * row_h + 12
         body_top = y + 8 + row_h

@@ -258,3 +258,35 @@ def test_window_close_quits(kiosk: Kiosk) -> None:
     kiosk.show(sample_view("idle"))
     post(pygame.QUIT)
     assert kiosk.wait_events(0.05) == [cmd.Quit()]
+
+
+@pytest.mark.parametrize("change", ["card-laid", "bid", "refusal", "turn"])
+def test_partial_redraw_equals_full_render(kiosk: Kiosk, change: str) -> None:
+    """What the screen shows after a partial redraw is exactly the full picture of the view."""
+    from display.render import render
+
+    if change == "bid":
+        before = sample_view("bidding", simulator=True)
+        after = replace(before, bidding=replace(before.bidding, value=24,  # type: ignore
+                                                next_value=27, holder=1, to_act=1))
+    else:
+        before = sample_view("play", simulator=True)
+        play = before.play
+        assert play is not None
+        if change == "card-laid":
+            after = replace(before, play=replace(play, to_act=0, trick=replace(
+                play.trick, cards=(*play.trick.cards, (2, Card.C7)))))
+        elif change == "refusal":
+            after = extra_views()["play-refused"]
+            after = replace(after, simulator=True, hands=before.hands)
+        else:
+            after = replace(before, play=replace(play, to_act=1))
+    kiosk.show(before)
+    kiosk.show(after)
+    full = render(after, kiosk.size, renderer=kiosk.renderer)
+    screen = kiosk.screen
+    assert screen is not None
+    w, h = kiosk.size
+    differ = [(x, y) for x in range(0, w, 3) for y in range(0, h, 3)
+              if screen.get_at((x, y)) != full.get_at((x, y))]
+    assert not differ, f"{len(differ)} sampled pixels differ, e.g. {differ[:5]}"

@@ -268,3 +268,72 @@ def test_unicode_player_names(tmp_path: Path, players: list[str]) -> None:
     s = Script().deal(REFUSAL_DEAL).press(1, "pass").press(2, "pass").press(0, "pass")
     out = replay(cfg, s.write(tmp_path / "u.jsonl"))
     assert out["games"][0]["passed_in"] and out["phase"] == "scored"
+
+
+NULL_DEAL = deal_of("C7 C8 C9 S7 S8 S9 H7 H8 H9 D7", "CT CJ CQ CK CA ST SJ SQ SK SA",
+                    "HT HJ HQ HK HA DT DJ DQ DK DA", "D8 D9")
+
+
+def test_null_hand_won(tmp_path: Path) -> None:
+    s = Script().deal(NULL_DEAL)
+    s.press(1, "pass").press(2, "pass").press(0, "bid").declare(0, "NH")
+    s.play("C7 CT HA")  # Anna leads; Ben takes it, then leads every trick
+    for trick in ("CJ HK C8", "CQ HQ C9", "CK HJ S7", "CA HT S8", "ST DT S9", "SJ DJ H7",
+                  "SQ DQ H8", "SK DK H9", "SA DA D7"):
+        s.play(trick)
+    out = replay(THREE, s.write(tmp_path / "n.jsonl"))
+    (game,) = out["games"]
+    assert (game["contract"], game["won"], game["value"], game["matadors"]) == ("NH", True,
+                                                                              35, 0)
+    assert game["tricks"] == 0 and out["rejected"] == []
+
+
+def test_null_ends_at_the_declarers_first_trick(tmp_path: Path) -> None:
+    deal = deal_of("C7 C8 C9 S7 S8 S9 H7 H8 HA D7", "CT CJ CQ CK CA ST SJ SQ SK SA",
+                   "HT HJ HQ HK H9 DT DJ DQ DK DA", "D8 D9")
+    s = Script().deal(deal)
+    s.press(1, "pass").press(2, "pass").press(0, "bid")
+    s.press(0, "skat").lay("skat", "D8").lay("skat", "D9").declare(0, "N")
+    s.play("HA CT H9")  # Anna takes the first trick: the null game is lost at once
+    s.play("C7")  # the game is over: this card is the first of nothing
+    out = replay(THREE, s.write(tmp_path / "n.jsonl"))
+    (game,) = out["games"]
+    assert (game["contract"], game["won"], game["value"], game["tricks"]) == ("N", False,
+                                                                            -46, 1)
+    assert [r["line"] for r in out["rejected"]] == [len(s.lines)]
+    assert "deal the next one" in out["rejected"][0]["reason"]
+
+
+def test_kontra_and_re_under_pub_rules(tmp_path: Path) -> None:
+    cfg = write_config(tmp_path / "pub.toml", ["Anna", "Ben", "Carla"], 2, rules="pub",
+                       house={"kontra_re": True})
+    s = _to_play(Script())
+    first_bad = s.next_line
+    s.press(0, "re")  # Re answers a Kontra: none was said yet
+    s.press(0, "kontra")  # the declarer cannot say Kontra
+    s.press(1, "kontra").press(0, "re")
+    for trick in ("CJ C8 HQ", "HA HK H9", "SJ SA H8", "HJ ST H7", "DJ SK DA", "CA SQ DT",
+                  "CT S9 DK", "CK S8 DQ", "CQ S7 D9", "C7 HT D8"):
+        s.play(trick)
+    out = replay(cfg, s.write(tmp_path / "k.jsonl"))
+    assert [r["line"] for r in out["rejected"]] == [first_bad, first_bad + 1]
+    (game,) = out["games"]
+    # with 9, game 10, schneider 11, schwarz 12: 144, Kontra x2, Re x2: 576.
+    assert (game["won"], game["value"]) == (True, 576)
+
+
+def test_ramsch_when_all_pass_under_pub_rules(tmp_path: Path) -> None:
+    cfg = write_config(tmp_path / "ramsch.toml", ["Anna", "Ben", "Carla"], 2, rules="pub",
+                       house={"ramsch": True})
+    s = Script().deal(REFUSAL_DEAL)
+    s.press(1, "pass").press(2, "pass").press(0, "pass")
+    # Anna leads her jacks and clubs; everyone follows where they can.
+    for trick in ("CJ C8 HQ", "HA HK H9", "SJ SA H8", "HJ ST H7", "DJ SK DA", "CA SQ DT",
+                  "CT S9 DK", "CK S8 DQ", "CQ S7 D9", "C9 HT D8"):
+        s.play(trick)
+    out = replay(cfg, s.write(tmp_path / "r.jsonl"))
+    assert out["rejected"] == [] and out["phase"] == "scored"
+    (game,) = out["games"]
+    assert game["passed_in"] is False and game["declarer"] is None
+    # Anna took every trick: a Durchmarsch, which she wins with 120.
+    assert game["scores"] == [120, 0, 0] and out["totals"] == [120, 0, 0]

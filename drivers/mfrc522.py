@@ -318,8 +318,9 @@ class MFRC522:
             if self.clock.now() > limit:
                 self._write(r.COMMAND, r.CMD_IDLE)
                 raise DeadReaderError("the chip's timer never ran out: is it still there?")
+            # The timer fires one tick after its counter reads 0 (period = TReload + 1 ticks).
             high, low = self._read_many([r.T_COUNTER_H, r.T_COUNTER_L])
-            self.clock.sleep(max(((high << 8) | low) * TIMER_TICK, 0.0002))
+            self.clock.sleep(max((((high << 8) | low) + 1) * TIMER_TICK, 0.0002))
         error, level, control, coll = self._read_many([r.ERROR, r.FIFO_LEVEL, r.CONTROL, r.COLL])
         self._write(r.COMMAND, r.CMD_IDLE)
         if error & r.ERR_BUFFER_OVFL:

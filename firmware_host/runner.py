@@ -141,11 +141,22 @@ class EventLoop:
         return out
 
     def computers(self) -> None:
-        """Let computer seats press and declare until a person (or a laid card) is needed."""
-        for _ in range(64):
+        """Let computer seats press and declare until a person (or a laid card) is needed.
+
+        In the simulator the simulated hardware also lays the computer's cards; on the real
+        table a person does, prompted on the screen.
+        """
+        table = self.session.table
+        for _ in range(400):
             move = self.session.computer_move()
-            if move is None or move.card is not None:
+            if move is None:
                 return
+            if move.card is not None:
+                if self.simulator is None:
+                    return
+                zone = "centre" if table.phase == "play" else "skat"
+                tag = table.config.card_tags()[move.card]
+                self.session.submit(TagLaid(zone, tag))
 
     def refresh(self) -> None:
         if self.show is not None:

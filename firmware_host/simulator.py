@@ -132,8 +132,12 @@ def cmd_simulate(args: argparse.Namespace) -> int:
         print(f"skat-table: config error: {exc}", file=sys.stderr)
         return 2
     if args.window or (has_display() and not args.headless):
+        from dataclasses import replace
+
         from firmware_host.runner import run_kiosk
 
+        if not args.config:  # in the window a person plays seat 0 against the computer
+            config = replace(config, computer=replace(config.computer, seats=(1, 2)))
         return run_kiosk(config, simulated=True, journal_path=args.journal)
     return run_headless(config, args)
 

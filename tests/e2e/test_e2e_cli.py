@@ -83,19 +83,23 @@ def test_kiosk_in_the_event_loop_with_computer_seats() -> None:
     os.environ.setdefault("SDL_VIDEODRIVER", "dummy")
     from display import commands as c
     from display.kiosk import Kiosk
+    from engine.deal import Deal
     from firmware_host.config import simulated_config
-    from firmware_host.runner import DealingSimulator, EventLoop
+    from firmware_host.inputs import TagGone, TagLaid
+    from firmware_host.runner import EventLoop
     from firmware_host.session import Session
 
     cfg = simulated_config(computer_seats=(1, 2), seed=5)
     session = Session(cfg, computer_seats=(1, 2))
     kiosk = Kiosk(size=(800, 480))
-    loop = EventLoop(session, show=kiosk.show, simulator=DealingSimulator(session, seed=5))
+    loop = EventLoop(session, show=kiosk.show)  # the real table: people lay the cards
+    tags = cfg.card_tags()
+    wrong_card_refused = False
     try:
         loop.refresh()
-        assert kiosk.view.scene == "deal" and kiosk.view.simulator
-        for _ in range(32):
-            loop.handle(c.DealNext())
+        assert kiosk.view.scene == "deal" and not kiosk.view.simulator
+        for card in Deal.shuffled(5).dealt_order():
+            loop.handle(TagLaid("deal", tags[card]))
         view = kiosk.view
         assert view.scene in ("bidding", "declaration", "play")
         # Anna (seat 0) is the person; the computer seats answer by themselves.
@@ -105,8 +109,19 @@ def test_kiosk_in_the_event_loop_with_computer_seats() -> None:
                 break
             seat = table.seat_to_act()
             if seat in table.prompts:  # "Ben plays SA: please lay it"
+                card = table.prompts[seat]
                 assert kiosk.view.prompt is not None and kiosk.view.prompt.seat == seat
-                loop.handle(c.LayCard(seat, table.prompts[seat]))
+                assert kiosk.view.prompt.card == card
+                others = [x for x in table.game.legal_cards() if x != card]
+                if others and table.phase == "play" and not wrong_card_refused:
+                    out = loop.handle(TagLaid("centre", tags[others[0]]))
+                    assert out is not None and out.status == "refused"
+                    assert f"please lay {card}" in out.refusal.reason
+                    assert kiosk.view.refusal is not None
+                    wrong_card_refused = True
+                    loop.handle(TagGone("centre", tags[others[0]]))
+                zone = "centre" if table.phase == "play" else "skat"
+                loop.handle(TagLaid(zone, tags[card]))
             elif seat == 0:
                 action = table.game.legal_actions()[0]
                 from firmware_host.computers import to_move
@@ -120,7 +135,7 @@ def test_kiosk_in_the_event_loop_with_computer_seats() -> None:
                 pytest.fail(f"nobody acts for seat {seat} in phase {table.phase}")
         assert session.table.phase == "scored"
         assert kiosk.view.scene == "result" and kiosk.frames > 0
-        assert session.rejected == []
+        assert wrong_card_refused and len(session.rejected) == 1
     finally:
         kiosk.close()
 

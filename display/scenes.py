@@ -522,7 +522,7 @@ class SceneBuilder:
         iw = 190.0
         f.panel(8, y, iw, mid_h, role="game-panel")
         game = p.contract[0]
-        icon = min(64.0, mid_h * 0.2)
+        icon = min(64.0, mid_h * 0.26)
         if game in "CSHD":
             f.suit_icon(8 + (iw - icon) / 2, y + 6, icon, game, role="trump")
             trump = _("Trump: {suit}").format(suit=self.tr.game(game))
@@ -729,7 +729,8 @@ class SceneBuilder:
         for s in range(n):
             f.text(x0 + num_w + game_w + s * col_w, y + 4, col_w - 8, row_h, self.name(s),
                    size=19, face="bold", role="sheet-player", align="right", ellipsize=True)
-        footer = 1 + (sh.seeger_fabian is not None) + (1 if sh.finished else 0)
+        footer = (1 + (sh.seeger_fabian is not None) + (sh.settlement is not None)
+                  + (sh.finished and sh.winner is not None))
         foot_h = footer * row_h + 12
         body_top = y + 8 + row_h
         body_h = f.H - 8 - foot_h - body_top
@@ -778,16 +779,19 @@ class SceneBuilder:
                 f.text(x0 + num_w + game_w + s * col_w, fy, col_w - 8, row_h,
                        str(sh.seeger_fabian[s]), size=18, align="right", role="sheet-sf")
             fy += row_h
-        if sh.finished:
-            parts = []
-            if sh.winner is not None:
-                parts.append(_("Winner: {name}").format(name=self.name(sh.winner)))
-            if sh.settlement is not None:
-                parts.append(_("Settlement") + ": " + ", ".join(
-                    f"{self.name(s)} {money(m, v.language)}"
-                    for s, m in enumerate(sh.settlement)))
-            f.text(x0 + 4, fy, f.W - 24, row_h, "   ".join(parts), size=18, face="bold",
-                   colour=GOLD, align="left", role="sheet-winner")
+        if sh.settlement is not None:
+            f.text(x0 + 4, fy, num_w + game_w - 8, row_h, _("Settlement"), size=16,
+                   align="left", colour=MUTED, role="sheet-settlement-label")
+            for s in range(n):
+                amount = sh.settlement[s] if s < len(sh.settlement) else 0.0
+                f.text(x0 + num_w + game_w + s * col_w, fy, col_w - 8, row_h,
+                       money(amount, v.language), size=18, align="right",
+                       role="sheet-settlement")
+            fy += row_h
+        if sh.finished and sh.winner is not None:
+            f.text(x0 + 4, fy, f.W - 24, row_h, _("Winner: {name}").format(
+                name=self.name(sh.winner)), size=19, face="bold", colour=GOLD, align="left",
+                role="sheet-winner")
 
     def scene_fault(self) -> None:
         f, _, v = self.f, self._, self.v

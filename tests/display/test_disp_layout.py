@@ -165,14 +165,16 @@ NAMES = st.text(alphabet=st.sampled_from(list("AaBbEeIiJjMmOoWwÄäÖöÜüßÉ�
                 min_size=1, max_size=30)
 
 
-@settings(max_examples=25, deadline=None)
+@settings(max_examples=40, deadline=None)
 @given(names=st.lists(NAMES, min_size=3, max_size=4),
-       scene=st.sampled_from(["bidding", "declaration", "play", "result", "sheet", "deal"]),
+       scene=st.sampled_from(["bidding", "declaration", "play", "result", "sheet", "deal",
+                              "idle", "fault"]),
        language=st.sampled_from(LANGUAGES), simulator=st.booleans(),
-       big=st.booleans())
+       big=st.booleans(), computer=st.frozensets(st.integers(0, 2)))
 def test_any_names_fit(renderer: Renderer, names: list[str], scene: str, language: str,
-                       simulator: bool, big: bool) -> None:
+                       simulator: bool, big: bool, computer: frozenset[int]) -> None:
     """Player names may be any text of any length: the screens still fit."""
-    view = sample_view(scene, language, players=tuple(names), simulator=simulator)
+    view = sample_view(scene, language, players=tuple(names), simulator=simulator,
+                       computer=computer)
     size = (1920, 1080) if big else (800, 480)
     assert not check_layout(renderer.layout(view, size), size)

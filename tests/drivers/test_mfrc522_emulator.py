@@ -1,0 +1,162 @@
+"""The emulated MFRC522 at register level, driven by raw SPI bytes as the datasheet describes
+(independently of our driver), in virtual time."""
+
+from __future__ import annotations
+
+import pytest
+
+from drivers import mfrc522_regs as r
+from drivers.clock import VirtualClock
+from drivers.mfrc522_emu import EmulatedRig, EmulatedTag
+
+
+class Spi:
+    def __init__(self, n_tags: list[str]) -> None:
+        self.clock = VirtualClock()
+        rig = EmulatedRig(self.clock)
+        self.chip = rig.add_reader(0, 0)
+        for uid in n_tags:
+            self.chip.lay(EmulatedTag.from_hex(uid))
+        self.dev = rig.spidev()
+        self.dev.open(0, 0)
+
+    def read(self, reg: int) -> int:
+        return self.dev.xfer2([0x80 | (reg << 1), 0])[1]
+
+    def write(self, reg: int, *values: int) -> None:
+        self.dev.xfer2([(reg << 1) & 0x7E, *values])
+
+    def setup(self, reload: int = 400) -> float:
+        """Timer: TAuto, prescaler 0xA9 (25 us ticks); field on. Returns the timer period."""
+        self.write(r.T_MODE, 0x80)
+        self.write(r.T_PRESCALER, 0xA9)
+        self.write(r.T_RELOAD_H, reload >> 8)
+        self.write(r.T_RELOAD_L, reload & 0xFF)
+        self.write(r.TX_CONTROL, 0x83)
+        self.clock.sleep(0.005)
+        return (reload + 1) * 339 / 13.56e6
+
+    def send(self, data: bytes, last_bits: int = 0, align: int = 0) -> float:
+        self.write(r.COM_IRQ, 0x7F)
+        self.write(r.FIFO_LEVEL, 0x80)
+        self.write(r.FIFO_DATA, *data)
+        self.write(r.COMMAND, r.CMD_TRANSCEIVE)
+        self.write(r.BIT_FRAMING, 0x80 | (align << 4) | last_bits)
+        return self.clock.now()
+
+    def fifo(self) -> bytes:
+        return bytes(self.read(r.FIFO_DATA) for _ in range(self.read(r.FIFO_LEVEL)))
+
+
+def test_reqa_answer_lands_in_the_fifo_and_stops_the_timer() -> None:
+    spi = Spi(["deadbeef"])
+    spi.setup()
+    spi.send(bytes([0x26]), last_bits=7)
+    assert spi.read(r.COM_IRQ) & r.IRQ_RX == 0  # the answer takes air time
+    spi.clock.sleep(0.001)
+    irq = spi.read(r.COM_IRQ)
+    assert irq & r.IRQ_RX and irq & r.IRQ_TX and not irq & r.IRQ_TIMER
+    assert spi.fifo() == bytes([0x04, 0x00])
+    assert spi.read(r.CONTROL) & 0x07 == 0 and spi.read(r.ERROR) == 0
+    counter = (spi.read(r.T_COUNTER_H) << 8) | spi.read(r.T_COUNTER_L)
+    spi.clock.sleep(0.05)
+    assert (spi.read(r.T_COUNTER_H) << 8) | spi.read(r.T_COUNTER_L) == counter  # stopped
+    assert not spi.read(r.COM_IRQ) & r.IRQ_TIMER
+
+
+def test_no_answer_fires_the_timer_after_its_period_counting_down() -> None:
+    spi = Spi([])
+    period = spi.setup(reload=400)
+    sent = spi.send(bytes([0x26]), last_bits=7)
+    spi.clock.sleep(0.002)
+    first = (spi.read(r.T_COUNTER_H) << 8) | spi.read(r.T_COUNTER_L)
+    assert 300 < first < 400
+    air = (7 + 2) * r.BIT_TIME  # the timer starts when sending ends (TAuto)
+    spi.clock.sleep(sent + air + period - 1e-6 - spi.clock.now())
+    assert not spi.read(r.COM_IRQ) & r.IRQ_TIMER
+    spi.clock.sleep(2e-6)
+    assert spi.read(r.COM_IRQ) & r.IRQ_TIMER
+    assert spi.fifo() == b""
+
+
+def test_two_tags_collide_at_the_first_differing_bit() -> None:
+    # 0x12 = 00010010, 0x16 = 00010110: they differ in bit 2 (LSB first), the 3rd bit sent.
+    spi = Spi(["12345678", "16345678"])
+    spi.setup()
+    spi.send(bytes([0x26]), last_bits=7)  # REQA: both tags get READY
+    spi.clock.sleep(0.001)
+    spi.send(bytes([0x93, 0x20]))
+    spi.clock.sleep(0.002)
+    assert spi.read(r.COM_IRQ) & r.IRQ_ERR
+    assert spi.read(r.ERROR) & r.ERR_COLL
+    assert spi.read(r.COLL) & 0x1F == 3
+    data = spi.fifo()
+    assert len(data) == 5 and data[0] & 0b11 == 0b10  # the bits before the collision are right
+
+
+def test_bit_oriented_anticollision_frame_is_answered_from_the_known_bits() -> None:
+    spi = Spi(["12345678", "16345678"])
+    spi.setup()
+    spi.send(bytes([0x26]), last_bits=7)
+    spi.clock.sleep(0.001)
+    # SEL, NVB = 2 bytes + 3 bits, then the 3 known bits 0b110 (the tag with 1 at bit 2).
+    spi.send(bytes([0x93, 0x23, 0b110]), last_bits=3, align=3)
+    spi.clock.sleep(0.002)
+    assert not spi.read(r.ERROR) & r.ERR_COLL
+    data = spi.fifo()
+    assert data[0] & 0xF8 == 0x16 & 0xF8 and data[1:4] == bytes([0x34, 0x56, 0x78])
+    assert data[4] == 0x16 ^ 0x34 ^ 0x56 ^ 0x78  # BCC
+
+
+def test_crc_coprocessor() -> None:
+    spi = Spi([])
+    spi.write(r.MODE, 0x3D)
+    spi.write(r.DIV_IRQ, 0x04)
+    spi.write(r.FIFO_DATA, 0x50, 0x00)
+    spi.write(r.COMMAND, r.CMD_CALC_CRC)
+    spi.clock.sleep(0.0001)
+    assert spi.read(r.DIV_IRQ) & r.DIV_CRC
+    assert (spi.read(r.CRC_RESULT_L), spi.read(r.CRC_RESULT_H)) == (0x57, 0xCD)
+
+
+def test_soft_reset_powers_down_briefly_and_restores_defaults() -> None:
+    spi = Spi([])
+    spi.write(r.T_PRESCALER, 0xA9)
+    spi.write(r.COMMAND, r.CMD_SOFT_RESET)
+    assert spi.read(r.COMMAND) & r.COMMAND_POWER_DOWN
+    spi.clock.sleep(0.001)
+    assert not spi.read(r.COMMAND) & r.COMMAND_POWER_DOWN
+    assert spi.read(r.T_PRESCALER) == 0 and spi.read(r.VERSION) == 0x92
+
+
+def test_tags_answer_only_after_the_field_has_powered_them() -> None:
+    spi = Spi(["deadbeef"])
+    spi.write(r.T_MODE, 0x80)
+    spi.write(r.T_PRESCALER, 0xA9)
+    spi.write(r.T_RELOAD_L, 40)
+    spi.write(r.TX_CONTROL, 0x83)
+    spi.send(bytes([0x26]), last_bits=7)  # at once: the tag is not powered up yet
+    spi.clock.sleep(0.002)
+    assert spi.read(r.COM_IRQ) & r.IRQ_TIMER and not spi.read(r.COM_IRQ) & r.IRQ_RX
+
+
+@pytest.mark.parametrize("dead", ["zeros", "ones"])
+def test_a_dead_chip_answers_every_byte_alike(dead: str) -> None:
+    spi = Spi([])
+    spi.chip.dead = dead
+    expected = 0 if dead == "zeros" else 0xFF
+    assert spi.dev.xfer2([0x80 | (r.VERSION << 1), 0x80 | (r.COM_IRQ << 1), 0]) == [expected] * 3
+
+
+def test_an_idle_tag_ignores_anticollision_until_woken() -> None:
+    spi = Spi(["deadbeef"])
+    spi.setup(reload=40)
+    spi.send(bytes([0x93, 0x20]))
+    spi.clock.sleep(0.003)
+    assert spi.read(r.COM_IRQ) & r.IRQ_TIMER and spi.fifo() == b""
+    spi.send(bytes([0x52]), last_bits=7)  # WUPA
+    spi.clock.sleep(0.001)
+    assert spi.fifo() == bytes([0x04, 0x00])
+    spi.send(bytes([0x93, 0x20]))
+    spi.clock.sleep(0.002)
+    assert spi.fifo() == bytes.fromhex("deadbeef") + bytes([0xDE ^ 0xAD ^ 0xBE ^ 0xEF])

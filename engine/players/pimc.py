@@ -27,6 +27,7 @@ True
 from __future__ import annotations
 
 import contextlib
+import multiprocessing
 import os
 import random
 import time
@@ -434,7 +435,13 @@ class PimcPlayer:
 
     def _executor(self) -> Executor:
         if self._pool is None:
-            self._pool = ProcessPoolExecutor(max_workers=self.workers, initializer=_warm_up)
+            # forkserver, not fork: the controller has reader and GPIO threads, and forking
+            # a threaded process can copy a lock held by another thread
+            methods = multiprocessing.get_all_start_methods()
+            ctx = multiprocessing.get_context("forkserver" if "forkserver" in methods
+                                              else "spawn")
+            self._pool = ProcessPoolExecutor(max_workers=self.workers, mp_context=ctx,
+                                             initializer=_warm_up)
         return self._pool
 
     def warm_up(self) -> None:

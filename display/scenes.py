@@ -7,7 +7,7 @@ whose turn, and the hand when it is shown). Texts come from gettext through ``_`
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 
 from engine.cards import Card
 
@@ -28,7 +28,16 @@ from .layout import (
     WON,
     Frame,
 )
-from .view import CARD_STYLES, LANGUAGES, Fault, ResultView, TrickView, View
+from .view import CARD_STYLES, LANGUAGES, Fault, TrickView, View
+from .wording import (
+    breakdown_text,
+    fault_sentence,
+    follow_hint,
+    money,
+    press_word,
+    result_notes,
+    short_name,
+)
 
 CARD_RATIO = 1.5  # height / width of a card
 OUT_PANEL = (14, 50, 36)  # a seat out of the deal or the bidding
@@ -56,7 +65,6 @@ class UiState:
     picker: bool = False                  # the language picker is open
     clock: str = ""                       # "14:05" on the idle screen
     focus: int | None = None              # index among the actionable elements
-    extra: dict = field(default_factory=dict, compare=False)
 
 
 def compose_contract(game: str, skat_taken: bool, draft: frozenset[str]) -> str:
@@ -74,15 +82,6 @@ def compose_contract(game: str, skat_taken: bool, draft: frozenset[str]) -> str:
         elif "S" in draft:
             text += "S"
     return text
-
-
-NAME_CHARS = 14
-
-
-def short_name(name: str) -> str:
-    """``short_name("Maximilian-Alexander") == "Maximilian-Al…"``."""
-    name = " ".join(name.split()) or "?"
-    return name if len(name) <= NAME_CHARS else name[:NAME_CHARS - 1].rstrip() + "…"
 
 
 class SceneBuilder:
@@ -319,6 +318,9 @@ class SceneBuilder:
         if v.sheet is not None and v.sheet.totals:
             parts = [f"{self.name(s)} {t:+d}" for s, t in enumerate(v.sheet.totals)]
             f.text(40, 280, f.W - 80, 40, "   ".join(parts), size=26, role="totals")
+        if v.note:
+            f.text(40, 336, f.W - 80, 36, v.note, size=22, colour=MUTED, role="note",
+                   ellipsize=True)
         f.text(40, 400, f.W - 80, 40, _("Lay a card or touch the screen"), size=22,
                colour=MUTED, role="wake-hint")
 
@@ -853,131 +855,3 @@ def sort_hand(hand: tuple[Card, ...], contract: str | None) -> list[Card]:
         return (1 + suits.index(c.name[0]), ranks.index(int(c.rank)))
 
     return sorted(hand, key=key)
-
-
-def money(amount: float, language: str) -> str:
-    """``+1.90`` in English, ``+1,90`` in the languages that write a decimal comma."""
-    text = f"{amount:+.2f}"
-    return text if language == "en" else text.replace(".", ",")
-
-
-def press_word(press: str, tr: Translator) -> str:
-    _ = tr
-    return {"bid": _("Bid"), "yes": _("Yes"), "pass": _("Pass"), "skat": _("Take the skat"),
-            "concede": _("Concede"), "kontra": _("Kontra"), "re": _("Re"),
-            "undo": _("Undo")}.get(press, press)
-
-
-def breakdown_text(r: ResultView, tr: Translator) -> str:
-    """The value as players count it: ``mit 2 · Spiel 3 · Schneider 4 — 12 × 4 = 48``.
-
-    The label keys are those of ``engine.scoring.GameResult.breakdown``.
-    """
-    _ = tr
-    labels = {"with": _("with {n}"), "without": _("without {n}"), "game": _("game {n}"),
-              "hand": _("hand {n}"), "schneider": _("schneider {n}"),
-              "schneider_announced": _("schneider announced {n}"),
-              "schwarz": _("schwarz {n}"), "schwarz_announced": _("schwarz announced {n}"),
-              "ouvert": _("ouvert {n}"), "overbid": _("overbid: counted {n}"),
-              "kontra": _("Kontra ×{n}"), "re": _("Re ×{n}"), "jungfrau": _("Jungfrau ×{n}"),
-              "pushed": _("pushed ×{n}"), "durchmarsch": _("Durchmarsch {n}"),
-              "ramsch": _("most points {n}")}
-    if r.contract and r.contract[0] == "N":
-        text = _("Null value {value}").format(value=r.base_value or abs(r.value))
-        extra = [labels[k].format(n=n) for k, n in r.breakdown if k in ("kontra", "re")]
-        return " · ".join([text, *extra])
-    parts = [labels.get(k, k + " {n}").format(n=n) for k, n in r.breakdown]
-    text = " · ".join(parts)
-    if r.base_value and r.multiplier and (not r.contract or r.contract[0] != "R"):
-        text += f" — {r.base_value} × {r.multiplier} = {r.base_value * r.multiplier}"
-    return text
-
-
-def game_level(r: ResultView) -> int:
-    """The multiplier the game reached by itself (before an overbid and Kontra)."""
-    levels = [n for k, n in r.breakdown if k not in ("overbid", "kontra", "re")]
-    return max(levels, default=r.multiplier or 0)
-
-
-def result_notes(r, tr: Translator) -> list[str]:
-    _ = tr
-    notes = []
-    if r.overbid:
-        game_value = (r.base_value or 0) * game_level(r)
-        notes.append(_("Overbid: bid {bid}, the game is worth only {value}").format(
-            bid=r.bid, value=game_value))
-        if r.base_value:
-            reached = -(-r.bid // r.base_value) * r.base_value
-            notes.append(_("It counts {value}: the smallest multiple of {base} that reaches "
-                           "the bid").format(value=reached, base=r.base_value))
-    if not r.won and r.value and r.declarer is not None:  # Ramsch losses are not doubled
-        notes.append(_("A lost game counts double: {value}").format(value=r.value))
-    if r.schwarz:
-        notes.append(_("Schwarz"))
-    elif r.schneider:
-        notes.append(_("Schneider"))
-    endings = {"null-trick": _("The declarer took a trick in null"),
-               "schwarz-lost": _("The defenders took a trick"),
-               "declarer-conceded": _("The declarer conceded"),
-               "defenders-conceded": _("The defenders conceded")}
-    if r.ending in endings:
-        notes.append(endings[r.ending])
-    return notes
-
-
-def follow_hint(fault: Fault, tr: Translator) -> str:
-    _ = tr
-    return _("Play one of these:") if fault.follow_with else ""
-
-
-def fault_sentence(fault: Fault, tr: Translator, players: tuple[str, ...]) -> str:
-    """The refusal in the players' words and language."""
-    _ = tr
-
-    def nm(seat: int | None) -> str:
-        return short_name(players[seat]) if seat is not None and 0 <= seat < len(players) \
-            else "?"
-
-    card = tr.card(fault.card) if fault.card is not None else ""
-    k = fault.kind
-    if k == "revoke":
-        suit = tr.suit(fault.suit) if fault.suit else ""
-        return _("{name} must follow {suit}").format(name=nm(fault.seat), suit=suit)
-    if k == "out-of-turn":
-        return _("It is {other}'s turn, not {name}'s").format(other=nm(fault.other_seat),
-                                                             name=nm(fault.seat))
-    if k == "wrong-pad":
-        return _("{card} belongs to another player's pad").format(card=card)
-    if k == "not-in-hand":
-        return _("{name} does not hold {card}").format(name=nm(fault.seat), card=card)
-    if k == "foreign-tag":
-        return _("This tag is not a card of this deck")
-    if k == "already-dealt":
-        return _("{card} has already been dealt").format(card=card)
-    if k == "duplicate-tag":
-        return _("This tag is already stored as {card}").format(card=card)
-    if k == "short-deal":
-        return _("The deal is short: {n} of 32 cards").format(n=fault.value or 0)
-    if k == "bid-not-higher":
-        return _("{value} is not higher than the bid {current}").format(
-            value=fault.value, current=fault.other_value)
-    if k == "bid-not-legal":
-        return _("{value} is not a Skat bid").format(value=fault.value)
-    if k == "contract-refused":
-        return _("This game cannot be declared now")
-    if k == "reader-down":
-        return _("Reader {zone} is not answering").format(zone=zone_name(fault.zone, tr,
-                                                                          players))
-    if k == "journal":
-        return _("The journal cannot be written")
-    return fault.detail or _("Not allowed")
-
-
-def zone_name(zone: str | None, tr: Translator, players: tuple[str, ...]) -> str:
-    _ = tr
-    if zone and zone.startswith("seat") and zone[4:].isdigit():
-        seat = int(zone[4:])
-        if seat < len(players):
-            return _("at {name}'s seat").format(name=short_name(players[seat]))
-    return {"deal": _("deal"), "centre": _("centre"), "skat": _("skat")}.get(zone or "",
-                                                                              zone or "?")

@@ -20,7 +20,7 @@ Cards are :class:`engine.cards.Card`; contracts are written in ISS notation (``"
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from typing import Literal
 
 from engine.cards import Card
@@ -228,7 +228,7 @@ class View:
     can_undo: bool = False
     can_concede: bool = False
     kontra_re: bool = False          # the house rule is on: offer Kontra/Re buttons
-    note: str = field(default="", compare=True)  # free text for the idle/status line
+    note: str = ""                   # a line for the idle screen (e.g. the table's name)
 
     def __post_init__(self) -> None:
         n = len(self.players)

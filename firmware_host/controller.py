@@ -486,9 +486,10 @@ class Table:
         if press == "skat":
             self._check_declarer(seat, pos)
             if phase != "skat":
-                raise Refused(Refusal("other", "the skat has already been taken up"
-                                      if phase != "bidding" else "the bidding is not over",
-                                      seat=seat))
+                why = {"bidding": "the bidding is not over",
+                       "discard": "the skat has already been taken up"}.get(
+                    phase, "the skat cannot be taken up during play")
+                raise Refused(Refusal("other", why, seat=seat))
             self._push(a.TakeSkat(pos), seat)
             return f"{self.name(seat)} takes up the skat"
         if press == "concede":

@@ -128,10 +128,12 @@ class Session:
         return self.journal.last_line(self.series_id)
 
     def _write(self, row: dict[str, Any], status: str, extra: dict[str, Any]) -> None:
-        if self.journal is None or self.series_id is None:
+        if self.journal is None:
             return
         self._pending.append((row, status, extra))
         try:
+            if self.series_id is None:  # the storage failed when the series began
+                self.series_id = self.journal.start_series(self.fingerprint())
             while self._pending:
                 r, s, e = self._pending[0]
                 self.journal.append(self.series_id, r, s, **e)

@@ -177,13 +177,13 @@ def run_stream(data: st.DataObject, config: Any) -> None:
     assert result_json(again) == result_json(session)
 
 
-@settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@settings(max_examples=40, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(st.data())
 def test_fuzz_three_players(data: st.DataObject) -> None:
     run_stream(data, CONFIG3)
 
 
-@settings(max_examples=30, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@settings(max_examples=20, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(st.data())
 def test_fuzz_four_players(data: st.DataObject) -> None:
     run_stream(data, CONFIG4)

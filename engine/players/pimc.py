@@ -35,7 +35,7 @@ from collections.abc import Iterable, Iterator
 from concurrent.futures import Executor, ProcessPoolExecutor
 from dataclasses import dataclass
 
-from engine.actions import Action, Declare, Discard, Play
+from engine.actions import Action, Concede, Declare, Discard, Play
 from engine.cards import RANK_POINTS, mask_points
 from engine.contract import GameType
 from engine.game import Phase
@@ -54,6 +54,8 @@ DEFAULT_BUDGET = 1.0
 # and the search decides only when it solved at least this many deals.
 CLOSE_CHOICE = 1.5
 MIN_PLAN_WORLDS = 8
+# The declarer concedes only when at least this many worlds agree he is lost and schneider.
+MIN_CONCEDE_WORLDS = 12
 
 
 @dataclass(frozen=True)
@@ -357,6 +359,7 @@ class PimcPlayer:
         self._pool: Executor | None = None
         self._plan: tuple[int, int, int] | None = None  # (cards, game, discard)
         self.last_worlds = 0
+        self.hopeless = False
 
     def close(self) -> None:
         if self._pool is not None:
@@ -384,6 +387,8 @@ class PimcPlayer:
             plays = [a for a in view.legal if isinstance(a, Play)]
             if len(plays) > 1:
                 card = self.card(view, [int(a.card) for a in plays])
+                if self.hopeless:
+                    return Concede(view.pos)
                 return next(a for a in plays if a.card == card)
             if plays:
                 return plays[0]
@@ -394,7 +399,9 @@ class PimcPlayer:
     # ------------------------------------------------------------------ card play
 
     def card(self, view: SeatView, legal: list[int]) -> int:
-        """The card with the best score over the sampled worlds."""
+        """The card with the best score over the sampled worlds (``hopeless`` is set when the
+        declarer should rather concede)."""
+        self.hopeless = False
         t = tables(int(view.game_type))  # type: ignore[arg-type]
         remaining = 0xFFFFFFFF & ~(view.played & ~_cards_mask(view.trick)) & ~view.skat
         groups = _equivalent_groups(t, legal, view.hand, remaining)
@@ -407,6 +414,12 @@ class PimcPlayer:
         if not n:  # every world was too hard to solve in time: play by the rules
             return self._prefer(view, [c for g in groups for c in g])
         best = max(totals)
+        # Every world lost, and below 31 points whatever is played: a declarer who concedes
+        # now loses at the simple level (plus announced levels) instead of schneider.
+        self.hopeless = (
+            best == 0 and n >= MIN_CONCEDE_WORLDS and view.pos == view.declarer
+            and view.game_type != GameType.NULL and not k.schwarz
+        )
         tied = [i for i, s in enumerate(totals) if s == best]
         pool = [c for i in tied for c in groups[i]]
         return self._prefer(view, pool)

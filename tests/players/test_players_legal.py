@@ -8,7 +8,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from engine.actions import Discard, Play
+from engine.actions import Concede, Discard, Pass, Play
 from engine.deal import Deal
 from engine.game import Game, Phase, Rules
 from engine.players import PLAYER_NAMES, PlayerError, make_player
@@ -35,7 +35,9 @@ def play_checked(deal: Deal, players: list, rules: Rules | None = None) -> Game:
         assert pos is not None
         view = SeatView.of(g, pos)
         action = players[pos].choose(view)
-        assert action in g.legal_actions(), f"{players[pos].name} chose {action}"
+        # conceding is always at hand in play and so not listed among the legal actions
+        conceded = isinstance(action, Concede) and g.phase == Phase.PLAY
+        assert conceded or action in g.legal_actions(), f"{players[pos].name} chose {action}"
         g.push(action)
         steps += 1
         assert steps < 200
@@ -208,3 +210,35 @@ def test_duel_partner_always_defends() -> None:
         assert g.result is not None
         declared_by_computer += g.result.declarer == seat
     assert declared_by_computer == 0
+
+
+def test_pimc_declarer_concedes_a_hopeless_game_and_plays_on_otherwise() -> None:
+    from engine.actions import Bid, Declare
+    from engine.cards import parse_cards
+    from engine.contract import Contract
+
+    hopeless = Deal.from_positions(
+        parse_cards("C7 C8 C9 S7 S8 S9 H7 H8 H9 D7"),
+        parse_cards("CJ SJ CA CT CK SA ST SK HA HT"),
+        parse_cards("HJ DJ CQ SQ HK HQ DA DT DK DQ"),
+        parse_cards("D8 D9"),
+    )
+    g = Game(hopeless)
+    for a in (Pass(1), Pass(2), Bid(0, 18), Declare(0, Contract.parse("GH"))):
+        g.push(a)
+    p = PimcPlayer(seed=1, worlds=16, workers=1)
+    action = p.choose(SeatView.of(g, 0))
+    assert isinstance(action, Concede)
+    g.push(action)
+    assert g.result is not None and not g.result.won and not g.result.schneider
+    # the same seat with the cards swapped is winning: it plays a card
+    strong = Deal.from_positions(
+        parse_cards("CJ SJ CA CT CK SA ST SK HA HT"),
+        parse_cards("C7 C8 C9 S7 S8 S9 H7 H8 H9 D7"),
+        parse_cards("HJ DJ CQ SQ HK HQ DA DT DK DQ"),
+        parse_cards("D8 D9"),
+    )
+    g = Game(strong)
+    for a in (Pass(1), Pass(2), Bid(0, 18), Declare(0, Contract.parse("GH"))):
+        g.push(a)
+    assert isinstance(p.choose(SeatView.of(g, 0)), Play)

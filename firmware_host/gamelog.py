@@ -10,6 +10,7 @@ from collections.abc import Callable
 from typing import Any
 
 from engine.cards import JACKS, Card, mask_cards, mask_points
+from engine.contract import GameType
 from firmware_host.controller import DealState, Outcome, Table
 from firmware_host.inputs import Input
 
@@ -39,10 +40,12 @@ def breakdown_text(result: Any) -> str:
     if result.passed_in:
         return "passed in: no one wanted to play"
     contract = result.contract
-    parts = ", ".join(f"{label} {count}" for label, count in result.breakdown)
-    name = contract.name if contract is not None else "?"
+    name = contract.name if contract is not None else "Ramsch"
     plain = abs(result.value) // (1 if result.won else 2)
-    if result.base_value and result.multiplier:
+    if contract is None or contract.game == GameType.NULL:  # fixed values, no levels
+        return f"{name} = {plain}" + ("" if result.won else f", lost: {result.value}")
+    parts = ", ".join(f"{label} {count}" for label, count in result.breakdown)
+    if result.multiplier:
         value = f"{result.multiplier} x {result.base_value} = {plain}"
     else:
         value = str(plain)
@@ -136,7 +139,11 @@ class GameLog:
             if r.overbid:
                 extra.append(f"overbid (bid {r.bid})")
             more = f" ({', '.join(extra)})" if extra else ""
-            self.write(f"  {who} {outcome} with {r.points} points{more}")
+            if r.contract is not None and r.contract.game == GameType.NULL:
+                took = "took no trick" if r.won else "took a trick"
+                self.write(f"  {who} {outcome}: {took}{more}")
+            else:
+                self.write(f"  {who} {outcome} with {r.points} points{more}")
             self.write(f"  {breakdown_text(r)}")
             if d.game.skat_taken:
                 self.write(f"  skat was {hand_text(d.game.deal.skat, self.symbols)}, "

@@ -1,0 +1,109 @@
+"""The session around the controller: resuming a live table with computer seats, undo over the
+computer's own moves, a new series after the last deal, a journal of another configuration.
+"""
+
+from __future__ import annotations
+
+import random
+from dataclasses import replace
+from pathlib import Path
+
+from engine.deal import Deal
+from firmware_host.config import simulated_config
+from firmware_host.inputs import Press, TagLaid
+from firmware_host.journal import Journal
+from firmware_host.session import Session
+
+
+def deal(session: Session, seed: int) -> None:
+    tags = session.config.card_tags()
+    for card in Deal.random(random.Random(seed)).dealt_order():
+        assert session.submit(TagLaid("deal", tags[card])).accepted
+
+
+def computers_until_prompt(session: Session) -> None:
+    for _ in range(50):
+        move = session.computer_move()
+        if move is None or move.card is not None:
+            return
+
+
+def play_to_a_prompt(session: Session) -> tuple[int, object]:
+    """Deal and let the computer seats bid until one of them must have a card laid."""
+    for seed in range(40):
+        deal(session, seed)
+        computers_until_prompt(session)
+        if session.table.prompts:
+            return next(iter(session.table.prompts.items()))
+        table = session.table
+        while table.phase not in ("scored", "over") and table.seat_to_act() is not None:
+            seat = table.seat_to_act()
+            if seat in table.prompts:
+                zone = "centre" if table.phase == "play" else "skat"
+                session.submit(TagLaid(zone, session.config.card_tags()[table.prompts[seat]]))
+            else:
+                computers_until_prompt(session)
+    raise AssertionError("no computer prompt in 40 deals")
+
+
+def test_a_resumed_table_still_asks_for_the_computers_card(tmp_path: Path) -> None:
+    cfg = simulated_config(computer_seats=(0, 1, 2), series_length=None)
+    cfg = replace(cfg, table=replace(cfg.table, series_length=None))
+    session = Session(cfg, Journal.open(tmp_path / "j.sqlite"), computer_seats=(0, 1, 2))
+    session.resume()
+    seat, card = play_to_a_prompt(session)
+    state = session.table.game.state_key()
+    session.journal.close()  # the power goes; a new process starts
+    again = Session(cfg, Journal.open(tmp_path / "j.sqlite"), computer_seats=(0, 1, 2))
+    assert again.resume() > 32
+    assert again.table.prompts == {seat: card}
+    assert again.table.game.state_key() == state
+    assert again.computer_move() is None  # it waits for the person to lay that card
+
+
+def test_undo_reaches_back_over_the_computers_moves() -> None:
+    cfg = simulated_config(computer_seats=(1, 2))
+    session = Session(cfg, computer_seats=(1, 2))
+    deal(session, 3)
+    # Carla deals: Ben (middlehand, a computer) says first, then Carla or Anna.
+    computers_until_prompt(session)
+    table = session.table
+    assert (table.phase, table.seat_to_act()) == ("bidding", 0)  # this deal: Anna is asked
+    before = table.game.state_key()
+    actions = len(table.game.actions)
+    assert session.submit(Press(0, "pass")).accepted
+    computers_until_prompt(session)  # the computers answer Anna's pass
+    assert len(table.game.actions) >= actions + 2
+    assert session.submit(Press(0, "undo")).accepted
+    assert table.game.state_key() == before  # the computers' answers were taken back too
+    assert table.seat_to_act() == 0
+
+
+def test_the_live_table_starts_a_new_series_after_the_last_deal(tmp_path: Path) -> None:
+    cfg = simulated_config(computer_seats=(), series_length=1)
+    journal = Journal.open(tmp_path / "j.sqlite")
+    session = Session(cfg, journal, new_series_after_last=True)
+    session.resume()
+    deal(session, 1)
+    for seat in (1, 2, 0):
+        session.submit(Press(seat, "pass"))
+    assert session.table.phase == "over"
+    first = session.series_id
+    tags = cfg.card_tags()
+    card = Deal.random(random.Random(2)).dealt_order()[0]
+    assert session.submit(TagLaid("deal", tags[card])).accepted
+    assert session.series_id != first and session.table.phase == "dealing"
+    assert [finished for _, _, finished in journal.all_series()] == [True, False]
+
+
+def test_a_journal_of_another_table_is_not_resumed(tmp_path: Path) -> None:
+    cfg = simulated_config(computer_seats=())
+    session = Session(cfg, Journal.open(tmp_path / "j.sqlite"))
+    session.resume()
+    deal(session, 1)
+    session.journal.close()
+    other = replace(cfg, table=replace(cfg.table, players=("Xaver", "Yvonne", "Zoe")))
+    again = Session(other, Journal.open(tmp_path / "j.sqlite"))
+    assert again.resume() == 0
+    assert any("another configuration" in p for p in again.problems)
+    assert again.table.phase == "dealing" and not again.table.deal.dealt

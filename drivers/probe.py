@@ -3,12 +3,14 @@
 Opens each reader (SPI bus.device), prints what answers (the chip's version, or why it is
 dead), then polls them as the table does and prints every tag laid and gone, so each pad can
 be tried with a card. ``--emulate`` runs the same against emulated readers with a card on the
-first one (for a PC, and for the tests).
+first one (for a PC, and for the tests). ``--ports`` lists the serial ports by their stable
+``/dev/serial/by-path`` names, for the ``port`` of a reader board.
 """
 
 from __future__ import annotations
 
 import argparse
+import os
 import sys
 from collections.abc import Sequence
 from typing import Any, TextIO
@@ -56,13 +58,32 @@ def probe(addresses: Sequence[tuple[int, int]], seconds: float, out: TextIO,
     return 1 if dead else 0
 
 
+def list_ports(directory: str = "/dev/serial/by-path") -> list[tuple[str, str]]:
+    """(stable name, device it points to) of every serial port in ``directory``."""
+    try:
+        names = sorted(os.listdir(directory))
+    except FileNotFoundError:
+        return []
+    return [(os.path.join(directory, n), os.path.realpath(os.path.join(directory, n)))
+            for n in names]
+
+
 def main(argv: Sequence[str] | None = None) -> int:
     parser = argparse.ArgumentParser(prog="python -m drivers.probe", description=__doc__)
     parser.add_argument("readers", nargs="*", type=_address, default=[(0, 0)],
                         help="SPI BUS.DEVICE of each reader (default 0.0)")
     parser.add_argument("--seconds", type=float, default=15.0, help="how long to poll")
     parser.add_argument("--emulate", action="store_true", help="emulated readers (no Pi)")
+    parser.add_argument("--ports", action="store_true",
+                        help="list serial ports by /dev/serial/by-path name and stop")
     args = parser.parse_args(argv)
+    if args.ports:
+        ports = list_ports()
+        for name, device in ports:
+            print(f"{name} -> {device}")
+        if not ports:
+            print("no serial port in /dev/serial/by-path: is the reader board plugged in?")
+        return 0
     spi_factory = None
     if args.emulate:
         from drivers.mfrc522_emu import EmulatedRig, EmulatedTag

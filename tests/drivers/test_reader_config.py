@@ -118,3 +118,14 @@ def test_probe_reports_versions_dead_readers_and_tags(capsys) -> None:
     buffer = io.StringIO()
     assert probe([(0, 0)], 0, buffer, spi_factory=rig.spidev) == 1
     assert "spi0.0: DEAD: reader answers all ones" in buffer.getvalue()
+
+
+def test_probe_lists_serial_ports_by_path(tmp_path) -> None:
+    from drivers.probe import list_ports
+
+    (tmp_path / "ttyACM0").write_text("")
+    (tmp_path / "by-path").mkdir()
+    (tmp_path / "by-path" / "platform-usb-0:1.3:1.0").symlink_to(tmp_path / "ttyACM0")
+    assert list_ports(str(tmp_path / "by-path")) == [
+        (str(tmp_path / "by-path" / "platform-usb-0:1.3:1.0"), str(tmp_path / "ttyACM0"))]
+    assert list_ports(str(tmp_path / "none")) == []

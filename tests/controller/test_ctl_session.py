@@ -64,18 +64,17 @@ def test_a_resumed_table_still_asks_for_the_computers_card(tmp_path: Path) -> No
 def test_undo_reaches_back_over_the_computers_moves() -> None:
     cfg = simulated_config(computer_seats=(1, 2))
     session = Session(cfg, computer_seats=(1, 2))
-    deal(session, 3)
-    # Carla deals: Ben (middlehand, a computer) says first, then Carla or Anna.
-    computers_until_prompt(session)
+    deal(session, 0)
+    computers_until_prompt(session)  # Ben (middlehand, a computer) bids 18 to Anna
     table = session.table
-    assert (table.phase, table.seat_to_act()) == ("bidding", 0)  # this deal: Anna is asked
+    assert (table.phase, table.seat_to_act(), table.game.bid) == ("bidding", 0, 18)
     before = table.game.state_key()
     actions = len(table.game.actions)
-    assert session.submit(Press(0, "pass")).accepted
-    computers_until_prompt(session)  # the computers answer Anna's pass
-    assert len(table.game.actions) >= actions + 2
+    assert session.submit(Press(0, "yes")).accepted
+    computers_until_prompt(session)  # Ben answers with 20
+    assert len(table.game.actions) == actions + 2 and table.game.bid == 20
     assert session.submit(Press(0, "undo")).accepted
-    assert table.game.state_key() == before  # the computers' answers were taken back too
+    assert table.game.state_key() == before  # Ben's 20 was taken back with Anna's yes
     assert table.seat_to_act() == 0
 
 

@@ -141,6 +141,12 @@ def load_deck(path: str | os.PathLike[str], *, complete: bool = True) -> Deck:
     table = data.get("deck", data)
     if not isinstance(table, Mapping):
         raise DeckError(f"deck file {path}: [deck] must be a table of card = \"uid\" lines")
+    if set(table) == {"deck"} and isinstance(table["deck"], str):
+        # The config's other form, ``[deck] deck = "enrolled.toml"``: follow it, once.
+        target = path.parent / table["deck"]
+        if target.resolve() == path.resolve():
+            raise DeckError(f"deck file {path} names itself")
+        return load_deck(target, complete=complete)
     return Deck.from_table(table, path.stem, complete=complete)
 
 

@@ -115,3 +115,13 @@ def test_enrolment_resumes_and_completes(tmp_path: Path) -> None:
     with pytest.raises(EnrolmentError, match="complete"):
         resumed.offer("04cccccccccc00")
     assert EnrolmentSession("x", tmp_path / "new.toml").undo() is None
+
+
+def test_a_config_naming_its_deck_file_is_followed(tmp_path: Path) -> None:
+    save_deck(Deck("blue", uids("04aaaaaaaaaa")), tmp_path / "blue.toml")
+    (tmp_path / "table.toml").write_text('[table]\nplayers = ["A", "B", "C"]\n'
+                                         '[deck]\ndeck = "blue.toml"\n')
+    assert load_deck(tmp_path / "table.toml").name == "blue"
+    (tmp_path / "loop.toml").write_text('[deck]\ndeck = "loop.toml"\n')
+    with pytest.raises(DeckError, match="names itself"):
+        load_deck(tmp_path / "loop.toml")

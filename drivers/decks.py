@@ -129,7 +129,8 @@ class Deck:
         return "\n".join(lines) + "\n"
 
 
-def load_deck(path: str | os.PathLike[str], *, complete: bool = True) -> Deck:
+def load_deck(path: str | os.PathLike[str], *, complete: bool = True,
+              follow: bool = True) -> Deck:
     """Read a deck file; the name defaults to the file's stem. Raises :class:`DeckError`."""
     path = Path(path)
     try:
@@ -142,11 +143,10 @@ def load_deck(path: str | os.PathLike[str], *, complete: bool = True) -> Deck:
     if not isinstance(table, Mapping):
         raise DeckError(f"deck file {path}: [deck] must be a table of card = \"uid\" lines")
     if set(table) == {"deck"} and isinstance(table["deck"], str):
-        # The config's other form, ``[deck] deck = "enrolled.toml"``: follow it, once.
-        target = path.parent / table["deck"]
-        if target.resolve() == path.resolve():
-            raise DeckError(f"deck file {path} names itself")
-        return load_deck(target, complete=complete)
+        # The config's other form, ``[deck] deck = "enrolled.toml"``: followed once only.
+        if not follow:
+            raise DeckError(f"deck file {path} names yet another deck file")
+        return load_deck(path.parent / table["deck"], complete=complete, follow=False)
     return Deck.from_table(table, path.stem, complete=complete)
 
 

@@ -123,5 +123,5 @@ def test_a_config_naming_its_deck_file_is_followed(tmp_path: Path) -> None:
                                          '[deck]\ndeck = "blue.toml"\n')
     assert load_deck(tmp_path / "table.toml").name == "blue"
     (tmp_path / "loop.toml").write_text('[deck]\ndeck = "loop.toml"\n')
-    with pytest.raises(DeckError, match="names itself"):
+    with pytest.raises(DeckError, match="names yet another deck file"):
         load_deck(tmp_path / "loop.toml")

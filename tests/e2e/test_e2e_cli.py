@@ -9,7 +9,9 @@ import io
 import os
 import subprocess
 import sys
+from dataclasses import replace
 from pathlib import Path
+from typing import Any
 
 import pytest
 from e2e_script import ROOT, SCRIPTS, config, replay, write_config
@@ -81,15 +83,15 @@ def test_replay_screenshots(tmp_path: Path) -> None:
 def test_kiosk_in_the_event_loop_with_computer_seats() -> None:
     pytest.importorskip("pygame")
     os.environ.setdefault("SDL_VIDEODRIVER", "dummy")
-    from display import commands as c
     from display.kiosk import Kiosk
     from engine.deal import Deal
     from firmware_host.config import simulated_config
-    from firmware_host.inputs import TagGone, TagLaid
+    from firmware_host.inputs import TagLaid
     from firmware_host.runner import EventLoop
     from firmware_host.session import Session
 
-    cfg = simulated_config(computer_seats=(1, 2), seed=5)
+    cfg = simulated_config(computer_seats=(1, 2), seed=5, series_length=None)
+    cfg = replace(cfg, table=replace(cfg.table, series_length=None))
     session = Session(cfg, computer_seats=(1, 2))
     kiosk = Kiosk(size=(800, 480))
     loop = EventLoop(session, show=kiosk.show)  # the real table: people lay the cards
@@ -98,46 +100,53 @@ def test_kiosk_in_the_event_loop_with_computer_seats() -> None:
     try:
         loop.refresh()
         assert kiosk.view.scene == "deal" and not kiosk.view.simulator
-        for card in Deal.shuffled(5).dealt_order():
-            loop.handle(TagLaid("deal", tags[card]))
-        view = kiosk.view
-        assert view.scene in ("bidding", "declaration", "play")
-        # Anna (seat 0) is the person; the computer seats answer by themselves.
-        for _ in range(400):
-            table = session.table
-            if table.phase in ("scored", "over"):
+        # Deal after deal until a computer seat has had to have a card laid in play.
+        for seed in range(8):
+            for card in Deal.shuffled(seed).dealt_order():
+                loop.handle(TagLaid("deal", tags[card]))
+            assert kiosk.view.scene in ("bidding", "declaration", "play", "result")
+            play_out(session, loop, kiosk, tags)
+            assert session.table.phase == "scored"
+            assert kiosk.view.scene == "result" and kiosk.frames > 0
+            if session.rejected:
+                wrong_card_refused = True
                 break
-            seat = table.seat_to_act()
-            if seat in table.prompts:  # "Ben plays SA: please lay it"
-                card = table.prompts[seat]
-                assert kiosk.view.prompt is not None and kiosk.view.prompt.seat == seat
-                assert kiosk.view.prompt.card == card
-                others = [x for x in table.game.legal_cards() if x != card]
-                if others and table.phase == "play" and not wrong_card_refused:
-                    out = loop.handle(TagLaid("centre", tags[others[0]]))
-                    assert out is not None and out.status == "refused"
-                    assert f"please lay {card}" in out.refusal.reason
-                    assert kiosk.view.refusal is not None
-                    wrong_card_refused = True
-                    loop.handle(TagGone("centre", tags[others[0]]))
-                zone = "centre" if table.phase == "play" else "skat"
-                loop.handle(TagLaid(zone, tags[card]))
-            elif seat == 0:
-                action = table.game.legal_actions()[0]
-                from firmware_host.computers import to_move
-
-                move = to_move(action, 0)
-                if move.card is not None:
-                    loop.handle(c.LayCard(0, move.card))
-                else:
-                    loop.handle(move.input)
-            else:
-                pytest.fail(f"nobody acts for seat {seat} in phase {table.phase}")
-        assert session.table.phase == "scored"
-        assert kiosk.view.scene == "result" and kiosk.frames > 0
         assert wrong_card_refused and len(session.rejected) == 1
+        assert "please lay" in session.rejected[0].reason
     finally:
         kiosk.close()
+
+
+def play_out(session: Any, loop: Any, kiosk: Any, tags: dict) -> None:
+    """Anna (seat 0) is the person; the computer seats answer by themselves, and once a
+    person lays a wrong card for a computer seat."""
+    from display import commands as c
+    from firmware_host.computers import to_move
+    from firmware_host.inputs import TagGone, TagLaid
+
+    for _ in range(400):
+        table = session.table
+        if table.phase in ("scored", "over"):
+            return
+        seat = table.seat_to_act()
+        if seat in table.prompts:  # "Ben plays SA: please lay it"
+            card = table.prompts[seat]
+            assert kiosk.view.prompt is not None and kiosk.view.prompt.seat == seat
+            assert kiosk.view.prompt.card == card
+            others = [x for x in table.game.legal_cards() if x != card]
+            if others and table.phase == "play" and not session.rejected:
+                out = loop.handle(TagLaid("centre", tags[others[0]]))
+                assert out is not None and out.status == "refused"
+                assert f"please lay {card}" in out.refusal.reason
+                assert kiosk.view.refusal is not None
+                loop.handle(TagGone("centre", tags[others[0]]))
+            zone = "centre" if table.phase == "play" else "skat"
+            loop.handle(TagLaid(zone, tags[card]))
+        elif seat == 0:
+            move = to_move(table.game.legal_actions()[0], 0)
+            loop.handle(c.LayCard(0, move.card) if move.card is not None else move.input)
+        else:
+            pytest.fail(f"nobody acts for seat {seat} in phase {table.phase}")
 
 
 def test_kiosk_shows_a_refusal_banner() -> None:

@@ -337,3 +337,25 @@ def test_ramsch_when_all_pass_under_pub_rules(tmp_path: Path) -> None:
     assert game["passed_in"] is False and game["declarer"] is None
     # Anna took every trick: a Durchmarsch, which she wins with 120.
     assert game["scores"] == [120, 0, 0] and out["totals"] == [120, 0, 0]
+
+
+def test_four_players_the_dealer_sits_out(tmp_path: Path) -> None:
+    # four-sf.toml: Anna, Ben, Carla, Dieter; Anna deals: Ben forehand, Carla, Dieter.
+    s = Script().deal(REFUSAL_DEAL)
+    s.press(0, "bid")
+    refused = [len(s.lines)]
+    s.press(2, "bid", 18).press(1, "yes").press(2, "pass").press(3, "pass")
+    s.press(1, "skat").lay("skat", "D7").lay("skat", "C9").declare(1, "C")
+    s.lay("seat0", "CJ")
+    refused.append(len(s.lines))
+    for trick in ("CJ C8 HQ", "HA HK H9", "SJ SA H8", "HJ ST H7", "DJ SK DA", "CA SQ DT",
+                  "CT S9 DK", "CK S8 DQ", "CQ S7 D9", "C7 HT D8"):
+        s.play(trick)
+    out = replay(config("four-sf.toml"), s.write(tmp_path / "four.jsonl"))
+    assert [r["line"] for r in out["rejected"]] == refused
+    assert "Anna deals and sits out this game" in out["rejected"][0]["reason"]
+    assert "no one plays from seat0" in out["rejected"][1]["reason"]
+    (game,) = out["games"]
+    assert (game["dealer"], game["declarer"], game["value"]) == (0, 1, 144)
+    assert game["scores"] == [0, 144, 0, 0]
+    assert out["seeger_fabian"] == [0, 194, 0, 0]  # 144 + 50 for a won game

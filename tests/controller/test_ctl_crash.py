@@ -227,6 +227,10 @@ def test_a_read_only_journal_is_a_fault_not_a_crash(tmp_path: Path) -> None:
     out = session.submit_text(SCRIPT.read_text(encoding="utf-8").splitlines()[0], line=1)
     assert out.status == "accepted"
     assert session.journal_fault and "read-only" in session.journal_fault
+    from firmware_host.viewmodel import build_view
+
+    faults = build_view(session).faults  # the display shows it
+    assert [f.kind for f in faults] == ["journal"] and "read-only" in faults[0].detail
 
 
 def test_an_unwritable_data_directory_is_reported(tmp_path: Path) -> None:

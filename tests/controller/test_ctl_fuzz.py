@@ -6,7 +6,8 @@ reached. Thousands of inputs; the controller never raises and its invariants hol
   exactly;
 - the sheet agrees with the engine's results (the declarer's entry is the game value, the
   totals are the column sums);
-- the journal replays to the same table.
+- the journal replays to the same table;
+- the kiosk's view model can be built for every state reached.
 """
 
 from __future__ import annotations
@@ -32,10 +33,15 @@ from firmware_host.inputs import (
 from firmware_host.journal import Journal
 from firmware_host.replay import result_json
 from firmware_host.session import Session
+from firmware_host.viewmodel import build_view
 
 CONFIG3 = simulated_config(computer_seats=(), series_length=3)
 CONFIG4 = simulated_config(players=("Anna", "Ben", "Carla", "Dieter"), computer_seats=(),
                            series_length=4)
+SCENES_OF_PHASE = {
+    "dealing": ("deal",), "bidding": ("bidding",), "skat": ("declaration",),
+    "discard": ("declaration",), "play": ("play",), "scored": ("result",), "over": ("sheet",),
+}
 ZONES = ("deal", "centre", "skat", "seat0", "seat1", "seat2", "seat3")
 PRESSES = ("bid", "yes", "pass", "skat", "undo", "concede", "kontra", "re")
 
@@ -172,6 +178,8 @@ def run_stream(data: st.DataObject, config: Any) -> None:
             assert snapshot(session) == before
         check_cards(session)
         check_sheet(session)
+        view = build_view(session, out.refusal)  # every reachable state can be shown
+        assert view.scene in SCENES_OF_PHASE[session.table.phase]
     again = Session(config, journal)
     again.resume(finished_too=True)
     assert result_json(again) == result_json(session)

@@ -15,6 +15,7 @@ the table).
 
 from __future__ import annotations
 
+import logging
 import queue
 from collections.abc import Callable
 from dataclasses import dataclass
@@ -103,3 +104,21 @@ def as_callback(sink: EventSink | None) -> Callable[[Event], None]:
     if callable(sink):
         return sink
     raise TypeError(f"on_event must be a callable or a queue, not {type(sink).__name__}")
+
+
+def guarded(post: Callable[[Event], None], logger: logging.Logger) -> Callable[[Event], None]:
+    """``post`` for a driver thread: an exception in the receiver is logged, never raised
+    into the thread (which would stop the readers for good).
+
+    >>> def broken(event):
+    ...     raise RuntimeError("bug")
+    >>> guarded(broken, logging.getLogger("test"))(ReaderBack("x", None))
+    """
+
+    def post_safely(event: Event) -> None:
+        try:
+            post(event)
+        except Exception:
+            logger.exception("the receiver of %r failed", event)
+
+    return post_safely

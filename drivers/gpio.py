@@ -39,13 +39,16 @@ Config (``[gpio]``; pins are BCM numbers or gpiozero pin names)::
 
 from __future__ import annotations
 
+import logging
 import threading
 import time
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from drivers.events import ButtonHold, ButtonPress, Event, EventSink, as_callback
+from drivers.events import ButtonHold, ButtonPress, Event, EventSink, as_callback, guarded
+
+log = logging.getLogger(__name__)
 
 BUTTONS = ("bid", "pass")
 OPTIONAL_BUTTONS = ("undo",)  # a seat may have its own undo button besides the long press
@@ -100,7 +103,8 @@ class TableIO:
 
         if len(seats) > 4:
             raise GpioConfigError(f"gpio.seats lists {len(seats)} seats; a table has at most 4")
-        self._post: Callable[[Event], None] = as_callback(on_event)
+        # gpiozero calls back from its own threads: a failing receiver must not kill them.
+        self._post: Callable[[Event], None] = guarded(as_callback(on_event), log)
         used: dict[str, str] = {}
 
         def claim(value: object, where: str) -> int | str:

@@ -27,7 +27,7 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
 from drivers.clock import Clock, RealClock
-from drivers.events import Event, ReaderBack, ReaderFault
+from drivers.events import Event, ReaderBack, ReaderFault, guarded
 from drivers.mfrc522 import MFRC522
 from drivers.zones import ZoneTracker
 
@@ -65,8 +65,8 @@ class MFRC522Poller:
         if len(readers) > 5:
             raise ValueError(f"{len(readers)} MFRC522 readers: the Pi's SPI buses drive at most 5")
         self.clock = clock or RealClock()
-        self._post = on_event
-        self.tracker = tracker or ZoneTracker(on_event, laid_after_reads, gone_after)
+        self._post = guarded(on_event, log)
+        self.tracker = tracker or ZoneTracker(self._post, laid_after_reads, gone_after)
         self.slots = [_Slot(reader, zone) for reader, zone in readers]
         self.min_pass = min_pass
         self.retry_every = retry_every

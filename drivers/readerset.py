@@ -32,17 +32,20 @@ Options for the whole set (keyword arguments of :func:`build_readers`): ``laid_a
 
 from __future__ import annotations
 
+import logging
 from collections.abc import Callable, Mapping, Sequence
 from typing import Any
 
 from drivers.clock import Clock, RealClock
-from drivers.events import Event, EventSink, as_callback
+from drivers.events import Event, EventSink, as_callback, guarded
 from drivers.mfrc522 import MFRC522
 from drivers.mfrc522_regs import RX_GAIN_DB
 from drivers.poller import MFRC522Poller
 from drivers.scripted import ScriptedReaders
 from drivers.serial_board import SerialBoard
 from drivers.zones import ZoneError, ZoneTracker, check_zone
+
+log = logging.getLogger(__name__)
 
 CHIP_SELECTS = {0: (0, 1), 1: (0, 1, 2)}  # SPI1 needs dtoverlay=spi1-3cs for three
 # ``chip_select = n`` numbers the five chip selects in wiring order.
@@ -154,7 +157,8 @@ def build_readers(
 
     Raises :class:`ReaderConfigError` naming the entry (``readers[2]``) and the key.
     """
-    post: Callable[[Event], None] = as_callback(on_event)
+    # The set's readers post from their own threads: a failing receiver is logged there.
+    post: Callable[[Event], None] = guarded(as_callback(on_event), log)
     clock = clock or RealClock()
     try:
         tracker = ZoneTracker(post, laid_after_reads, gone_after)

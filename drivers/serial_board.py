@@ -41,7 +41,7 @@ from collections.abc import Callable, Mapping
 from typing import Any
 
 from drivers.clock import Clock, RealClock
-from drivers.events import Event, ReaderBack, ReaderFault
+from drivers.events import Event, ReaderBack, ReaderFault, guarded
 from drivers.uids import UidError, normalize_uid
 from drivers.zones import ZoneTracker
 
@@ -128,8 +128,8 @@ class SerialBoard:
         self.heartbeat_timeout = heartbeat_timeout
         self.backoff = backoff
         self.clock = clock or RealClock()
-        self._post = on_event
-        self.tracker = tracker or ZoneTracker(on_event)
+        self._post = guarded(on_event, log)
+        self.tracker = tracker or ZoneTracker(self._post)
         self._serial_factory = serial_factory or _default_serial_factory
         self._stop = threading.Event()
         self._thread: threading.Thread | None = None

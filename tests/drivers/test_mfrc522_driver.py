@@ -337,3 +337,22 @@ def test_a_tag_that_ignores_halt_does_not_hold_up_the_poll() -> None:
     start = clock.now()
     assert sorted(reader.poll()) == ["04a224b2c94f80", "04a224b2c94f81", "deadbeef"]
     assert clock.now() - start < 0.1
+
+
+def test_a_failing_receiver_does_not_stop_the_readers(caplog) -> None:
+    clock, _, chips, readers = make(2)
+    got: list = []
+
+    def receiver(event) -> None:
+        if not got:
+            got.append("boom")
+            raise RuntimeError("a bug in the controller")
+        got.append(event)
+
+    poller = MFRC522Poller(list(zip(readers, ZONES, strict=False)), receiver, clock=clock)
+    chips[0].lay(tag("deadbeef"))
+    chips[1].lay(tag("04a224b2c94f80"))
+    poller.poll_once()
+    poller.poll_once()  # no exception out of the pass
+    assert got[1:] == [TagLaid("centre", "04a224b2c94f80", got[1].at)]
+    assert "a bug in the controller" in caplog.text

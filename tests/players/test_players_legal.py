@@ -242,3 +242,33 @@ def test_pimc_declarer_concedes_a_hopeless_game_and_plays_on_otherwise() -> None
     for a in (Pass(1), Pass(2), Bid(0, 18), Declare(0, Contract.parse("GH"))):
         g.push(a)
     assert isinstance(p.choose(SeatView.of(g, 0)), Play)
+
+
+@pytest.mark.parametrize("contract, pickup", [("NO", True), ("GO", False), ("SHZ", False),
+                                              ("NOH", False), ("CHS", False)])
+def test_pimc_plays_announced_and_open_games_legally(contract: str, pickup: bool) -> None:
+    """Open hands (ouvert), schneider and schwarz announced: other knowledge, other goals."""
+    from engine.actions import Bid, Declare, TakeSkat
+    from engine.contract import Contract
+
+    g = Game(Deal.shuffled(31))
+    g.push(Pass(1))
+    g.push(Pass(2))
+    g.push(Bid(0, 18))
+    if pickup:
+        g.push(TakeSkat(0))
+        g.push(Declare(0, Contract.parse(contract)))
+        for c in sorted(c for c in range(32) if g.hands[0] >> c & 1)[:2]:
+            g.push(Discard(0, c))  # type: ignore[arg-type]
+    else:
+        g.push(Declare(0, Contract.parse(contract)))
+    assert g.phase == Phase.PLAY
+    if g.contract is not None and g.contract.ouvert:
+        assert SeatView.of(g, 1).open_hand == g.hands[0]
+    p = PimcPlayer(seed=2, worlds=2, workers=1)
+    while g.result is None:
+        pos = g.to_act
+        assert pos is not None
+        a = p.choose(SeatView.of(g, pos))
+        assert isinstance(a, Concede) or a in g.legal_actions()
+        g.push(a)

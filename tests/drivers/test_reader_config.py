@@ -129,3 +129,36 @@ def test_probe_lists_serial_ports_by_path(tmp_path) -> None:
     assert list_ports(str(tmp_path / "by-path")) == [
         (str(tmp_path / "by-path" / "platform-usb-0:1.3:1.0"), str(tmp_path / "ttyACM0"))]
     assert list_ports(str(tmp_path / "none")) == []
+
+
+def test_a_whole_reader_set_in_real_time(tmp_path) -> None:
+    """Emulated SPI readers and a reader board on a pty, started and closed as one set."""
+    import queue
+
+    from drivers.boardsim import PtyBoard
+    from drivers.events import ReaderFault as Fault
+
+    clock = RealClock()
+    rig = EmulatedRig(clock)
+    chip = rig.add_reader(0, 1)
+    rig.add_reader(1, 0).dead = "zeros"
+    board = PtyBoard(str(tmp_path / "usb-port0"), readers=2, heartbeat=0.1)
+    board.tags[1].append("04a224b2c94f81")
+    board.plug()
+    events: queue.Queue = queue.Queue()
+    readers = build_readers(
+        [{"type": "mfrc522", "spi_bus": 0, "spi_device": 1, "zone": "centre"},
+         {"type": "mfrc522", "spi_bus": 1, "spi_device": 0, "zone": "deal"},
+         {"type": "serial", "port": board.link, "readers": {1: "seat1"}, "name": "pads"}],
+        events, clock=clock, spi_factory=rig.spidev)
+    chip.lay(EmulatedTag.from_hex("04a224b2c94f80"))
+    seen: set = set()
+    wanted = {("TagLaid", "centre"), ("TagLaid", "seat1"), ("ReaderFault", "deal")}
+    with readers:
+        while not wanted <= seen:
+            event = events.get(timeout=10)
+            seen.add((type(event).__name__, getattr(event, "zone", None)))
+            if isinstance(event, Fault):
+                assert "all zeros" in event.message
+    board.unplug()
+    assert not chip.field_on

@@ -126,6 +126,16 @@ class GameLog:
         r = d.result
         if r.passed_in:
             self.write("  all passed: the deal is passed in")
+        elif r.declarer is None:  # Ramsch (house rule): everyone for themselves
+            points = r.ramsch_points or (0, 0, 0)
+            each = ", ".join(f"{table.name(d.seats[p])} {points[p]}" for p in range(3))
+            losers = " and ".join(table.name(d.seats[p]) for p in r.losers)
+            verdict = f"{losers} {'lose' if len(r.losers) > 1 else 'loses'}" if losers else (
+                "nobody loses")
+            self.write(f"  Ramsch: {each} points; {verdict}")
+            if r.durchmarsch is not None:
+                self.write(f"  {table.name(d.seats[r.durchmarsch])} took every trick: "
+                           "Durchmarsch")
         else:
             who = table.name(d.seats[r.declarer])
             outcome = "wins" if r.won else "loses"

@@ -8,10 +8,14 @@ without the refused lines ends identically).
 
 from __future__ import annotations
 
+import contextlib
+import io
 from pathlib import Path
 
 import pytest
 from e2e_script import OTHER_DECK_TAG, Script, config, deal_of, replay, write_config
+
+from firmware_host.cli import main
 
 THREE = config("three.toml")  # Anna, Ben, Carla; Carla deals first: Anna is forehand
 
@@ -337,6 +341,10 @@ def test_ramsch_when_all_pass_under_pub_rules(tmp_path: Path) -> None:
     assert game["passed_in"] is False and game["declarer"] is None
     # Anna took every trick: a Durchmarsch, which she wins with 120.
     assert game["scores"] == [120, 0, 0] and out["totals"] == [120, 0, 0]
+    log = io.StringIO()
+    with contextlib.redirect_stdout(log):
+        assert main(["replay", str(cfg), str(tmp_path / "r.jsonl")]) == 0
+    assert "Anna took every trick: Durchmarsch" in log.getvalue()
 
 
 def test_four_players_the_dealer_sits_out(tmp_path: Path) -> None:

@@ -12,6 +12,7 @@ so the table is exactly where it was.
 
 from __future__ import annotations
 
+import logging
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
@@ -24,6 +25,7 @@ from firmware_host.inputs import Input, ScriptError, TagLaid, from_json, parse_l
 from firmware_host.journal import Journal, JournalError
 
 Listener = Callable[["Session", Input | None, Outcome], None]
+log = logging.getLogger("skat-table")
 
 
 @dataclass
@@ -195,7 +197,10 @@ class Session:
 
     def _tell(self, inp: Input | None, out: Outcome) -> None:
         for listener in self.listeners:
-            listener(self, inp, out)
+            try:
+                listener(self, inp, out)
+            except Exception:  # a log or a screen that fails must not stop the table
+                log.exception("listener %r failed on %r", listener, inp)
 
     # ---- computer seats ------------------------------------------------------------------
 

@@ -21,6 +21,7 @@ from hypothesis import strategies as st
 from engine import actions as a
 from engine.cards import FULL_DECK, Card
 from firmware_host.config import simulated_config
+from firmware_host.gamelog import GameLog
 from firmware_host.inputs import (
     DeclareInput,
     Input,
@@ -148,6 +149,17 @@ def run_stream(data: st.DataObject, config: Any) -> None:
     journal = Journal.open(":memory:")
     session = Session(config, journal)
     session.resume()
+    narrated: list[str] = []
+    game_log = GameLog(narrated.append, verbose=True)
+    failures: list[BaseException] = []
+
+    def narrate(*args: Any) -> None:  # the session would only log a failing listener
+        try:
+            game_log(*args)
+        except Exception as exc:
+            failures.append(exc)
+
+    session.listeners.append(narrate)
     tags = list(config.card_tags().values())
     lines = random_line(tags)
     for number in range(1, 121):
@@ -178,6 +190,7 @@ def run_stream(data: st.DataObject, config: Any) -> None:
             assert snapshot(session) == before
         check_cards(session)
         check_sheet(session)
+        assert not failures, failures
         view = build_view(session, out.refusal)  # every reachable state can be shown
         assert view.scene in SCENES_OF_PHASE[session.table.phase]
     again = Session(config, journal)

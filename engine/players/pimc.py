@@ -54,6 +54,9 @@ DEFAULT_BUDGET = 1.0
 # and the search decides only when it solved at least this many deals.
 CLOSE_CHOICE = 1.5
 MIN_PLAN_WORLDS = 8
+# A hand game this close to the evaluation's safe strength is checked by search (the rule
+# player itself plays hand only 2.0 above it).
+HAND_CLOSE = 0.5
 # The declarer concedes only when at least this many worlds agree he is lost and schneider.
 MIN_CONCEDE_WORLDS = 12
 
@@ -394,6 +397,8 @@ class PimcPlayer:
                 return plays[0]
         if view.phase == Phase.DISCARD and view.pos == view.declarer:
             return self._declare_or_discard(view)
+        if view.phase == Phase.SKAT:
+            return self.hand_or_skat(view)
         return self.rule.choose(view)
 
     # ------------------------------------------------------------------ card play
@@ -483,25 +488,70 @@ class PimcPlayer:
         card = min(c for c in range(32) if away >> c & 1)
         return next(a for a in view.legal if isinstance(a, Discard) and a.card == card)
 
+    def hand_or_skat(self, view: SeatView) -> Action:
+        """Hand game or skat: the evaluation, and on a close call sampled deals solved both
+        ways (the hand game with the unknown skat; the pick-up with the evaluation's contract
+        and discard for the skat found), compared by expected Seeger-Fabian score."""
+        default = self.rule.skat_or_hand(view, list(view.legal))
+        hand = view.hand
+        best: tuple[float, int] | None = None
+        for e in ev.estimates(hand):
+            need = 8.5 if e.game == ev.NULL else 9.0
+            value = 35 if e.game == ev.NULL else ev.game_value(hand, e.game, hand=True)
+            close = e.strength >= need + HAND_CLOSE and value >= view.bid
+            if close and (best is None or e.strength - need > best[0]):
+                best = (e.strength - need, e.game)
+        if best is None or isinstance(default, Declare):
+            return default
+        game = best[1]
+        declare = next((a for a in view.legal if isinstance(a, Declare)
+                        and a.contract.game == game and a.contract.hand
+                        and not a.contract.schneider and not a.contract.ouvert), None)
+        if declare is None:
+            return default
+        rng = random.Random(f"{self.seed}:hand:{hand}:{view.bid}:{view.pos}")
+        others = [c for c in range(32) if not hand >> c & 1]
+        pos = view.pos
+        sf_hand = sf_skat = 0.0
+        played = 0
+        deadline = time.monotonic() + self.budget * 0.9
+        limit = self.worlds if self.worlds is not None else 10_000
+        tries = 0
+        while played < limit and tries < 3 * limit and (
+                self.worlds is not None or time.monotonic() < deadline):
+            tries += 1
+            rng.shuffle(others)
+            skat = (1 << others[20]) | (1 << others[21])
+            hands = [0, 0, 0]
+            hands[pos] = hand
+            hands[(pos + 1) % 3] = sum(1 << c for c in others[:10])
+            hands[(pos + 2) % 3] = sum(1 << c for c in others[10:20])
+            twelve = hand | skat
+            pick = contract_options(twelve, view.bid)[0]
+            try:
+                won_hand = _declarer_result(_solver(game, pos), game, hands, skat)
+                hands_pick = list(hands)
+                hands_pick[pos] = twelve & ~pick[4]
+                won_pick = _declarer_result(_solver(pick[3], pos), pick[3], hands_pick, pick[4])
+            except SearchLimitReached:
+                continue
+            v_hand = 35 if game == ev.NULL else ev.game_value(twelve, game, hand=True)
+            sf_hand += _sf_points(won_hand and v_hand >= view.bid, max(v_hand, view.bid))
+            sf_skat += _sf_points(won_pick and pick[0], max(pick[2], view.bid))
+            played += 1
+        if played >= MIN_PLAN_WORLDS and sf_hand > sf_skat:
+            return declare
+        return default
+
     def plan_game(self, cards: int, bid: int, pos: int) -> tuple[int, int]:
         """(game type, discard) for these 12 cards: the evaluation's best few, compared by
         solving sampled deals of the other 20 cards (expected Seeger-Fabian score)."""
-        options = []
-        for g in range(6):
-            away = ev.discard(cards, g)
-            ten = cards & ~away
-            if g == ev.NULL:
-                strength, need, value = ev.null_strength(ten), 8.5, 23
-            else:
-                strength, need, value = ev.suit_strength(ten, g), 9.0, ev.game_value(cards, g)
-            options.append((value >= bid, strength - need, value, g, away))
-        options.sort(key=lambda o: (o[0], o[1], o[2]), reverse=True)
+        options = contract_options(cards, bid)
         # only close choices are searched: a clear evaluation is not second-guessed by a
         # handful of sampled deals
         top = [o for o in options[:3] if o[0] and options[0][1] - o[1] <= CLOSE_CHOICE]
         if len(top) <= 1:
             return options[0][3], options[0][4]
-            return top[0][3], top[0][4]
         rng = random.Random(f"{self.seed}:plan:{cards}:{bid}:{pos}")
         others = [c for c in range(32) if not cards >> c & 1]
         wins = [0] * len(top)
@@ -538,9 +588,36 @@ class PimcPlayer:
         return top[best_i][3], top[best_i][4]
 
 
+def contract_options(cards: int, bid: int) -> list[tuple[bool, float, int, int, int]]:
+    """Every game type for 12 cards as (reaches the bid, strength margin, plain value, game,
+    discard), best first by the evaluation."""
+    options = []
+    for g in range(6):
+        away = ev.discard(cards, g)
+        ten = cards & ~away
+        if g == ev.NULL:
+            strength, need, value = ev.null_strength(ten), 8.5, 23
+        else:
+            strength, need, value = ev.suit_strength(ten, g), 9.0, ev.game_value(cards, g)
+        options.append((value >= bid, strength - need, value, g, away))
+    options.sort(key=lambda o: (o[0], o[1], o[2]), reverse=True)
+    return options
+
+
+def _declarer_result(solver: Solver, game: int, hands: list[int], skat: int) -> bool:
+    """Does the declarer win from the first lead (forehand leads)?"""
+    if game == ev.NULL:
+        return solver.null_won(hands, 0, ())
+    return solver.reaches(hands, 0, (), 61 - mask_points(skat))
+
+
 def _warm_up() -> None:
     for g in range(6):
         tables(g)
+
+
+def _sf_points(won: bool, value: int) -> float:
+    return value + 50 if won else -2 * value - 50
 
 
 def _sf_expectation(p_win: float, value: int) -> float:

@@ -141,7 +141,9 @@ class RulePlayer:
 
     def _suit_card(self, view: SeatView, legal: int, g: int) -> int:
         me_decl = view.pos == view.declarer
-        outstanding = view.unknown | (view.open_hand or 0)
+        # cards the others may still lay (an open hand is the declarer's, not outstanding
+        # to himself)
+        outstanding = view.unknown | (0 if me_decl else (view.open_hand or 0))
         trick = view.trick
         if not trick:
             return self._lead(view, legal, g, outstanding, me_decl)
@@ -155,7 +157,7 @@ class RulePlayer:
         last = len(trick) == 2
         winning = legal & BEATS[g][trick[w]]
         if partner_wins:
-            if last or me_decl:
+            if last:
                 return self._smear(legal, g)
             # partner's card may still be beaten by the declarer after me: keep points home
             return self._cheapest(legal, g)

@@ -273,20 +273,32 @@ def start_hardware(config: Any, loop: EventLoop, **factories: Any) -> list[Calla
     closers: list[Callable[[], None]] = []
     real = [r for r in config.readers if r.get("type", r.get("kind")) not in ("scripted",
                                                                               "simulated")]
+    # Hardware that cannot be opened is a standing fault on the screen, not a dead table: the
+    # touchscreen still works, and a person can still play with it.
     if real:
         from drivers.readerset import build_readers
 
-        readers = build_readers(real, loop.post, **factories)
-        readers.start()
-        closers.append(readers.close)
+        try:
+            readers = build_readers(real, loop.post, **factories)
+            readers.start()
+        except Exception as exc:
+            log.exception("the readers cannot be started")
+            loop.reader_faults["readers"] = f"the readers cannot be started: {exc}"
+        else:
+            closers.append(readers.close)
     if config.gpio:
         from drivers.gpio import TableIO
 
-        io = TableIO.from_config(config.gpio, loop.post,
-                                 pin_factory=factories.get("pin_factory"))
-        loop.beep = io.beep
-        loop.lights = io
-        closers.append(io.close)
+        try:
+            io = TableIO.from_config(config.gpio, loop.post,
+                                     pin_factory=factories.get("pin_factory"))
+        except Exception as exc:
+            log.exception("the buttons cannot be started")
+            loop.reader_faults["buttons"] = f"the buttons and lights cannot be started: {exc}"
+        else:
+            loop.beep = io.beep
+            loop.lights = io
+            closers.append(io.close)
     return closers
 
 

@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import contextlib
 import io
+import json
 import os
 import subprocess
 import sys
@@ -181,3 +182,18 @@ def test_help_for_every_command() -> None:
         with pytest.raises(SystemExit) as done:
             run_cli(command, "--help")
         assert done.value.code == 0
+
+
+def test_simulate_four_players_dealing_onto_the_pads(tmp_path: Path) -> None:
+    cfg = write_config(tmp_path / "pads.toml", ["Anna", "Ben", "Carla", "Dieter"], 1,
+                       deal_mode="seats", series_length=3)
+    status, out, err = run_cli("simulate", "--headless", "--config", str(cfg), "--seed", "9",
+                               "--ascii", "--script", str(tmp_path / "pads.jsonl"))
+    assert status == 0, err
+    assert "=== Deal 1: Ben deals ===" in out and "Series over after 3 deals" in out
+    assert "refused" not in out
+    lines = (tmp_path / "pads.jsonl").read_text(encoding="utf-8").splitlines()
+    zones = {json.loads(line).get("zone") for line in lines}
+    assert {"seat0", "seat2", "seat3", "centre"} <= zones and "deal" not in zones
+    again = replay(cfg, tmp_path / "pads.jsonl")
+    assert again["rejected"] == [] and again["phase"] == "over"

@@ -21,7 +21,8 @@ last accepted input and rebuilds; recovery after a crash feeds the journal's inp
 from __future__ import annotations
 
 import copy
-from collections.abc import Callable, Iterable
+import logging
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any, Literal
 
@@ -33,6 +34,7 @@ from engine.game import ISKO, IllegalAction, Rules
 from firmware_host.config import Config
 from firmware_host.inputs import DeclareInput, Input, Press, TagGone, TagLaid
 
+log = logging.getLogger("skat-table")
 ROLE_NAMES = ("forehand", "middlehand", "rearhand")
 PHASES = ("dealing", "bidding", "skat", "discard", "play", "scored", "over")
 Source = Literal["table", "computer", "script"]
@@ -199,6 +201,11 @@ class Table:
             note = self._apply(inp)
         except Refused as exc:
             return Outcome("refused", exc.refusal)
+        except Exception as exc:  # a bug must not take the table down, nor half-apply an input
+            log.exception("input %r failed", inp)
+            self._rebuild(list(self.stack))
+            return Outcome("refused", Refusal(
+                "other", f"the table could not take this input (internal error: {exc})"))
         self.stack.append((inp, source))
         if (self.stage, len(self.deals)) != stage_before:
             # A new phase: cards lying on the readers from the last one may be read afresh.
@@ -206,13 +213,6 @@ class Table:
             if isinstance(inp, TagLaid):
                 self.present[inp.zone] = {inp.tag}
         return Outcome("accepted", note=note)
-
-    def replay_accepted(self, inputs: Iterable[Input]) -> None:
-        """Apply inputs the table once accepted (recovery); refusals here mean a bad journal."""
-        for inp in inputs:
-            out = self.handle(inp)
-            if out.status == "refused":
-                raise ValueError(f"journal input {inp} no longer accepted: {out.refusal}")
 
     def _undo(self, seat: int) -> Outcome:
         if not 0 <= seat < self.n:

@@ -9,6 +9,7 @@
  *   result is True, False, or None when max_nodes (0: no limit) ran out first
  *   tables: bytes, 4 x 32 uint32 (cls_mask, beats, run_mask, value) + 4 bytes
  *           (maxer[0..2], declarer) + uint32 bonus (1 per trick in trick mode, else 0)
+ *           + uint32 trumps (the trump cards, 0 in null)
  *   tt:     a writable buffer of 16-byte entries (zeroed = empty), the transposition table
  */
 #define PY_SSIZE_T_CLEAN
@@ -24,6 +25,7 @@ typedef struct {
     uint8_t maxer[3];
     uint8_t declarer;
     uint32_t bonus;
+    uint32_t trumps; /* 0 in null */
 } Tables;
 
 typedef struct {
@@ -54,6 +56,16 @@ static int left_value(const Ctx *c, uint32_t remaining) {
         int b = low_bit(remaining);
         remaining &= remaining - 1;
         v += (int)c->t->value[b];
+    }
+    return v;
+}
+
+static int sure_value(const Tables *t, uint32_t cards) {
+    int v = 0;
+    while (cards) {
+        int b = low_bit(cards);
+        cards &= cards - 1;
+        v += (int)(t->value[b] + t->bonus);
     }
     return v;
 }
@@ -106,6 +118,30 @@ static int search(Ctx *c, uint32_t h[3], int leader, int need) {
     int total = left_value(c, remaining);
     if (need > total)
         return 0;
+    if (t->trumps) {
+        /* A trump above every trump of the other side wins its trick whenever it is laid:
+         * its own value is sure for its side. */
+        uint32_t mine = h[t->declarer] & t->trumps;
+        uint32_t theirs = remaining & t->trumps & ~mine;
+        if (mine) {
+            uint32_t sure = theirs ? mine & ~((2u << (31 - __builtin_clz(theirs))) - 1) : mine;
+            if (sure_value(t, sure) >= need)
+                return 1;
+        }
+        if (theirs) {
+            /* the defenders' sure trumps: all their points count, but two of them may fall
+             * in one trick, so only one defender's count of them is sure tricks */
+            uint32_t sure = mine ? theirs & ~((2u << (31 - __builtin_clz(mine))) - 1) : theirs;
+            int value = sure_value(t, sure);
+            if (t->bonus) {
+                int d1 = NEXT[t->declarer], d2 = NEXT[d1];
+                int n1 = __builtin_popcount(sure & h[d1]), n2 = __builtin_popcount(sure & h[d2]);
+                value = (n1 > n2 ? n1 : n2) * (int)t->bonus;
+            }
+            if (total - value < need)
+                return 0;
+        }
+    }
     Entry *e = &c->tt[slot(h[0], h[1], h[2], leader, c->tt_mask)];
     int lo = 0, hi = total;
     int hash_move = -1;

@@ -96,6 +96,7 @@ class Tables:
         cls_mask = [internal(FOLLOW[game][c]) for c in order]
         self.cls_mask = cls_mask
         self.points = [RANK_POINTS[c & 7] for c in order]
+        self.trumps = internal(TRUMPS[game])
         # cards that take a trick held by internal card w
         self.beats = [internal(BEATS[game][c]) for c in order]
         # engine byte -> internal mask, per suit; internal byte -> points
@@ -360,8 +361,8 @@ class Solver:
         t = self.t
         values = [0] * 32 if tricks else t.points
         packed = struct.pack(
-            "<128I4BI", *t.cls_mask, *t.beats, *t.run_mask, *values,
-            *(int(m) for m in self._maxer), self.declarer, 1 if tricks else 0,
+            "<128I4BII", *t.cls_mask, *t.beats, *t.run_mask, *values,
+            *(int(m) for m in self._maxer), self.declarer, 1 if tricks else 0, t.trumps,
         )
         tt = self._c_tt.setdefault(tricks, bytearray(16 * _TT_ENTRIES))
         c_search = _dds.search  # type: ignore[union-attr]

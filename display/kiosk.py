@@ -36,6 +36,8 @@ log = logging.getLogger(__name__)
 
 WINDOW_SIZE = (1024, 600)
 POLL_STEP = 0.02           # input latency bound where SDL cannot block (one frame at 50 Hz)
+POLL_STEP_QUIET = 0.05     # ... once nothing happened for QUIET_AFTER seconds
+QUIET_AFTER = 10.0
 BLOCKING_DRIVERS = {"x11", "wayland", "windows", "cocoa"}
 WAKE_EVENT = pygame.event.custom_type()
 
@@ -236,6 +238,8 @@ class Kiosk:
             events = [first] if first.type != pygame.NOEVENT else []
             return events + pygame.event.get()
         deadline = time.monotonic() + wait
+        quiet = self._now() - self._last_activity > QUIET_AFTER
+        step = POLL_STEP_QUIET if quiet else POLL_STEP
         while True:
             events = pygame.event.get()
             if events:
@@ -244,7 +248,7 @@ class Kiosk:
             if remaining <= 0 or self._woken.is_set():
                 self._woken.clear()
                 return []
-            self._woken.wait(min(POLL_STEP, remaining))
+            self._woken.wait(min(step, remaining))
 
     def _check_idle(self) -> None:
         if self.view is None or self.idle_after <= 0:

@@ -196,7 +196,7 @@ class Table:
             zone.add(inp.tag)
         if isinstance(inp, Press) and inp.press == "undo":
             return self._undo(inp.seat)
-        stage_before = self.stage, len(self.deals)
+        phase_before = self.phase, len(self.deals)
         try:
             note = self._apply(inp)
         except Refused as exc:
@@ -207,7 +207,7 @@ class Table:
             return Outcome("refused", Refusal(
                 "other", f"the table could not take this input (internal error: {exc})"))
         self.stack.append((inp, source))
-        if (self.stage, len(self.deals)) != stage_before:
+        if (self.phase, len(self.deals)) != phase_before:
             # A new phase: cards lying on the readers from the last one may be read afresh.
             self.present = {}
             if isinstance(inp, TagLaid):

@@ -76,13 +76,14 @@ class HeuristicPlayer:
         return self.rng.choice(legal)
 
 
-def make_player(name: str, seed: int, budget_ms: int) -> Player:
-    """The named computer player of ``engine.players`` (``random``, ``rule``, ``pimc``)."""
+def make_player(name: str, seed: int, budget_ms: int, never_declare: bool = False) -> Player:
+    """The named computer player of ``engine.players`` (``random``, ``rule``, ``pimc``);
+    ``never_declare``: the duel-mode partner, which always defends."""
     try:
         from engine.players import make_player as engine_make
     except ImportError:  # a build without the players package
         return HeuristicPlayer(seed)
-    return engine_make(name, seed=seed, budget=budget_ms / 1000)
+    return engine_make(name, seed=seed, budget=budget_ms / 1000, never_declare=never_declare)
 
 
 def ask(player: Player, game: Any) -> Any:

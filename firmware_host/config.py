@@ -53,12 +53,21 @@ class TableConfig:
     series_length: int | None = None
 
 
+COMPUTER_MODES = ("seats", "duel", "solo")
+
+
 @dataclass(frozen=True)
 class ComputerConfig:
+    """Computer seats. ``mode``: ``seats`` (any seats, all credited), ``duel`` (two people and
+    the computer, which always defends and is never credited on the sheet), ``solo`` (one
+    person against two computers)."""
+
     seats: tuple[int, ...] = ()
     player: str = "rule"
     budget_ms: int = 300
     seed: int = 0
+    mode: str = "seats"
+    uncredited: tuple[int, ...] = ()  # duel mode: the computer's seat, never on the sheet
 
 
 @dataclass(frozen=True)
@@ -310,7 +319,7 @@ def _deck_cards(sec: Mapping[str, Any], where: str) -> dict[str, Card]:
 
 
 def _computer(sec: Mapping[str, Any], n: int) -> ComputerConfig:
-    _only(sec, "computer", {"seats", "player", "budget_ms", "seed"})
+    _only(sec, "computer", {"seats", "player", "budget_ms", "seed", "mode"})
     seats: tuple[int, ...] = ()
     if "seats" in sec:
         raw = sec["seats"]
@@ -333,7 +342,15 @@ def _computer(sec: Mapping[str, Any], n: int) -> ComputerConfig:
     if budget < 1:
         raise ConfigError("[computer] budget_ms", "must be at least 1")
     seed = _typed(sec, "computer", "seed", int) if "seed" in sec else 0
-    return ComputerConfig(seats=seats, player=player, budget_ms=budget, seed=seed)
+    mode = _choice(sec, "computer", "mode", COMPUTER_MODES, "seats")
+    if mode == "duel" and (n != 3 or len(seats) != 1):
+        raise ConfigError("[computer] mode",
+                          "a duel is two people and the computer: 3 players, one computer seat")
+    if mode == "solo" and (n != 3 or len(seats) != 2):
+        raise ConfigError("[computer] mode",
+                          "solo is one person against two computers: 3 players, two seats")
+    return ComputerConfig(seats=seats, player=player, budget_ms=budget, seed=seed, mode=mode,
+                          uncredited=seats if mode == "duel" else ())
 
 
 def _player_names() -> tuple[str, ...]:
@@ -414,5 +431,7 @@ def config_from_fingerprint(fp: Mapping[str, Any]) -> Config:
         raw["table"]["series_length"] = fp["series_length"]
     if fp.get("house"):
         raw["house"] = dict(fp["house"])
+    if fp.get("uncredited"):
+        raw["computer"] = {"seats": list(fp["uncredited"]), "mode": "duel"}
     return parse_config(raw)
 

@@ -140,9 +140,12 @@ class Table:
         from engine.series import Series
 
         t = self.config.table
+        extra = {}
+        if self.config.computer.uncredited:  # duel mode: the computer is never credited
+            extra["uncredited_seats"] = self.config.computer.uncredited
         return Series(list(t.players), t.first_dealer, scoring=t.scoring,
                       length=t.series_length, bock=self.config.house.get("bock") or (),
-                      rules=self.rules)
+                      rules=self.rules, **extra)
 
     def _fresh(self) -> None:
         self.series = self._series_factory()

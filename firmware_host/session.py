@@ -52,9 +52,10 @@ class Session:
         self.problems: list[str] = []  # journal trouble found on opening, for the display/log
         self.journal_fault: str | None = None
         self._pending: list[tuple[dict[str, Any], str, dict[str, Any]]] = []
+        computer = self.config.computer
         self.players: dict[int, Player] = {
-            seat: make_player(self.config.computer.player, self.config.computer.seed + seat,
-                              self.config.computer.budget_ms)
+            seat: make_player(computer.player, computer.seed + seat, computer.budget_ms,
+                              never_declare=seat in computer.uncredited)
             for seat in self.computer_seats
         }
         self.resumed = 0
@@ -70,6 +71,7 @@ class Session:
             "house": {k: list(v) if isinstance(v, tuple) else v
                       for k, v in sorted(self.config.house.items())},
             "deck": {uid: str(card) for uid, card in sorted(self.config.deck.items())},
+            "uncredited": list(self.config.computer.uncredited),
         }
 
     def resume(self, finished_too: bool = False) -> int:

@@ -121,6 +121,7 @@ def config(name: str) -> Path:
 def write_config(path: Path, players: list[str], first_dealer: int = 0, **table: Any) -> Path:
     """A config with the test deck; ``table`` adds keys to [table], ``house`` a [house]."""
     house = table.pop("house", None)
+    computer = table.pop("computer", None)
     lines = ["[table]", f"players = {json.dumps(players, ensure_ascii=False)}",
              f"first_dealer = {first_dealer}"]
     for key, value in table.items():
@@ -128,6 +129,9 @@ def write_config(path: Path, players: list[str], first_dealer: int = 0, **table:
     if house:
         lines.append("[house]")
         lines += [f"{k} = {json.dumps(v)}" for k, v in house.items()]
+    if computer:
+        lines.append("[computer]")
+        lines += [f"{k} = {json.dumps(v)}" for k, v in computer.items()]
     lines.append("[deck]")
     lines += [f'{card} = "{uid}"' for card, uid in DECK.items()]
     path.write_text("\n".join(lines) + "\n", encoding="utf-8")

@@ -367,3 +367,26 @@ def test_four_players_the_dealer_sits_out(tmp_path: Path) -> None:
     assert (game["dealer"], game["declarer"], game["value"]) == (0, 1, 144)
     assert game["scores"] == [0, 144, 0, 0]
     assert out["seeger_fabian"] == [0, 194, 0, 0]  # 144 + 50 for a won game
+
+
+def test_duel_mode_the_computer_is_never_credited(tmp_path: Path) -> None:
+    # Carla's seat is the computer's: it defends with Ben, and the sheet never credits it.
+    cfg = write_config(tmp_path / "duel.toml", ["Anna", "Ben", "Carla"], 2,
+                       scoring="seeger-fabian", computer={"seats": [2], "mode": "duel"})
+    s = _to_play(Script())
+    s.play("CJ C8 HQ")
+    s.press(0, "concede")
+    out = replay(cfg, s.write(tmp_path / "duel.jsonl"))
+    (game,) = out["games"]
+    assert game["value"] == -240 and game["scores"] == [-240, 0, 0]
+    # Seeger-Fabian: the declarer -240 - 50; the defender Ben +40; Carla, uncredited, 0.
+    assert out["seeger_fabian"] == [-290, 40, 0]
+
+
+def test_duel_mode_needs_one_computer_seat_at_three(tmp_path: Path) -> None:
+    cfg = write_config(tmp_path / "duel.toml", ["Anna", "Ben", "Carla"], 2,
+                       computer={"seats": [1, 2], "mode": "duel"})
+    err = io.StringIO()
+    with contextlib.redirect_stderr(err), contextlib.redirect_stdout(io.StringIO()):
+        status = main(["replay", str(cfg), str(cfg)])
+    assert status == 2 and "[computer] mode" in err.getvalue()

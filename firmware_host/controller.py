@@ -462,9 +462,12 @@ class Table:
 
     def _press(self, seat: int, press: str, value: int | None) -> str:
         if self.stage == "dealing":
+            known = self.deal.cards_known()
+            # Some cards dealt and someone wants to go on: a card was not read (a short deal).
             raise Refused(Refusal(
-                "other", f"the cards are still being dealt ({self.deal.cards_known()} of 32)",
-                seat=seat))
+                "short-deal" if known else "other",
+                f"the cards are still being dealt ({known} of 32)", seat=seat,
+                value=known, other_value=32))
         if self.stage in ("scored", "over"):
             what = "the series is over" if self.stage == "over" else (
                 "the game is over: deal the next one")

@@ -26,6 +26,11 @@ fi
     exit 1
 }
 
+# What building the Pi extras needs (spidev is compiled on the Pi).
+if command -v apt-get >/dev/null 2>&1; then
+    apt-get install -y --no-install-recommends python3-venv python3-dev gcc >/dev/null
+fi
+
 # 1. The user and its groups (a group the system lacks is created, so the unit can name it).
 for group in video render input spi gpio dialout; do
     getent group "$group" >/dev/null || groupadd --system "$group"

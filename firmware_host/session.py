@@ -30,6 +30,8 @@ log = logging.getLogger("skat-table")
 
 @dataclass
 class Rejection:
+    """One refused input: its script line (None for a live input) and the reason."""
+
     line: int | None
     reason: str
     refusal: Refusal | None = None
@@ -37,6 +39,17 @@ class Rejection:
 
 @dataclass
 class Session:
+    """The controller with its journal, computer seats and listeners.
+
+    >>> from firmware_host.config import simulated_config
+    >>> s = Session(simulated_config(computer_seats=()), Journal.open(":memory:"))
+    >>> s.resume()
+    0
+    >>> s.submit_text('{"seat": 0, "press": "pass"}', line=1).status
+    'refused'
+    >>> [(r.line, r.reason) for r in s.rejected]
+    [(1, 'the cards are still being dealt (0 of 32)')]
+    """
     config: Config
     journal: Journal | None = None
     computer_seats: tuple[int, ...] = ()

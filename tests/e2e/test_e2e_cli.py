@@ -197,3 +197,34 @@ def test_simulate_four_players_dealing_onto_the_pads(tmp_path: Path) -> None:
     assert {"seat0", "seat2", "seat3", "centre"} <= zones and "deal" not in zones
     again = replay(cfg, tmp_path / "pads.jsonl")
     assert again["rejected"] == [] and again["phase"] == "over"
+
+
+def test_simulate_window_runs_the_kiosk_loop(tmp_path: Path,
+                                             monkeypatch: pytest.MonkeyPatch) -> None:
+    """``simulate --window`` end to end on SDL's dummy driver: 32 clicks deal, the computer
+    seats bid, then the window is closed; the journal holds what happened."""
+    pytest.importorskip("pygame")
+    monkeypatch.setenv("SDL_VIDEODRIVER", "dummy")
+    from display import commands as c
+    from display.kiosk import Kiosk
+    from firmware_host.journal import Journal
+
+    batches = [[c.DealNext()] * 32, [], [c.Quit()]]
+
+    def scripted_wait(self: Kiosk, timeout: float) -> list:
+        batch = batches.pop(0) if batches else [c.Quit()]
+        if any(isinstance(x, c.Quit) for x in batch):
+            self.closed = True
+        return batch
+
+    monkeypatch.setattr(Kiosk, "wait_events", scripted_wait)
+    journal = tmp_path / "sim" / "journal.sqlite"
+    status, _, err = run_cli("simulate", "--window", "--journal", str(journal), "--seed", "3")
+    assert status == 0, err
+    j = Journal.open(journal)
+    (sid, _, _), = j.all_series()
+    entries = j.entries(sid)
+    dealt = [e for e in entries if e.input.get("zone") == "deal" and e.status == "accepted"]
+    assert len(dealt) == 32
+    assert any(e.source == "computer" for e in entries)  # Ben and Carla answered by themselves
+    j.close()

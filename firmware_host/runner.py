@@ -241,16 +241,16 @@ def status_line(session: Any, faults: dict[str, str] | None = None) -> str:
     return text
 
 
-def open_session(config: Any, data_dir: Path | None, simulated: bool = False) -> Any:
+def open_session(config: Any, journal_path: Path | None) -> Any:
     """The session with its journal (resumed); a journal that cannot open is a fault, not fatal."""
     from firmware_host.journal import Journal, JournalError
     from firmware_host.session import Session
 
     journal = None
     fault = None
-    if data_dir is not None:
+    if journal_path is not None:
         try:
-            journal = Journal.open(data_dir / "journal.sqlite")
+            journal = Journal.open(journal_path)
         except JournalError as exc:
             fault = str(exc)
     session = Session(config, journal, computer_seats=config.computer.seats,
@@ -320,7 +320,7 @@ def cmd_run(args: argparse.Namespace) -> int:
 def run_headless_table(config: Any, data_dir: Path) -> int:
     from firmware_host.gamelog import GameLog
 
-    session = open_session(config, data_dir)
+    session = open_session(config, data_dir / "journal.sqlite")
     session.listeners.append(GameLog(log.info, symbols=False, show_hands=False))
     loop = EventLoop(session, notifier=Notifier.from_environment())
     closers = start_hardware(config, loop)
@@ -377,8 +377,7 @@ def run_kiosk(config: Any, simulated: bool, journal_path: str | None) -> int:
         print(f"skat-table: the kiosk display is not available ({exc}); "
               "use --headless / --no-display", file=sys.stderr)
         return 1
-    data_dir = Path(journal_path).parent if journal_path else None
-    session = open_session(config, data_dir, simulated)
+    session = open_session(config, Path(journal_path) if journal_path else None)
     sim = DealingSimulator(session) if simulated else None
     size = config.display.get("size")
     try:

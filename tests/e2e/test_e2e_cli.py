@@ -218,7 +218,7 @@ def test_simulate_window_runs_the_kiosk_loop(tmp_path: Path,
         return batch
 
     monkeypatch.setattr(Kiosk, "wait_events", scripted_wait)
-    journal = tmp_path / "sim" / "journal.sqlite"
+    journal = tmp_path / "sim" / "window.sqlite"
     status, _, err = run_cli("simulate", "--window", "--journal", str(journal), "--seed", "3")
     assert status == 0, err
     j = Journal.open(journal)

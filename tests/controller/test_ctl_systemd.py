@@ -163,3 +163,47 @@ def test_example_config_is_valid() -> None:
     raw.pop("deck")  # names the enrolled deck file, which only the table has
     cfg = parse_config(raw, deck_required=False)
     assert cfg.readers and cfg.gpio["buzzer"] == 18
+
+
+def test_run_under_a_notify_socket_until_sigterm(tmp_path: Path) -> None:
+    """``skat-table run --no-display`` as systemd starts it: READY with a readable STATUS,
+    watchdog pings, and a clean STOPPING on SIGTERM."""
+    import os
+    import signal
+    import sys
+
+    config = tmp_path / "table.toml"
+    text = (ROOT / "tests" / "data" / "configs" / "three.toml").read_text(encoding="utf-8")
+    config.write_text(text, encoding="utf-8")
+    sock = socket.socket(socket.AF_UNIX, socket.SOCK_DGRAM)
+    path = str(tmp_path / "notify")
+    sock.bind(path)
+    sock.settimeout(30)
+    env = dict(os.environ, NOTIFY_SOCKET=path, WATCHDOG_USEC="400000")
+    proc = subprocess.Popen(
+        [sys.executable, "-m", "firmware_host", "run", "--config", str(config),
+         "--data-dir", str(tmp_path / "data"), "--no-display"],
+        cwd=ROOT, env=env, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    try:
+        messages = [received(sock) for _ in range(3)]  # STATUS of the first screen, READY, ..
+        ready = next(m for m in messages if m[0] == "READY=1")
+        assert ready[1] == "STATUS=deal 1, Carla deals: dealing (0/32 cards)"
+        for _ in range(10):
+            if received(sock) == ["WATCHDOG=1"]:
+                break
+        else:
+            pytest.fail("no watchdog ping")
+        proc.send_signal(signal.SIGTERM)
+        for _ in range(20):
+            message = received(sock)
+            if message[0] == "STOPPING=1":
+                break
+        else:
+            pytest.fail("no STOPPING=1")
+        assert proc.wait(timeout=30) == 0
+    finally:
+        if proc.poll() is None:
+            proc.kill()
+            proc.wait()
+        sock.close()
+    assert (tmp_path / "data" / "journal.sqlite").exists()

@@ -36,7 +36,7 @@ log = logging.getLogger(__name__)
 
 WINDOW_SIZE = (1024, 600)
 POLL_STEP = 0.02           # input latency bound where SDL cannot block (one frame at 50 Hz)
-POLL_STEP_QUIET = 0.05     # ... once nothing happened for QUIET_AFTER seconds
+POLL_STEP_QUIET = 0.1      # ... once nothing happened for QUIET_AFTER seconds
 QUIET_AFTER = 10.0
 BLOCKING_DRIVERS = {"x11", "wayland", "windows", "cocoa"}
 WAKE_EVENT = pygame.event.custom_type()

@@ -214,6 +214,8 @@ class Session:
         for listener in self.listeners:
             try:
                 listener(self, inp, out)
+            except BrokenPipeError:  # the reader of our output went away (| head): stop
+                raise
             except Exception:  # a log or a screen that fails must not stop the table
                 log.exception("listener %r failed on %r", listener, inp)
 

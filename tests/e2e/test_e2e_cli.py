@@ -228,3 +228,17 @@ def test_simulate_window_runs_the_kiosk_loop(tmp_path: Path,
     assert len(dealt) == 32
     assert any(e.source == "computer" for e in entries)  # Ben and Carla answered by themselves
     j.close()
+
+
+def test_output_cut_short_by_a_pipe_ends_quietly() -> None:
+    env = {k: v for k, v in os.environ.items() if k not in ("DISPLAY", "WAYLAND_DISPLAY")}
+    # 60 deals write more than a pipe holds, so the writer surely meets the closed end.
+    proc = subprocess.Popen([sys.executable, "-m", "firmware_host", "simulate", "--seed", "1",
+                             "--games", "60"],
+                            stdout=subprocess.PIPE, stderr=subprocess.PIPE, cwd=ROOT, env=env)
+    assert proc.stdout is not None and proc.stderr is not None
+    proc.stdout.readline()
+    proc.stdout.close()  # like `| head -1`
+    err = proc.stderr.read().decode()
+    assert proc.wait(timeout=60) == 0
+    assert "Traceback" not in err and "BrokenPipe" not in err

@@ -232,16 +232,28 @@ class Journal:
 
     def append(self, series: int, inp: Mapping[str, Any], status: str, *, line: int | None = None,
                source: str = "table", reason: str | None = None,
-               at: float | None = None) -> None:
-        """Write one input durably (fsync'd on commit); raise :class:`JournalError` if not."""
+               at: float | None = None, durable: bool = True) -> None:
+        """Write one input; raise :class:`JournalError` if the storage refuses.
+
+        ``durable`` rows are fsync'd on commit. The others (inputs that changed nothing: a
+        tag that left, a refusal) are only written: the WAL is append-only, so the next
+        durable row's fsync makes them durable too, and a card picked up does not cost the
+        next card laid an fsync's wait.
+        """
         text = json.dumps(inp, sort_keys=True, ensure_ascii=False)
         seq = self._next_seq
         crc = _crc(seq, series, line, source, text, status, reason)
         try:
-            self._conn.execute(
-                "INSERT INTO inputs VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)",
-                (seq, series, line, source, text, status, reason,
-                 time.time() if at is None else at, crc))
+            if not durable:
+                self._conn.execute("PRAGMA synchronous=OFF")
+            try:
+                self._conn.execute(
+                    "INSERT INTO inputs VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)",
+                    (seq, series, line, source, text, status, reason,
+                     time.time() if at is None else at, crc))
+            finally:
+                if not durable:
+                    self._conn.execute("PRAGMA synchronous=FULL")
         except sqlite3.DatabaseError as exc:
             raise JournalError(_describe(exc)) from None
         self._next_seq = seq + 1

@@ -153,7 +153,10 @@ class Session:
                 self.series_id = self.journal.start_series(self.fingerprint())
             while self._pending:
                 r, s, e = self._pending[0]
-                self.journal.append(self.series_id, r, s, **e)
+                # What changed the table must be on disk before it is shown; the rest may
+                # ride on the next fsync.
+                self.journal.append(self.series_id, r, s, durable=s in ("accepted", "prompt"),
+                                    **e)
                 self._pending.pop(0)
             if self.table.stage == "over":
                 self.journal.finish_series(self.series_id)

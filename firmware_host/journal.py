@@ -31,6 +31,7 @@ from pathlib import Path
 from typing import Any
 
 SCHEMA_VERSION = 1
+TAIL_WINDOW = 20_000  # records checked for a torn tail on opening (several long series)
 _SCHEMA = """
 CREATE TABLE IF NOT EXISTS meta (key TEXT PRIMARY KEY, value TEXT NOT NULL);
 CREATE TABLE IF NOT EXISTS series (
@@ -170,12 +171,17 @@ class Journal:
         conn.execute("COMMIT")
         return conn
 
-    def _drop_torn_tail(self) -> None:
-        """Find the first record that is damaged or out of sequence; drop it and all after."""
+    def _drop_torn_tail(self, window: int = TAIL_WINDOW) -> None:
+        """Find the first record that is damaged or out of sequence; drop it and all after.
+
+        A torn write can only be at the end, so only the last ``window`` records are checked:
+        opening stays quick when the journal holds a year of play.
+        """
         expected = None
         bad_from = None
         for row in self._conn.execute(
-            "SELECT seq, series, line, source, input, status, reason, crc FROM inputs ORDER BY seq"
+            "SELECT seq, series, line, source, input, status, reason, crc FROM inputs "
+            "WHERE seq > (SELECT COALESCE(MAX(seq), 0) FROM inputs) - ? ORDER BY seq", (window,)
         ):
             seq, series, line, source, text, status, reason, crc = row
             if (expected is not None and seq != expected) or crc != _crc(

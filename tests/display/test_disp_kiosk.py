@@ -290,3 +290,18 @@ def test_partial_redraw_equals_full_render(kiosk: Kiosk, change: str) -> None:
     differ = [(x, y) for x in range(0, w, 3) for y in range(0, h, 3)
               if screen.get_at((x, y)) != full.get_at((x, y))]
     assert not differ, f"{len(differ)} sampled pixels differ, e.g. {differ[:5]}"
+
+
+def test_kiosk_opens_itself_as_the_controller_builds_it() -> None:
+    """``Kiosk(size=..., fullscreen=..., driver=...)`` then ``show``: no explicit open()."""
+    k = Kiosk(size=(640, 400), fullscreen=False, driver="dummy")
+    try:
+        assert k.screen is None
+        k.show(sample_view("deal", simulator=True))
+        assert k.size == (640, 400) and not k.closed
+        assert k.wait_events(0) == []   # a non-blocking poll, as the controller's loop does
+        post(pygame.QUIT)
+        assert k.poll(timeout=0) == [cmd.Quit()]
+        assert k.closed
+    finally:
+        k.close()

@@ -75,11 +75,19 @@ def test_after_the_series_everything_is_refused(tmp_path: Path) -> None:
     assert out["phase"] == "play" and len(out["games"]) == 5
 
 
+GAME_KEYS = {"number", "dealer", "declarer", "contract", "bid", "won", "value", "points",
+             "tricks", "matadors", "schneider", "schwarz", "overbid", "passed_in", "scores"}
+
+
 def test_replay_process_prints_only_json_on_stdout() -> None:
     proc = replay_process(config("four-sf.toml"), SCRIPTS / "series-four-sf.jsonl", "--json")
     out = json.loads(proc.stdout)
     assert set(out) == {"games", "totals", "seeger_fabian", "rejected", "phase"}
     assert out["phase"] == "over"
+    for game in out["games"]:  # every key DESIGN.md names, with its type
+        assert set(game) >= GAME_KEYS, GAME_KEYS - set(game)
+        assert isinstance(game["value"], int) and isinstance(game["scores"], list)
+        assert game["contract"] is None or isinstance(game["contract"], str)
 
 
 def test_replay_without_json_prints_a_readable_log() -> None:

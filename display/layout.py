@@ -12,6 +12,7 @@ overlap (panels are backgrounds and may hold content).
 
 from __future__ import annotations
 
+import unicodedata
 from collections.abc import Callable
 from dataclasses import dataclass
 
@@ -135,6 +136,7 @@ class Frame:
         cuts it with "…" when even the smallest size is too wide."""
         rect = self.r(x, y, w, h)
         min_px = self.px(min_units)
+        text = printable(text)
         lines: tuple[str, ...] = ()
         if wrap:
             px, lines, fits = self.fit_wrapped(text, face, rect, self.px(size), min_px)
@@ -156,6 +158,7 @@ class Frame:
                wrap: bool = False) -> Element:
         rect = self.r(x, y, w, h)
         min_px = self.px(MIN_TEXT_UNITS)
+        label = printable(label)
         label_rect = rect.inflate(-self.px(8), -self.px(4))
         if suit:
             label_rect.width -= rect.height
@@ -207,3 +210,10 @@ def wrap_words(text: str, width_of: Callable[[str], int], avail: int) -> list[st
             current = trial
     lines.append(current)
     return lines
+
+
+def printable(text: str) -> str:
+    """The text without control characters (a NUL in an engine message or a player's name
+    would make the font refuse the whole string); line breaks become spaces."""
+    return "".join(" " if c in "\n\r\t" else c for c in text
+                   if c in "\n\r\t" or unicodedata.category(c) != "Cc")

@@ -534,27 +534,28 @@ class SceneBuilder:
             trump = _("No suit is trump") if game == "N" else _("Only jacks are trump")
         ty = y + 10 + icon
         f.text(14, ty, iw - 12, 44, trump, size=18, face="bold", role="trump-text", wrap=True)
-        mods = self.tr.contract(p.contract)[len(self.tr.game(game)):].strip()
         ty += 46
-        if mods:
-            f.text(14, ty, iw - 12, 22, mods, size=16, colour=GOLD, role="contract-mods")
-            ty += 24
+        # The rest in order of importance, each line only while the panel has room for it.
         ramsch = game == "R"  # nobody declared: no declarer, no bid, no sides
+        mods = self.tr.contract(p.contract)[len(self.tr.game(game)):].strip()
+        lines: list[tuple[str, float, str, tuple[int, int, int], str]] = []
+        if mods:
+            lines.append((mods, 40, "contract-mods", GOLD, "bold"))
+        if p.kontra > 1:
+            lines.append((_("Re") if p.kontra == 4 else _("Kontra"), 22, "kontra", LOST, "bold"))
         if not ramsch:
-            f.text(14, ty, iw - 12, 40, _("Declarer: {name}").format(
-                name=self.name(p.declarer)), size=16, align="left", role="declarer", wrap=True)
-            ty += 42
-            f.text(14, ty, iw - 12, 22, _("Bid: {value}").format(value=p.bid), size=16,
-                   align="left", colour=MUTED, role="bid")
-            ty += 24
-        if not ramsch and ty + 44 <= y + mid_h:
-            f.text(14, ty, iw - 12, 42, _("Tricks: {name} {a}, defenders {b}").format(
-                name=self.name(p.declarer), a=p.tricks[0], b=p.tricks[1]),
-                size=16, align="left", colour=MUTED, role="tricks", wrap=True)
-            ty += 44
-        if p.kontra > 1 and ty + 22 <= y + mid_h:
-            f.text(14, ty, iw - 12, 22, _("Re") if p.kontra == 4 else _("Kontra"), size=16,
-                   face="bold", colour=LOST, role="kontra")
+            lines.append((_("Declarer: {name}").format(name=self.name(p.declarer)), 40,
+                          "declarer", INK, "sans"))
+            lines.append((_("Bid: {value}").format(value=p.bid), 22, "bid", MUTED, "sans"))
+            lines.append((_("Tricks: {name} {a}, defenders {b}").format(
+                name=self.name(p.declarer), a=p.tricks[0], b=p.tricks[1]), 40, "tricks",
+                MUTED, "sans"))
+        for text, h, role, colour, face in lines:
+            if ty + h > y + mid_h - 4:
+                break
+            f.text(14, ty, iw - 12, h, text, size=16, align="left", colour=colour, face=face,
+                   role=role, wrap=h > 22)
+            ty += h + 2
         # Right: the last trick, on request.
         rw = 170.0
         rx = f.W - rw - 8
@@ -651,12 +652,16 @@ class SceneBuilder:
                    colour=colour, align="right", role="result-value")
             ly = y + 72
             contract = self.tr.contract(r.contract or "")
-            f.text(x, ly, w * 0.6, 34, contract, size=26, face="bold", align="left",
-                   role="result-contract")
+            # One line usually; a long contract ("Schoppen Hand Schneider aangekondigd")
+            # takes two rather than shrinking.
+            long = self.f.fonts.size("bold", self.f.px(26), contract)[0] > self.f.px(w * 0.64)
+            ch = 60.0 if long else 34.0
+            f.text(x, ly, w * 0.66, ch, contract, size=26, face="bold", align="left",
+                   role="result-contract", wrap=long)
             if r.bid:
-                f.text(x + w * 0.6, ly, w * 0.4, 34, _("Bid: {value}").format(value=r.bid),
+                f.text(x + w * 0.66, ly, w * 0.34, 34, _("Bid: {value}").format(value=r.bid),
                        size=20, align="right", colour=MUTED, role="result-bid")
-            ly += 40
+            ly += ch + 6
             f.text(x, ly, w, 56, breakdown_text(r, self.tr), size=22, align="left",
                    role="result-breakdown", wrap=True)
             ly += 62

@@ -70,7 +70,7 @@ def build_view(session: Any, refusal: Refusal | None = None, simulator: bool = F
         return v.View(scene="bidding", bidding=v.BiddingView(
             bidder=bidder, listener=listener, value=game.bid, next_value=game.next_bid,
             to_act=to_act, passed=frozenset(seat(p) for p in game.passed),
-            holder=None, forehand_alone=game.passed >= {1, 2}), **common)
+            holder=_holder(game, seat), forehand_alone=game.passed >= {1, 2}), **common)
     if phase in ("skat", "discard"):
         from engine.actions import Declare, Discard
 
@@ -82,6 +82,16 @@ def build_view(session: Any, refusal: Refusal | None = None, simulator: bool = F
             declarer=seat(game.declarer), bid=game.bid, skat_taken=game.skat_taken,
             contracts=contracts, discards=discards, skat=skat), **common)
     return v.View(scene="play", play=_play_view(table, d), **common)
+
+
+def _holder(game: Any, seat: Any) -> int | None:
+    """The seat that holds the current value: the last to bid it or to say yes to it."""
+    from engine.actions import Bid, Hold
+
+    for action in reversed(game.actions):
+        if isinstance(action, Bid | Hold):
+            return seat(action.pos)
+    return None
 
 
 def _hands(table: Table, d: DealState, simulator: bool) -> tuple[tuple[Card, ...] | None, ...]:

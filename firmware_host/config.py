@@ -133,12 +133,32 @@ def parse_config(
         if base_dir is not None and not data_dir.is_absolute():
             data_dir = base_dir / data_dir
     display = _section(raw, "display")
-    _only(display, "display", {"size", "fullscreen", "deck_style", "driver"})
+    _only(display, "display", {"size", "fullscreen", "deck_style", "driver", "idle_after"})
+    _display(display)
     return Config(
         table=table, deck=deck, house=house, readers=readers, gpio=gpio, computer=computer,
         other_decks=other_decks,
         data_dir=data_dir, display=dict(display), source=source,
     )
+
+
+def _display(sec: Mapping[str, Any]) -> None:
+    if "size" in sec:
+        size = sec["size"]
+        if (not isinstance(size, list) or len(size) != 2
+                or not all(isinstance(x, int) and not isinstance(x, bool) and x >= 200
+                           for x in size)):
+            raise ConfigError("[display] size", f"must be [width, height] in pixels, not {size!r}")
+    if "fullscreen" in sec:
+        _typed(sec, "display", "fullscreen", bool)
+    if "deck_style" in sec:
+        _choice(sec, "display", "deck_style", ("french", "four-colour", "german"), "french")
+    if "driver" in sec:
+        _typed(sec, "display", "driver", str)
+    if "idle_after" in sec:
+        value = sec["idle_after"]
+        if isinstance(value, bool) or not isinstance(value, int | float) or value < 0:
+            raise ConfigError("[display] idle_after", "must be seconds (0: never idle)")
 
 
 def _section(raw: Mapping[str, Any], name: str, required: bool = False) -> Mapping[str, Any]:

@@ -383,7 +383,8 @@ def run_kiosk(config: Any, simulated: bool, journal_path: str | None) -> int:
     try:
         kiosk = Kiosk(size=tuple(size) if size else None,
                       fullscreen=bool(config.display.get("fullscreen", not simulated)),
-                      driver=config.display.get("driver"))
+                      driver=config.display.get("driver"),
+                      idle_after=float(config.display.get("idle_after", 300.0)))
         kiosk.open()
     except DisplayUnavailable as exc:
         print(f"skat-table: no display: {exc}", file=sys.stderr)

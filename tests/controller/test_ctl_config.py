@@ -112,6 +112,10 @@ BAD = [
     (TABLE + '[[readers]]\nkind = "mfrc522"\nzone = "kitchen"\n[deck]' + DECK,
      "[readers[0]]", "no zone 'kitchen'"),
     (TABLE + "[bogus]\n[deck]" + DECK, "[bogus]", "unknown section"),
+    (TABLE + "[display]\nsize = [800]\n[deck]" + DECK, "[display] size", "[width, height]"),
+    (TABLE + '[display]\ndeck_style = "tarot"\n[deck]' + DECK, "[display] deck_style",
+     "'german'"),
+    (TABLE + '[computer]\nplayer = "kermit"\n[deck]' + DECK, "[computer] player", "'rule'"),
     ("[table\nplayers = 3", "table.toml", "not valid TOML"),
     ("[deck]" + DECK, "[table]", "missing"),
 ]

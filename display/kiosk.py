@@ -104,7 +104,8 @@ class Kiosk:
                     self.screen = pygame.display.set_mode((0, 0), pygame.FULLSCREEN)
                     pygame.mouse.set_visible(False)
                 else:
-                    self.screen = pygame.display.set_mode(size or WINDOW_SIZE)
+                    # A window may be resized: the layout follows the new size.
+                    self.screen = pygame.display.set_mode(size or WINDOW_SIZE, pygame.RESIZABLE)
                 pygame.display.set_caption("Skat")
                 self._blocking_driver = pygame.display.get_driver() in BLOCKING_DRIVERS
                 break
@@ -266,7 +267,9 @@ class Kiosk:
         t = event.type
         if t == pygame.QUIT:
             return [cmd.Quit()]
-        if t in (pygame.WINDOWEXPOSED, pygame.VIDEOEXPOSE, pygame.WINDOWSIZECHANGED):
+        if t in (pygame.WINDOWEXPOSED, pygame.VIDEOEXPOSE, pygame.WINDOWSIZECHANGED,
+                 pygame.VIDEORESIZE):
+            self.screen = pygame.display.get_surface() or self.screen
             self._keys = []
             self._redraw(full=True)
             return []

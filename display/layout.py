@@ -1,7 +1,8 @@
 """Layout: a scene is a list of :class:`Element` boxes on a logical canvas scaled to the screen.
 
 The logical canvas is 480 units high and as wide as the screen's aspect ratio asks (800 units
-at 800x480, 853 at 1920x1080); one unit is ``height / 480`` pixels. Boxes are placed in units
+at 800x480, 853 at 1920x1080; a 4:3 screen gets 800 units and a taller canvas); one unit is
+``height / 480`` pixels (``width / 800`` on screens narrower than 5:3). Boxes are placed in units
 and converted to pixels at once, so every text and card face is drawn at its final size (sharp
 at every resolution) rather than scaled afterwards.
 
@@ -40,6 +41,7 @@ WON: Colour = (70, 190, 110)
 LOST: Colour = (236, 84, 76)
 
 LOGICAL_HEIGHT = 480
+LOGICAL_WIDTH = 800
 MIN_TEXT_UNITS = 13  # the smallest text on any screen: 13 px at 800x480 (7-inch), ~29 at 1080p
 
 
@@ -75,9 +77,11 @@ class Frame:
     def __init__(self, size: tuple[int, int], fonts: Fonts) -> None:
         self.size = size
         self.fonts = fonts
-        self.scale = size[1] / LOGICAL_HEIGHT
+        # Landscape screens wider than 5:3 get a wider canvas; narrower ones (4:3) a taller
+        # one, so the canvas is always at least 800 x 480 units.
+        self.scale = min(size[1] / LOGICAL_HEIGHT, size[0] / LOGICAL_WIDTH)
         self.W = size[0] / self.scale
-        self.H = float(LOGICAL_HEIGHT)
+        self.H = size[1] / self.scale
         self.elements: list[Element] = []
 
     def r(self, x: float, y: float, w: float, h: float) -> pygame.Rect:

@@ -196,13 +196,13 @@ class SceneBuilder:
                     selected=is_turn, role=f"seat{seat}" + (" turn" if is_turn else ""))
             name = self.name(seat) + (" ★" if seat in v.computer else "")
             status = self.status(seat)
-            name_w = pw - 16 - (82 if is_turn else 0)
+            name_w = pw - 16 - (94 if is_turn else 0)
             f.text(x + 8, y + 4, name_w, 28, name, size=21, face="bold", align="left",
                    role="seat-name", colour=GOLD if is_turn else (MUTED if out else INK),
                    ellipsize=True)
             if is_turn:
                 word = _("to act") if v.scene != "deal" else _("gets cards")
-                f.text(x + pw - 88, y + 6, 80, 24, word, size=16, face="bold",
+                f.text(x + pw - 98, y + 6, 90, 24, word, size=16, face="bold",
                        colour=GOLD_DARK, fill=GOLD, role="turn")
             role = v.role_of(seat)
             parts = [self.tr.role(role)] if role else []

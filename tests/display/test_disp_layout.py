@@ -42,7 +42,7 @@ def overlaps(elements: list[Element]) -> list[str]:
 
 
 def check_layout(elements: list[Element], size: tuple[int, int]) -> list[str]:
-    scale = size[1] / 480
+    scale = min(size[1] / 480, size[0] / 800)
     screen = pygame.Rect((0, 0), size)
     problems = []
     for e in elements:
@@ -178,3 +178,15 @@ def test_any_names_fit(renderer: Renderer, names: list[str], scene: str, languag
                        computer=computer)
     size = (1920, 1080) if big else (800, 480)
     assert not check_layout(renderer.layout(view, size), size)
+
+
+@pytest.mark.parametrize("size", [(1024, 600), (1280, 720), (1366, 768), (800, 600)])
+def test_other_screen_sizes(renderer: Renderer, size: tuple[int, int]) -> None:
+    """Common 7- and 10-inch panels, HD TVs and a 4:3 monitor, in the languages with the
+    longest words."""
+    problems = []
+    for language in ("de", "fr", "pl"):
+        for name, view in all_views(language).items():
+            problems += [f"{language} {name}: {p}"
+                         for p in check_layout(renderer.layout(view, size), size)]
+    assert not problems, "\n".join(problems[:20])

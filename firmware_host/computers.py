@@ -107,7 +107,7 @@ def to_move(action: Any, seat: int) -> Move:
         return Move(seat, Press(seat, "yes"))
     if isinstance(action, a.Pass):
         return Move(seat, Press(seat, "pass"))
-    if isinstance(action, a.TakeSkat):
+    if isinstance(action, a.TakeSkat | a.Push):
         return Move(seat, Press(seat, "skat"))
     if isinstance(action, a.Declare):
         return Move(seat, DeclareInput(seat, str(action.contract)))

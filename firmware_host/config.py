@@ -29,7 +29,8 @@ SCORINGS = ("standard", "seeger-fabian")
 DEAL_MODES = ("dealer", "seats")
 LANGUAGES = ("de", "en", "fr", "es", "nb", "cs", "nl", "pl")
 # House rules the `pub` rule set may switch on; each maps to a field of engine.game.Rules.
-HOUSE_RULES = ("kontra_re", "ramsch", "ramsch_jungfrau", "ramsch_durchmarsch", "bock")
+HOUSE_RULES = ("kontra_re", "ramsch", "schieberamsch", "schieberamsch_jacks", "ramsch_jungfrau",
+               "ramsch_durchmarsch", "bock")
 UID_RE = re.compile(r"^(?:[0-9a-f]{8}|[0-9a-f]{14}|[0-9a-f]{20})$")
 
 
@@ -259,6 +260,12 @@ def _house(sec: Mapping[str, Any], rules: str) -> dict[str, Any]:
             house["bock"] = BockRules.parse(triggers).triggers
         except SeriesError as exc:
             raise ConfigError("[house] bock", str(exc)) from None
+    from engine.game import Rules
+
+    try:
+        Rules.from_dict({k: v for k, v in house.items() if k != "bock"})
+    except ValueError as exc:
+        raise ConfigError("[house]", str(exc)) from None
     if rules == "isko" and any(house.values()):
         on = next(k for k, v in house.items() if v)
         raise ConfigError(f"[house] {on}",

@@ -36,7 +36,7 @@ from firmware_host.inputs import DeclareInput, Input, Press, TagGone, TagLaid
 
 log = logging.getLogger("skat-table")
 ROLE_NAMES = ("forehand", "middlehand", "rearhand")
-PHASES = ("dealing", "bidding", "skat", "discard", "play", "scored", "over")
+PHASES = ("dealing", "bidding", "skat", "discard", "pushing", "play", "scored", "over")
 Source = Literal["table", "computer", "script"]
 
 
@@ -316,6 +316,8 @@ class Table:
             return self._discard(zone, card)
         if phase == "play":
             return self._play(zone, card)
+        if phase == "pushing":
+            return self._push_card(zone, card)
         what = "bidding is on" if phase == "bidding" else (
             f"{self.name(self.deal.seats[self.game.declarer])} takes up the skat"
             " or declares a hand game first")
@@ -477,6 +479,8 @@ class Table:
             raise Refused(Refusal(
                 "out-of-turn", f"{self.name(seat)} deals and sits out this game", seat=seat))
         phase = self.phase
+        if phase == "pushing" and press in ("skat", "pass"):
+            return self._pushing_press(seat, pos, press)
         if press in ("kontra", "re") and not getattr(self.rules, "kontra_re", False):
             raise Refused(Refusal(
                 "other", "Kontra and Re are not played at this table", seat=seat))
@@ -511,6 +515,32 @@ class Table:
             self._push(a.Re(pos), seat)
             return f"{self.name(seat)}: Re!"
         raise Refused(Refusal("other", f"unknown press {press!r}", seat=seat))
+
+    # ---- Schieberamsch (house rule): each in turn takes the skat and pushes two on, or passes
+
+    def _pushing_press(self, seat: int, pos: int, press: str) -> str:
+        self._check_turn(seat, pos)
+        if press == "skat":
+            self._push(a.Push(pos), seat)
+            return f"{self.name(seat)} takes the skat to push it on"
+        self._push(a.Pass(pos), seat)
+        return f"{self.name(seat)} passes the skat on untouched"
+
+    def _push_card(self, zone: str, card: Card) -> str:
+        game = self.game
+        seat = self.deal.seats[game.to_act]
+        if zone not in ("skat", "deal"):
+            raise Refused(Refusal(
+                "wrong-pad", f"{self.name(seat)} lays the pushed cards on the skat reader",
+                seat=seat, card=card, zone=zone))
+        if not game.hand(game.to_act) & card.bit:
+            raise Refused(Refusal(
+                "not-in-hand", f"{self.name(seat)} does not hold {card}",
+                seat=seat, card=card, zone=zone))
+        self._check_prompt(seat, card, zone)
+        self._push(a.Discard(game.to_act, card), seat, card=card, zone=zone)
+        self.prompts.pop(seat, None)
+        return f"{self.name(seat)} pushes {card} on"
 
     def _check_turn(self, seat: int, pos: int) -> None:
         to_act = self.game.to_act

@@ -390,3 +390,38 @@ def test_duel_mode_needs_one_computer_seat_at_three(tmp_path: Path) -> None:
     with contextlib.redirect_stderr(err), contextlib.redirect_stdout(io.StringIO()):
         status = main(["replay", str(cfg), str(cfg)])
     assert status == 2 and "[computer] mode" in err.getvalue()
+
+
+def test_schieberamsch_takes_and_pushes_the_skat(tmp_path: Path) -> None:
+    cfg = write_config(tmp_path / "schiebe.toml", ["Anna", "Ben", "Carla"], 2, rules="pub",
+                       house={"ramsch": True, "schieberamsch": True})
+    s = Script().deal(REFUSAL_DEAL)
+    s.press(1, "pass").press(2, "pass").press(0, "pass")
+    # Forehand first: Anna takes the skat and pushes it on; a jack may not be pushed.
+    s.press(1, "skat")
+    refused = [len(s.lines)]
+    s.press(0, "skat").lay("skat", "CJ")
+    refused.append(len(s.lines))
+    s.lay("skat", "C7").lay("skat", "D7")
+    # Ben passes it on untouched; Carla picks it up and pushes the same two cards.
+    s.press(1, "pass").press(2, "skat").gone("skat", "C7").gone("skat", "D7")
+    s.lay("skat", "C7").lay("skat", "D7")
+    for trick in ("CJ C8 HQ", "HA HK H9", "SJ SA H8", "HJ ST H7", "DJ SK DA", "CA SQ DT",
+                  "CT S9 DK", "CK S8 DQ", "CQ S7 D9", "C9 HT D8"):
+        s.play(trick)
+    out = replay(cfg, s.write(tmp_path / "s.jsonl"))
+    assert [r["line"] for r in out["rejected"]] == refused
+    assert "Anna's turn" in out["rejected"][0]["reason"]
+    assert "jacks may not be pushed" in out["rejected"][1]["reason"]
+    (game,) = out["games"]
+    assert game["declarer"] is None and game["scores"] == [120, 0, 0]  # Anna's Durchmarsch
+    assert out["phase"] == "scored"
+
+
+def test_schieberamsch_needs_ramsch(tmp_path: Path) -> None:
+    cfg = write_config(tmp_path / "bad.toml", ["Anna", "Ben", "Carla"], 2, rules="pub",
+                       house={"schieberamsch": True})
+    err = io.StringIO()
+    with contextlib.redirect_stderr(err), contextlib.redirect_stdout(io.StringIO()):
+        assert main(["replay", str(cfg), str(cfg)]) == 2
+    assert "[house]" in err.getvalue() and "ramsch" in err.getvalue()

@@ -13,6 +13,7 @@ reached. Thousands of inputs; the controller never raises and its invariants hol
 from __future__ import annotations
 
 import json
+from dataclasses import replace
 from typing import Any
 
 from hypothesis import HealthCheck, given, settings
@@ -41,8 +42,11 @@ CONFIG4 = simulated_config(players=("Anna", "Ben", "Carla", "Dieter"), computer_
                            series_length=4)
 SCENES_OF_PHASE = {
     "dealing": ("deal",), "bidding": ("bidding",), "skat": ("declaration",),
-    "discard": ("declaration",), "play": ("play",), "scored": ("result",), "over": ("sheet",),
+    "discard": ("declaration",), "play": ("play",), "pushing": ("play",), "scored": ("result",),
+    "over": ("sheet",),
 }
+CONFIG_PUB = replace(CONFIG3, table=replace(CONFIG3.table, rules="pub"),
+                     house={"kontra_re": True, "ramsch": True, "schieberamsch": True})
 ZONES = ("deal", "centre", "skat", "seat0", "seat1", "seat2", "seat3")
 PRESSES = ("bid", "yes", "pass", "skat", "undo", "concede", "kontra", "re")
 
@@ -87,8 +91,12 @@ def legal_inputs(session: Session) -> list[Input]:
             out.append(Press(seat, "yes"))
         elif isinstance(action, a.Pass):
             out.append(Press(seat, "pass"))
-        elif isinstance(action, a.TakeSkat):
+        elif isinstance(action, a.TakeSkat | a.Push):
             out.append(Press(seat, "skat"))
+        elif isinstance(action, a.Kontra):
+            out.append(Press(seat, "kontra"))
+        elif isinstance(action, a.Re):
+            out.append(Press(seat, "re"))
         elif isinstance(action, a.Declare):
             out.append(DeclareInput(seat, str(action.contract)))
         elif isinstance(action, a.Concede):
@@ -120,7 +128,10 @@ def check_cards(session: Session) -> None:
         assert not seen & m, "a card is in two places"
         seen |= m
     outside = FULL_DECK & ~seen
-    discarded = sum(1 << int(x.card) for x in game.actions if isinstance(x, a.Discard))
+    discarded = 0  # a card pushed on twice in Schieberamsch is still one card
+    for x in game.actions:
+        if isinstance(x, a.Discard):
+            discarded |= 1 << int(x.card)
     assert outside & ~(game.deal.skat | discarded) == 0, "a card went missing"
     assert outside.bit_count() <= 2
     if str(game.phase.value) == "play":
@@ -138,6 +149,9 @@ def check_sheet(session: Session) -> None:
         r = d.result
         if r.passed_in:
             assert scores == [0] * n
+        elif r.declarer is None:  # Ramsch: what the engine gives each position
+            assert scores == [r.position_values[d.seats.index(seat)] if seat in d.seats else 0
+                              for seat in range(n)]
         else:
             assert scores[d.seats[r.declarer]] == r.value
             assert (r.value > 0) == bool(r.won)
@@ -145,7 +159,9 @@ def check_sheet(session: Session) -> None:
     assert t.totals() == totals
 
 
-def run_stream(data: st.DataObject, config: Any) -> None:
+def run_stream(data: st.DataObject, config: Any, prefer_pass: int = 0) -> None:
+    """``prefer_pass`` (0..10): how often, in tenths, a pass is chosen when one is legal (so
+    that all-pass deals, and with them Ramsch, come up)."""
     journal = Journal.open(":memory:")
     session = Session(config, journal)
     session.resume()
@@ -168,7 +184,11 @@ def run_stream(data: st.DataObject, config: Any) -> None:
             moves = legal_inputs(session)
             if not moves:
                 break
-            inp: Input | None = moves[data.draw(st.integers(0, len(moves) - 1), label="move")]
+            passes = [m for m in moves if isinstance(m, Press) and m.press == "pass"]
+            if passes and data.draw(st.integers(0, 9), label="pass?") < prefer_pass:
+                inp: Input | None = passes[0]
+            else:
+                inp = moves[data.draw(st.integers(0, len(moves) - 1), label="move")]
             assert inp is not None
             if isinstance(inp, TagLaid) and inp.tag in session.table.present.get(inp.zone, ()):
                 # A random line left this card lying on the reader: pick it up first.
@@ -208,3 +228,10 @@ def test_fuzz_three_players(data: st.DataObject) -> None:
 @given(st.data())
 def test_fuzz_four_players(data: st.DataObject) -> None:
     run_stream(data, CONFIG4)
+
+
+@settings(max_examples=20, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(st.data())
+def test_fuzz_pub_rules(data: st.DataObject) -> None:
+    """Kontra, Re, Ramsch and Schieberamsch in the mix."""
+    run_stream(data, CONFIG_PUB, prefer_pass=6)

@@ -105,7 +105,8 @@ class EventLoop:
         if isinstance(event, c.Declare):
             return DeclareInput(event.seat, event.contract)
         if isinstance(event, c.LayCard):
-            zone = "skat" if table.phase == "discard" else f"seat{event.seat}"
+            # A click on a card: discarding or pushing lays it on the skat, else on the pad.
+            zone = "skat" if table.phase in ("discard", "pushing") else f"seat{event.seat}"
             return TagLaid(zone, tags[event.card])
         if isinstance(event, c.DealNext) and self.simulator is not None:
             card = self.simulator.next_card()

@@ -27,20 +27,23 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
     p.add_argument("--script", metavar="FILE", help="write the inputs as a table script")
 
 
-def rebuild(journal: Any, series_id: int) -> tuple[Any, list[dict[str, Any]]]:
-    """The session of a journalled series (no journal attached) and its script lines."""
+def rebuild(journal: Any, series_id: int) -> tuple[Any, list[str]]:
+    """The session of a journalled series (no journal attached) and its script lines: every
+    input as it came, unreadable lines included (a bug report wants them too)."""
     from firmware_host.config import config_from_fingerprint
+    from firmware_host.inputs import from_json
     from firmware_host.session import Session
 
     fp = next(cfg for sid, cfg, _ in journal.all_series() if sid == series_id)
     session = Session(config_from_fingerprint(fp))
-    lines: list[dict[str, Any]] = []
+    lines: list[str] = []
     for entry in journal.iter_entries(series_id):
-        if entry.status == "prompt" or "raw" in entry.input:
+        if entry.status == "prompt":
+            continue  # the computer's suggestion, not something the table was told
+        if "raw" in entry.input:
+            lines.append(str(entry.input["raw"]))
             continue
-        lines.append(entry.input)
-        from firmware_host.inputs import from_json
-
+        lines.append(json.dumps(entry.input, ensure_ascii=False))
         session.table.handle(from_json(entry.input), entry.source)  # type: ignore[arg-type]
     return session, lines
 
@@ -95,8 +98,7 @@ def cmd_export(args: argparse.Namespace) -> int:
     session, lines = rebuild(journal, sid)
     records = iss_records(session, sid)
     if args.script:
-        Path(args.script).write_text(
-            "".join(json.dumps(x, ensure_ascii=False) + "\n" for x in lines), encoding="utf-8")
+        Path(args.script).write_text("".join(line + "\n" for line in lines), encoding="utf-8")
         print(f"{len(lines)} inputs written to {args.script}", file=sys.stderr)
     if args.iss and args.iss != "-":
         Path(args.iss).write_text("".join(r + "\n" for r in records), encoding="utf-8")

@@ -242,3 +242,20 @@ def test_output_cut_short_by_a_pipe_ends_quietly() -> None:
     err = proc.stderr.read().decode()
     assert proc.wait(timeout=60) == 0
     assert "Traceback" not in err and "BrokenPipe" not in err
+
+
+def test_exported_script_keeps_refused_and_unreadable_lines(tmp_path: Path) -> None:
+    from test_e2e_hands import THREE, refusal_script
+
+    script, _ = refusal_script()
+    script.lines.insert(3, "this line is not JSON")
+    source = script.write(tmp_path / "bad.jsonl")
+    journal = tmp_path / "j.sqlite"
+    expected = replay(THREE, source, "--journal", str(journal))
+    status, _, err = run_cli("export", "--journal", str(journal), "--script",
+                             str(tmp_path / "exported.jsonl"))
+    assert status == 0, err
+    again = replay(THREE, tmp_path / "exported.jsonl")
+    assert again == expected  # the same games, and the same refusals on the same lines
+    assert any("not JSON" in r["reason"] or "not a JSON" in r["reason"]
+               for r in again["rejected"])

@@ -17,11 +17,13 @@ import sys
 import threading
 from collections.abc import Callable
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
-from firmware_host.controller import Outcome
 from firmware_host.inputs import DeclareInput, Input, Press, TagGone, TagLaid
 from firmware_host.sdnotify import Notifier
+
+if TYPE_CHECKING:  # the command table imports this module: keep the engine out of it
+    from firmware_host.controller import Outcome
 
 log = logging.getLogger("skat-table")
 DEFAULT_DATA_DIR = Path("/var/lib/skat-table")

@@ -49,3 +49,23 @@ def test_positions_follow_the_dealer_clockwise() -> None:
     assert positions_for(3, 4) == (0, 1, 2)
     table = dealt_table()
     assert table.deal.seats == positions_for(table.deal.dealer, 3)
+
+
+def test_command_modules_keep_their_imports_light() -> None:
+    """The command table imports every command module to build ``--help``: the controller's
+    must not pull in the engine, the drivers or pygame at module level."""
+    import subprocess
+    import sys
+
+    code = (
+        "import sys\n"
+        "for m in ('runner', 'simulator', 'replay', 'export', 'enroll'):\n"
+        "    __import__('firmware_host.' + m)\n"
+        "heavy = sorted(m for m in sys.modules\n"
+        "               if m.split('.')[0] in ('pygame', 'drivers', 'display', 'sqlite3')\n"
+        "               or m in ('engine.game', 'firmware_host.controller'))\n"
+        "print(heavy)\n"
+    )
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
+                         check=True, timeout=60)
+    assert out.stdout.strip() == "[]", out.stdout

@@ -94,8 +94,13 @@ class Config:
         return {card: uid for uid, card in self.deck.items()}
 
 
-def load_config(path: str | Path, deck_required: bool = True) -> Config:
-    """Read and check a TOML config file; raise :class:`ConfigError` naming the key."""
+def load_config(path: str | Path, deck_required: bool = True, without_deck: bool = False
+                ) -> Config:
+    """Read and check a TOML config file; raise :class:`ConfigError` naming the key.
+
+    ``without_deck`` (enrolment): the ``[deck]`` section is not read at all, since the deck
+    file it names is the one about to be written.
+    """
     path = Path(path)
     try:
         raw = tomllib.loads(path.read_text(encoding="utf-8"))
@@ -105,6 +110,9 @@ def load_config(path: str | Path, deck_required: bool = True) -> Config:
         raise ConfigError(str(path), f"cannot read the config file ({exc})") from None
     except tomllib.TOMLDecodeError as exc:
         raise ConfigError(str(path), f"not valid TOML: {exc}") from None
+    if without_deck:
+        raw.pop("deck", None)
+        deck_required = False
     return parse_config(raw, base_dir=path.parent, deck_required=deck_required, source=path)
 
 

@@ -34,6 +34,11 @@ def cmd_enroll(args: argparse.Namespace) -> int:
     from drivers.decks import DeckError, DeckRegistry, EnrolmentError, EnrolmentSession, load_deck
 
     out = Path(args.out)
+    try:
+        out.parent.mkdir(parents=True, exist_ok=True)
+    except OSError as exc:
+        print(f"skat-table: cannot create {out.parent}: {exc.strerror or exc}", file=sys.stderr)
+        return 1
     registry = DeckRegistry()
     for other in sorted(out.parent.glob("*.toml")):
         if other.resolve() == out.resolve():
@@ -80,6 +85,9 @@ def cmd_enroll(args: argparse.Namespace) -> int:
         except EnrolmentError as exc:
             print(f"  refused: {exc}", file=sys.stderr)
             continue
+        except OSError as exc:  # the deck file is saved after every card
+            print(f"skat-table: cannot save {out}: {exc.strerror or exc}", file=sys.stderr)
+            return 1
         print(f"  {card} = {uid}", file=sys.stderr)
     print(f"deck {session.name!r} complete: {out}", file=sys.stderr)
     return 0
@@ -93,7 +101,7 @@ def _reader_uids(args: argparse.Namespace) -> Iterator[str] | None:
         print("skat-table: enroll needs --config (which reader) or --uids FILE", file=sys.stderr)
         return None
     try:
-        config = load_config(args.config, deck_required=False)
+        config = load_config(args.config, without_deck=True)
     except ConfigError as exc:
         print(f"skat-table: config error: {exc}", file=sys.stderr)
         return None

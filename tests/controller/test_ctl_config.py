@@ -148,3 +148,12 @@ def test_cli_exit_status_2_one_line_no_traceback(tmp_path: Path, command: str) -
     lines = proc.stderr.strip().splitlines()
     assert len(lines) == 1 and "[table] first_dealer" in lines[0]
     assert "Traceback" not in proc.stderr
+
+
+def test_enrolment_reads_the_config_without_its_deck(tmp_path: Path) -> None:
+    # The example config names the deck file that enrolment is about to write.
+    path = write(tmp_path, TABLE + '[deck]\ndeck = "not-yet.toml"\n')
+    with pytest.raises(ConfigError):
+        load_config(path)
+    cfg = load_config(path, without_deck=True)
+    assert cfg.deck == {} and cfg.table.players == ("Anna", "Ben", "Carla")

@@ -6,10 +6,17 @@
     shots = PhaseShots(Path("out"), size=(800, 480))
     for view in views:
         shots.add(view)          # writes out/001-deal.png, 002-bidding.png, ...
+    shots.flush()                # and the last screen, if it is not on file yet
+
+A phase change (:func:`phase_of`) is a new scene (deal, bidding, declaration, play,
+result, sheet), a new deal, the skat taken up, and each completed trick. A refused card or
+press is always worth its own file (``NNN-scene-refused.png``): it is what a bug report is
+usually about.
 """
 
 from __future__ import annotations
 
+from collections.abc import Hashable
 from pathlib import Path
 
 import pygame
@@ -18,9 +25,24 @@ from .render import Renderer, render
 from .view import View
 
 
+def phase_of(view: View) -> Hashable:
+    """What must differ between two views for the second to be a new phase.
+
+    >>> from display.samples import sample_view
+    >>> phase_of(sample_view("bidding"))[0]
+    'bidding'
+    """
+    detail: Hashable = None
+    if view.scene == "play" and view.play is not None:
+        detail = sum(view.play.tricks)  # a completed trick is a moment worth keeping
+    elif view.scene == "declaration" and view.declaration is not None:
+        detail = view.declaration.skat_taken
+    return (view.scene, view.game_number, detail)
+
+
 class PhaseShots:
-    """Writes a PNG whenever the scene (or the deal number) changes; ``flush`` writes the
-    last view too, so the final state is always on file."""
+    """Writes a PNG whenever the phase changes (:func:`phase_of`) and for every refusal;
+    ``flush`` writes the last view too, so the final state is always on file."""
 
     def __init__(self, directory: Path | str, size: tuple[int, int] = (800, 480),
                  every_view: bool = False) -> None:
@@ -32,24 +54,29 @@ class PhaseShots:
         self.written: list[Path] = []
         self._last: View | None = None
         self._last_written: View | None = None
+        self._phase: Hashable = object()
 
     def add(self, view: View) -> Path | None:
         last = self._last
         self._last = view
-        changed = (last is None or view.scene != last.scene
-                   or view.game_number != last.game_number)
+        if view.refusal is not None:
+            # The phase stays where it was: the table goes on as if the input never came.
+            return self._write(view, "-refused")
+        phase = phase_of(view)
+        changed = phase != self._phase
+        self._phase = phase
         if changed or (self.every_view and view != last):
             return self._write(view)
         return None
 
     def flush(self) -> Path | None:
         if self._last is not None and self._last is not self._last_written:
-            return self._write(self._last)
+            return self._write(self._last, "-refused" if self._last.refusal else "")
         return None
 
-    def _write(self, view: View) -> Path:
+    def _write(self, view: View, suffix: str = "") -> Path:
         n = len(self.written) + 1
-        path = self.directory / f"{n:03d}-{view.scene}.png"
+        path = self.directory / f"{n:03d}-{view.scene}{suffix}.png"
         pygame.image.save(render(view, self.size, renderer=self.renderer), str(path))
         self.written.append(path)
         self._last_written = view

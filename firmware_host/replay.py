@@ -5,7 +5,7 @@ With ``--json`` stdout holds one JSON object (DESIGN.md, "Contracts"): ``games``
 it, a readable log and the score sheet. ``--journal FILE`` journals every line as the real
 table does; run again after a crash with the same FILE, the replay resumes after the last
 journalled line and ends exactly as an uninterrupted run. ``--screenshot DIR`` renders the
-kiosk after every accepted line into DIR (needs pygame; headless is fine).
+kiosk into DIR at every phase change and every refusal (needs pygame; headless is fine).
 """
 
 from __future__ import annotations
@@ -25,7 +25,7 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
     p.add_argument("--journal", metavar="FILE",
                    help="journal as the table does; resume from FILE after a crash")
     p.add_argument("--screenshot", metavar="DIR",
-                   help="save a PNG of the kiosk after every accepted line into DIR")
+                   help="save a PNG of the kiosk at every phase change and refusal into DIR")
     p.add_argument("--size", default="800x480", help="screenshot size WxH (default 800x480)")
     p.add_argument("-v", "--verbose", action="store_true", help="log every input")
 

@@ -1,7 +1,9 @@
-"""Screenshots of the kiosk after every accepted input (``replay --screenshot DIR``).
+"""Screenshots of what the players saw (``replay --screenshot DIR``): one PNG per phase change.
 
-Renders the view off-screen with ``display.render.render`` (works headless with
-``SDL_VIDEODRIVER=dummy``) and saves ``NNNN-scene.png`` files in order.
+A session listener builds the kiosk's view after every input the table did not ignore and
+hands it to :class:`display.screenshots.PhaseShots`, which decides what is a new phase (a new
+scene or deal, the skat taken up, each completed trick) and always keeps a refusal. Renders
+off-screen (``SDL_VIDEODRIVER=dummy`` is fine) into ``NNN-scene.png`` files in order.
 """
 
 from __future__ import annotations
@@ -12,32 +14,31 @@ from typing import Any
 
 
 class ScreenshotWriter:
-    """A session listener that saves one PNG per accepted or refused input."""
+    """A session listener that saves one PNG per phase change and one per refusal."""
 
     def __init__(self, directory: Path, size: tuple[int, int]) -> None:
         os.environ.setdefault("SDL_VIDEODRIVER", "dummy")
+        # pygame greets on stdout when imported: `replay --json` must keep stdout pure JSON.
+        os.environ.setdefault("PYGAME_HIDE_SUPPORT_PROMPT", "1")
         import pygame
 
-        from display.render import Renderer
+        from display.screenshots import PhaseShots
 
         pygame.init()
         self.pygame = pygame
-        self.directory = directory
-        self.size = size
-        self.renderer = Renderer()
-        self.count = 0
-        directory.mkdir(parents=True, exist_ok=True)
+        self.shots = PhaseShots(directory, size)
+
+    @property
+    def written(self) -> list[Path]:
+        return self.shots.written
 
     def __call__(self, session: Any, inp: Any, out: Any) -> None:
-        from display.render import render
         from firmware_host.viewmodel import build_view
 
         if out.status == "ignored":
             return
-        view = build_view(session, out.refusal)
-        self.count += 1
-        surface = render(view, self.size, renderer=self.renderer)
-        self.pygame.image.save(surface, str(self.directory / f"{self.count:04d}-{view.scene}.png"))
+        self.shots.add(build_view(session, out.refusal))
 
     def close(self) -> None:
+        self.shots.flush()
         self.pygame.quit()

@@ -15,7 +15,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from e2e_script import ROOT, SCRIPTS, config, replay, write_config
+from e2e_script import ROOT, SCRIPTS, config, replay, replay_process, write_config
 
 from firmware_host.cli import main
 
@@ -67,18 +67,28 @@ def test_export_writes_iss_records_and_a_script_that_replays(tmp_path: Path) -> 
     assert status == 0 and "Anna, Ben, Carla (finished" in listing
 
 
-def test_replay_screenshots(tmp_path: Path) -> None:
+def test_replay_screenshots_one_per_phase_change(tmp_path: Path) -> None:
+    """One PNG per phase change (deal, bidding, declaration before and after the pick-up,
+    the play and each completed trick, the result, the next deal) and one per refusal; stdout
+    of ``--json`` stays pure JSON although pygame is imported."""
     pytest.importorskip("pygame")
-    lines = (SCRIPTS / "series-three.jsonl").read_text(encoding="utf-8").splitlines()[:40]
+    lines = (SCRIPTS / "series-three.jsonl").read_text(encoding="utf-8").splitlines()
+    first_game = 32 + 5 + 2 + 30  # deal, presses, discards, ten tricks
+    assert "zone" in lines[first_game] and "zone" in lines[first_game - 1]
     script = tmp_path / "s.jsonl"
-    script.write_text("\n".join(lines) + "\n", encoding="utf-8")
+    script.write_text("\n".join(lines[:first_game + 1])
+                      + '\n{"seat": 0, "press": "yes"}\n', encoding="utf-8")
     shots = tmp_path / "shots"
-    replay(config("three-series.toml"), script, "--screenshot", str(shots))
-    pngs = sorted(p.name for p in shots.glob("*.png"))
-    assert len(pngs) == 40
-    assert pngs[0].endswith("-deal.png") and pngs[-1].endswith(("-bidding.png",
-                                                                   "-declaration.png",
-                                                                   "-play.png"))
+    proc = replay_process(config("three-series.toml"), script, "--json",
+                          "--screenshot", str(shots))
+    out = json.loads(proc.stdout)  # nothing but the JSON object on stdout
+    assert len(out["games"]) == 1 and out["phase"] == "dealing"
+    assert [r["line"] for r in out["rejected"]] == [first_game + 2]
+    names = sorted(p.name for p in shots.glob("*.png"))
+    scenes = [name[4:-4] for name in names]
+    assert scenes == (["deal", "bidding", "declaration", "declaration"] + ["play"] * 10
+                      + ["result", "deal", "deal-refused"])
+    assert names[0] == "001-deal.png"
 
 
 def test_kiosk_in_the_event_loop_with_computer_seats() -> None:

@@ -667,7 +667,8 @@ class SceneBuilder:
             ly += 62
             if r.ramsch_points:
                 f.text(x, ly, w, 32, "  ".join(
-                    f"{self.name(s)} {p}" for s, p in enumerate(r.ramsch_points)),
+                    f"{self.name(s)} {p}" for s, p in enumerate(r.ramsch_points)
+                    if v.positions is None or s in v.positions),
                     size=22, align="left", role="result-points")
                 ly += 38
             elif r.points is not None:

@@ -176,7 +176,17 @@ def _result_view(table: Table, d: DealState) -> Any:
         overbid=r.overbid, passed_in=r.passed_in, ending=r.ending,
         breakdown=tuple(tuple(b) for b in r.breakdown), base_value=r.base_value,
         multiplier=r.multiplier, skat=tuple(mask_cards(game.deal.skat)),
-        discards=tuple(mask_cards(game.skat)), next_dealer=table.series.dealer)
+        discards=tuple(mask_cards(game.skat)), next_dealer=table.series.dealer,
+        losers=tuple(d.seats[p] for p in r.losers),
+        ramsch_points=_by_seat(table, d, r.ramsch_points) if r.ramsch_points else ())
+
+
+def _by_seat(table: Table, d: DealState, per_position: tuple[int, ...]) -> tuple[int, ...]:
+    """Per-position figures as one entry per table seat (0 for a dealer sitting out)."""
+    out = [0] * table.n
+    for pos, value in enumerate(per_position):
+        out[d.seats[pos]] = value
+    return tuple(out)
 
 
 def _sheet(table: Table) -> Any:

@@ -20,6 +20,8 @@ from collections.abc import Callable
 from dataclasses import dataclass
 
 from engine.cards import JACKS, RANK_POINTS, SUIT_MASKS
+from engine.trick import MATADOR_ORDER, TRUMPS
+from engine.trick import matadors as trick_matadors
 
 GRAND = 4
 NULL = 5
@@ -27,43 +29,26 @@ BASE_VALUES = (12, 11, 10, 9, 24)
 SKAT_WORTH = 2.5  # what a skat adds to a hand, in strength units (about a trick and a half)
 NULL_VALUES = {(False, False): 23, (True, False): 35, (False, True): 46, (True, True): 59}
 ACE, TEN, KING, QUEEN, JACK = 7, 3, 6, 5, 4
-_JACK_ORDER = (4, 12, 20, 28)  # CJ SJ HJ DJ: the top of every trump suit
-# Trump order below the jacks: A T K Q 9 8 7, as rank indices.
-_TRUMP_RANKS = (7, 3, 6, 5, 2, 1, 0)
 
 
 def trump_mask(game: int) -> int:
-    """The trumps of a game type (no trumps in null)."""
-    if game == NULL:
-        return 0
-    if game == GRAND:
-        return JACKS
-    return JACKS | SUIT_MASKS[game]
+    """The trumps of a game type (none in null): the engine's, ``engine.trick.TRUMPS``."""
+    return TRUMPS[game]
 
 
 def matador_order(game: int) -> list[int]:
-    """The trumps from the highest down, as engine card indices."""
-    order = list(_JACK_ORDER)
-    if game < GRAND:
-        order += [8 * game + r for r in _TRUMP_RANKS]
-    return order
+    """The trumps from the highest down, as engine card indices (the engine's order)."""
+    return list(MATADOR_ORDER[game])
 
 
 def matadors(cards: int, game: int) -> int:
-    """'With' (positive) or 'without' (negative) how many, counted on the cards given.
+    """'With' (positive) or 'without' (negative) how many: ``engine.trick.matadors``.
 
     >>> from engine.cards import parse_mask
     >>> matadors(parse_mask("CJ SJ DJ"), 4), matadors(parse_mask("HJ"), 4)
     (2, -2)
     """
-    order = matador_order(game)
-    holds = (cards >> order[0]) & 1
-    n = 0
-    for c in order:
-        if ((cards >> c) & 1) != holds:
-            break
-        n += 1
-    return n if holds else -n
+    return trick_matadors(cards, game)
 
 
 def side_mask(game: int) -> int:

@@ -272,3 +272,20 @@ def test_pimc_plays_announced_and_open_games_legally(contract: str, pickup: bool
         a = p.choose(SeatView.of(g, pos))
         assert isinstance(a, Concede) or a in g.legal_actions()
         g.push(a)
+
+
+def test_pimc_hand_or_skat_is_legal_and_reproducible() -> None:
+    rule = RulePlayer(0)
+    decided = []
+    for seed in range(60):
+        g = Game(Deal.shuffled(seed))
+        while g.phase == Phase.BIDDING:
+            g.push(rule.choose(SeatView.of(g, g.to_act)))  # type: ignore[arg-type]
+        if g.phase != Phase.SKAT:
+            continue
+        view = SeatView.of(g, g.to_act)  # type: ignore[arg-type]
+        a = PimcPlayer(seed=seed, worlds=10, workers=1).choose(view)
+        b = PimcPlayer(seed=seed, worlds=10, workers=1).choose(view)
+        assert a == b and a in g.legal_actions()
+        decided.append(a.kind)
+    assert "skat" in decided

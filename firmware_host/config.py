@@ -18,6 +18,7 @@ import re
 import tomllib
 from collections.abc import Mapping
 from dataclasses import dataclass, field
+from decimal import Decimal, InvalidOperation
 from pathlib import Path
 from typing import Any
 
@@ -52,6 +53,8 @@ class TableConfig:
     language: str = "de"
     deal_mode: str = "dealer"
     series_length: int | None = None
+    stake: Decimal | None = None      # money per point for the settlement; None: no money
+    cap: int | None = None            # the most points one game counts in the settlement
 
 
 COMPUTER_MODES = ("seats", "duel", "solo")
@@ -217,7 +220,7 @@ def _choice(section: Mapping[str, Any], name: str, key: str, choices: tuple[str,
 
 def _table(sec: Mapping[str, Any]) -> TableConfig:
     _only(sec, "table", {"players", "first_dealer", "rules", "scoring", "language",
-                         "deal_mode", "series_length"})
+                         "deal_mode", "series_length", "stake", "cap"})
     if "players" not in sec:
         raise ConfigError("[table] players", "missing: list the 3 or 4 players clockwise")
     players = sec["players"]
@@ -242,6 +245,15 @@ def _table(sec: Mapping[str, Any]) -> TableConfig:
         length = _typed(sec, "table", "series_length", int)
         if length < 1:
             raise ConfigError("[table] series_length", "must be at least 1 deal")
+    stake = _stake(sec["stake"]) if "stake" in sec else None
+    cap = None
+    if "cap" in sec:
+        cap = _typed(sec, "table", "cap", int)
+        if cap < 1:
+            raise ConfigError("[table] cap", f"must be at least 1 point, not {cap}")
+        if stake is None:
+            raise ConfigError("[table] cap", "limits what a game counts in the settlement: "
+                              'set a stake per point too, e.g. stake = "0.05"')
     return TableConfig(
         players=tuple(names),
         first_dealer=first_dealer,
@@ -250,7 +262,25 @@ def _table(sec: Mapping[str, Any]) -> TableConfig:
         language=_choice(sec, "table", "language", LANGUAGES, "de"),
         deal_mode=_choice(sec, "table", "deal_mode", DEAL_MODES, "dealer"),
         series_length=length,
+        stake=stake,
+        cap=cap,
     )
+
+
+def _stake(value: Any) -> Decimal:
+    """Money per point: text such as "0.05" (exact), or a number."""
+    example = 'e.g. stake = "0.05" (money per point)'
+    if isinstance(value, bool) or not isinstance(value, str | int | float):
+        raise ConfigError("[table] stake", f"must be an amount of money, {example}, not {value!r}")
+    try:
+        # A TOML float like 0.1 is not exact; str() gives back what was written.
+        stake = Decimal(str(value).strip())
+    except InvalidOperation:
+        raise ConfigError("[table] stake",
+                          f"must be an amount of money, {example}, not {value!r}") from None
+    if not stake.is_finite() or stake < 0:
+        raise ConfigError("[table] stake", f"must be zero or more, {example}, not {value!r}")
+    return stake
 
 
 def _house(sec: Mapping[str, Any], rules: str) -> dict[str, Any]:

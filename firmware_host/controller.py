@@ -145,6 +145,7 @@ class Table:
             extra["uncredited_seats"] = self.config.computer.uncredited
         return Series(list(t.players), t.first_dealer, scoring=t.scoring,
                       length=t.series_length, bock=self.config.house.get("bock") or (),
+                      stake=t.stake, cap=t.cap,
                       rules=self.rules, **extra)
 
     def _fresh(self) -> None:
@@ -625,6 +626,12 @@ class Table:
 
     def seeger_fabian(self) -> list[int]:
         return list(self.series.seeger_fabian)
+
+    def settlement(self) -> Any:
+        """The money so far (``engine.series.Settlement``), or None when no stake is set."""
+        if self.series.stake is None:
+            return None
+        return self.series.settlement()
 
 
 def _is_trump(card: int, contract: Any) -> bool:

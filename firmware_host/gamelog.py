@@ -7,6 +7,7 @@ output, ``replay`` without ``--json``, the journal of a real table in journald).
 from __future__ import annotations
 
 from collections.abc import Callable
+from decimal import Decimal
 from typing import Any
 
 from engine.cards import JACKS, Card, mask_cards, mask_points
@@ -181,4 +182,33 @@ def sheet_text(table: Table) -> str:
     if table.config.table.scoring == "seeger-fabian":
         rows.append(f"  {'':>3} {'S-F':<{width}} {'':<6}" + "".join(
             f" {t:>{width}}" for t in table.seeger_fabian()))
+    rows += settlement_lines(table, width)
     return "\n".join(rows)
+
+
+def money_text(amount: Decimal) -> str:
+    """An amount exactly, with at least the two decimals of cents.
+
+    >>> money_text(Decimal("15")), money_text(Decimal("-0.2")), money_text(Decimal("0.005"))
+    ('15.00', '-0.20', '0.005')
+    """
+    if int(amount.as_tuple().exponent) > -2:
+        amount = amount.quantize(Decimal("0.01"))
+    return str(amount)
+
+
+def settlement_lines(table: Table, width: int) -> list[str]:
+    """The money per seat and who pays whom, when the config sets a stake per point."""
+    settled = table.settlement()
+    if settled is None:
+        return []
+    cap = table.series.cap
+    note = f"{settled.stake} per point" + (f", a game counts at most {cap}" if cap else "")
+    rows = [f"  {'':>3} {'money':<{width}} {'':<6}" + "".join(
+        f" {('+' if a > 0 else '') + money_text(a):>{width}}" for a in settled.amounts),
+        f"  settlement ({note}):"]
+    rows += [f"    {table.name(p.payer)} pays {table.name(p.payee)} {money_text(p.amount)}"
+             for p in settled.payments]
+    if not settled.payments:
+        rows.append("    nobody pays")
+    return rows

@@ -44,7 +44,22 @@ def result_json(session: Any) -> dict[str, Any]:
         out["seeger_fabian"] = table.seeger_fabian()
     out["rejected"] = [{"line": r.line, "reason": r.reason} for r in session.rejected]
     out["phase"] = table.phase
+    settled = table.settlement()
+    if settled is not None:  # only when the config sets a stake: DESIGN's keys stay as they are
+        out["settlement"] = settlement_json(settled, table.series.cap)
     return out
+
+
+def settlement_json(settled: Any, cap: int | None) -> dict[str, Any]:
+    """The money as exact decimal text: ``amounts`` per seat (+ receives), ``payments``."""
+    from firmware_host.gamelog import money_text
+
+    return {
+        "stake": str(settled.stake), "cap": cap, "points": list(settled.points),
+        "amounts": [money_text(a) for a in settled.amounts],
+        "payments": [{"payer": p.payer, "payee": p.payee, "amount": money_text(p.amount)}
+                     for p in settled.payments],
+    }
 
 
 def cmd_replay(args: argparse.Namespace) -> int:

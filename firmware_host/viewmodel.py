@@ -203,9 +203,11 @@ def _sheet(table: Table) -> Any:
             value=d.entry.value if d.entry is not None else 0, totals=tuple(running)))
     series = table.series
     over = table.phase == "over"
+    settled = table.settlement() if over else None
     return SheetView(
         rows=tuple(rows), totals=tuple(table.totals()),
         seeger_fabian=tuple(table.seeger_fabian())
         if table.config.table.scoring == "seeger-fabian" else None,
         games_total=table.config.table.series_length,
-        winner=series.winner if over else None, finished=over)
+        winner=series.winner if over else None, finished=over,
+        settlement=None if settled is None else tuple(float(a) for a in settled.amounts))

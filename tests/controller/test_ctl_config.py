@@ -96,6 +96,18 @@ BAD = [
     (TABLE + 'colour = "red"\n[deck]' + DECK, "[table] colour", "unknown key"),
     (TABLE + "series_length = 0\n[deck]" + DECK, "[table] series_length", "at least 1"),
     (TABLE + "[house]\nkontra_re = true\n[deck]" + DECK, "[house] kontra_re", "pub"),
+    (TABLE + 'stake = "five cents"\n[deck]' + DECK, "[table] stake", 'stake = "0.05"'),
+    (TABLE + 'stake = "-0.05"\n[deck]' + DECK, "[table] stake", "zero or more"),
+    (TABLE + 'stake = "NaN"\n[deck]' + DECK, "[table] stake", "zero or more"),
+    (TABLE + "stake = true\n[deck]" + DECK, "[table] stake", "amount of money"),
+    (TABLE + 'stake = "0.05"\ncap = 0\n[deck]' + DECK, "[table] cap", "at least 1 point"),
+    (TABLE + 'stake = "0.05"\ncap = "200"\n[deck]' + DECK, "[table] cap", "whole number"),
+    (TABLE + "cap = 200\n[deck]" + DECK, "[table] cap", "set a stake"),
+    (TABLE + '[house]\nbock = ["sixty"]\n[deck]' + DECK, "[house] bock", 'rules = "pub"'),
+    (TABLE + 'rules = "pub"\n[house]\nbock = ["sixty-sixty"]\n[deck]' + DECK,
+     "[house] bock", "unknown Bock trigger"),
+    (TABLE + 'rules = "pub"\n[house]\nbock = "sixty"\n[deck]' + DECK, "[house] bock",
+     "list of triggers"),
     (TABLE + "[deck]" + DECK.replace('CJ = "', 'XJ = "'), "[deck] XJ", "not a card"),
     (TABLE + "[deck]" + DECK.replace('CJ = "04', 'CJ = "zz'), "[deck] CJ", "tag UID"),
     (TABLE + "[deck]" + "\n".join(DECK.splitlines()[:-1]), "[deck]", "missing DA"),
@@ -129,15 +141,38 @@ def test_a_wrong_config_names_the_key(tmp_path: Path, text: str, key: str, words
     assert key in message and words in message, message
 
 
+def test_stake_cap_and_bock_reach_the_series(tmp_path: Path) -> None:
+    from decimal import Decimal
+
+    from firmware_host.controller import Table
+
+    text = TABLE + 'rules = "pub"\nstake = "0.1"\ncap = 200\n[house]\n' \
+        'bock = ["sixty", "value:100"]\n[deck]' + DECK
+    cfg = load_config(write(tmp_path, text))
+    assert cfg.table.stake == Decimal("0.1") and cfg.table.cap == 200
+    series = Table(cfg).series
+    assert (series.stake, series.cap) == (Decimal("0.1"), 200)
+    assert series.bock.triggers == ("sixty", "value:100")
+    # A TOML number is read as written (0.1 stays exactly 0.1); no stake: no settlement.
+    assert load_config(write(tmp_path, TABLE + "stake = 0.1\n[deck]" + DECK)).table.stake \
+        == Decimal("0.1")
+    assert Table(load_config(write(tmp_path, GOOD))).settlement() is None
+
+
 def test_a_second_deck_file_is_read_relative_to_the_config(tmp_path: Path) -> None:
     (tmp_path / "deck.toml").write_text("[deck]" + DECK, encoding="utf-8")
     cfg = load_config(write(tmp_path, TABLE + '[deck]\ndeck = "deck.toml"\n'))
     assert len(cfg.deck) == 32
 
 
-@pytest.mark.parametrize("command", ["replay", "run"])
-def test_cli_exit_status_2_one_line_no_traceback(tmp_path: Path, command: str) -> None:
-    cfg = write(tmp_path, TABLE.replace("first_dealer = 2", "first_dealer = 9") + "[deck]" + DECK)
+@pytest.mark.parametrize(("command", "key", "bad"), [
+    ("replay", "[table] first_dealer", "first_dealer = 9"),
+    ("run", "[table] first_dealer", "first_dealer = 9"),
+    ("replay", "[table] stake", 'first_dealer = 2\nstake = "a lot"'),
+])
+def test_cli_exit_status_2_one_line_no_traceback(tmp_path: Path, command: str, key: str,
+                                                 bad: str) -> None:
+    cfg = write(tmp_path, TABLE.replace("first_dealer = 2", bad) + "[deck]" + DECK)
     script = tmp_path / "s.jsonl"
     script.write_text("", encoding="utf-8")
     args = [str(cfg), str(script)] if command == "replay" else ["--config", str(cfg)]
@@ -146,7 +181,7 @@ def test_cli_exit_status_2_one_line_no_traceback(tmp_path: Path, command: str) -
     assert proc.returncode == 2
     assert proc.stdout == ""
     lines = proc.stderr.strip().splitlines()
-    assert len(lines) == 1 and "[table] first_dealer" in lines[0]
+    assert len(lines) == 1 and key in lines[0]
     assert "Traceback" not in proc.stderr
 
 

@@ -101,6 +101,19 @@ static int ordered(const Tables *t, uint32_t m, uint32_t hand, uint32_t remainin
     return n + moves_of(t, m & ~win, hand, remaining, out + n);
 }
 
+static void smear_order(const Tables *t, int *a, int n) {
+    for (int i = 1; i < n; i++) {
+        int x = a[i];
+        int kx = (int)t->value[x] * 2 + !((t->trumps >> x) & 1);
+        int j = i - 1;
+        while (j >= 0 && ((int)t->value[a[j]] * 2 + !((t->trumps >> a[j]) & 1)) < kx) {
+            a[j + 1] = a[j];
+            j--;
+        }
+        a[j + 1] = x;
+    }
+}
+
 static size_t slot(uint32_t h0, uint32_t h1, uint32_t h2, int leader, size_t mask) {
     uint64_t x = ((uint64_t)h0 * 0x9E3779B97F4A7C15ULL) ^ ((uint64_t)h1 * 0xC2B2AE3D27D4EB4FULL) ^
                  ((uint64_t)h2 * 0x165667B19E3779F9ULL) ^ (uint64_t)leader;
@@ -195,8 +208,10 @@ static int search(Ctx *c, uint32_t h[3], int leader, int need) {
             uint32_t bw = t->beats[wc];
             int n3;
             if (t->maxer[wp] == w3) {
+                /* the partner holds the trick: the most points first, side cards before
+                 * trumps of equal points */
                 n3 = moves_of(t, m3, h3, remaining, mv3);
-                reverse(mv3, n3);
+                smear_order(t, mv3, n3);
             } else {
                 n3 = ordered(t, m3, h3, remaining, m3 & bw, mv3);
             }

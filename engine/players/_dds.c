@@ -114,6 +114,27 @@ static void smear_order(const Tables *t, int *a, int n) {
     }
 }
 
+/* Leads: cards that are top (or near the top) of their group among the cards still out
+ * first, trumps before side cards at the same distance, stronger first. */
+static void lead_order(const Tables *t, int *a, int n, uint32_t remaining, uint32_t hand) {
+    int key[32];
+    for (int i = 0; i < n; i++) {
+        int c = a[i];
+        uint32_t above = remaining & t->cls_mask[c] & ~((2u << c) - 1) & ~hand;
+        key[i] = __builtin_popcount(above) * 64 + (((t->trumps >> c) & 1) ? 0 : 32) + (31 - c);
+    }
+    for (int i = 1; i < n; i++) {
+        int x = a[i], kx = key[i], j = i - 1;
+        while (j >= 0 && key[j] > kx) {
+            a[j + 1] = a[j];
+            key[j + 1] = key[j];
+            j--;
+        }
+        a[j + 1] = x;
+        key[j + 1] = kx;
+    }
+}
+
 static size_t slot(uint32_t h0, uint32_t h1, uint32_t h2, int leader, size_t mask) {
     uint64_t x = ((uint64_t)h0 * 0x9E3779B97F4A7C15ULL) ^ ((uint64_t)h1 * 0xC2B2AE3D27D4EB4FULL) ^
                  ((uint64_t)h2 * 0x165667B19E3779F9ULL) ^ (uint64_t)leader;
@@ -173,7 +194,7 @@ static int search(Ctx *c, uint32_t h[3], int leader, int need) {
     int last = __builtin_popcount(h1) == 1;
     int mv1[32], mv2[32], mv3[32];
     int n1 = moves_of(t, h1, h1, remaining, mv1);
-    reverse(mv1, n1);
+    lead_order(t, mv1, n1, remaining, h1);
     if (hash_move >= 0) { /* the lead that decided here before goes first */
         for (int i = 1; i < n1; i++) {
             if (mv1[i] == hash_move) {

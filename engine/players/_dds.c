@@ -212,8 +212,16 @@ static int search(Ctx *c, uint32_t h[3], int leader, int need) {
         uint32_t cm = t->cls_mask[c1];
         uint32_t m2 = (h2 & cm) ? (h2 & cm) : h2;
         uint32_t b1 = t->beats[c1];
-        int n2 = (w2 != w1) ? ordered(t, m2, h2, remaining, m2 & b1, mv2)
-                            : moves_of(t, m2, h2, remaining, mv2);
+        int n2;
+        if (w2 != w1) {
+            n2 = ordered(t, m2, h2, remaining, m2 & b1, mv2);
+        } else {
+            n2 = moves_of(t, m2, h2, remaining, mv2);
+            /* the partner led: if the last hand cannot beat the lead, give points to it */
+            uint32_t m3l = (h3 & cm) ? (h3 & cm) : h3;
+            if (!(m3l & b1))
+                smear_order(t, mv2, n2);
+        }
         r = !w2;
         for (int i2 = 0; i2 < n2; i2++) {
             int c2 = mv2[i2];

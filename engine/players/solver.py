@@ -388,6 +388,7 @@ class Solver:
         cls_mask = t.cls_mask
         beats = t.beats
         pts = [0] * 32 if tricks else t.points
+        pts_all = t.points
         bonus = 1 if tricks else 0
         bp0, bp1, bp2, bp3 = t.byte_points
         bits_lo = t.bits_lo
@@ -398,7 +399,11 @@ class Solver:
         # Equivalence: a card is dropped if the next outstanding card above it in its run of
         # equal points (7-8-9, the jacks; a whole suit in null) is in the same hand.
         run_mask = t.run_mask
+        trumps = t.trumps
         solver = self
+
+        def smear_key(c: int) -> tuple[int, bool]:
+            return (-pts_all[c], bool(trumps >> c & 1))
 
         def moves_of(m: int, hand: int, remaining: int) -> list[int]:
             out = []
@@ -450,7 +455,13 @@ class Solver:
             last = h1.bit_count() == 1
             r = not w1
             moves1 = moves_of(h1, h1, remaining)
-            moves1.reverse()  # strongest leads first: trumps, then aces
+            if len(moves1) > 1:
+                # leads closest to the top of their group (among the others' cards) first,
+                # trumps first, stronger first
+                others = remaining & ~h1
+                moves1.sort(key=lambda c: (
+                    (others & cls_mask[c] & ~((2 << c) - 1)).bit_count(), not trumps >> c & 1,
+                    -c))
             for c1 in moves1:
                 cm = cls_mask[c1]
                 m2 = h2 & cm or h2
@@ -462,6 +473,8 @@ class Solver:
                     win = m2 & b1
                     if win:
                         moves2 = moves_of(win, h2, remaining) + moves_of(m2 ^ win, h2, remaining)
+                elif not ((h3 & cm or h3) & b1):
+                    moves2.sort(key=smear_key)  # the partner's lead stands: points to it
                 r = not w2
                 for c2 in moves2:
                     if (1 << c2) & b1:
@@ -474,7 +487,7 @@ class Solver:
                     bw = beats[wc]
                     moves3 = moves_of(m3, h3, remaining)
                     if maxer[wp] == w3:
-                        moves3.reverse()
+                        moves3.sort(key=smear_key)  # the partner holds it: points to it
                     else:
                         win = m3 & bw
                         if win:

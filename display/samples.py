@@ -22,6 +22,7 @@ from .view import (
     Fault,
     PlayView,
     Prompt,
+    PushingView,
     ResultView,
     SheetRow,
     SheetView,
@@ -111,6 +112,13 @@ def _declaration(v: View) -> View:
                                                contracts=hand_contracts(False)))
 
 
+def _pushing(v: View) -> View:
+    # Schieberamsch: forehand took the skat and pushed two on; middlehand decides now.
+    fh, mh, _rh = (_seat(v, i) for i in range(3))
+    return replace(v, scene="pushing", hands=_by_seat(v, HANDS, ()),
+                   pushing=PushingView(to_act=mh, pushes=1, decided=((fh, True),)))
+
+
 def _play(v: View) -> View:
     fh, mh, rh = (_seat(v, i) for i in range(3))
     hands = _by_seat(v, (HANDS[0][1:], HANDS[1][:9], HANDS[2][:9]), ())
@@ -154,7 +162,8 @@ def _idle(v: View) -> View:
 
 SAMPLES: dict[str, Callable[[View], View]] = {
     "enrol": _enrol, "deal": _deal, "bidding": _bidding, "declaration": _declaration,
-    "play": _play, "result": _result, "sheet": _sheet_scene, "fault": _fault, "idle": _idle,
+    "pushing": _pushing, "play": _play, "result": _result, "sheet": _sheet_scene,
+    "fault": _fault, "idle": _idle,
 }
 assert set(SAMPLES) == set(SCENES)
 
@@ -213,7 +222,25 @@ def extra_views(language: str = "de", card_style: str = "french") -> dict[str, V
             declarer=2, contract="NH", bid=35, won=True, value=35, points=0, tricks=0,
             breakdown=(("null", 35),), base_value=35, multiplier=1, skat=tuple(SKAT),
             discards=tuple(SKAT), next_dealer=0)),
+        "pushing-laying": _pushing_laying(language, card_style),
+        "pushing-four": sample_view("pushing", language, card_style, players=four,
+                                    simulator=True),
+        "pushing-refused": replace(sample_view("pushing", language, card_style), refusal=Fault(
+            "other", seat=1, card=Card.HJ, detail="jacks may not be pushed")),
         "enrol-foreign": replace(sample_view("enrol", language, card_style),
                                  refusal=Fault("foreign-tag", detail="tag 0499aabbccdd01")),
     }
     return out
+
+
+def _pushing_laying(language: str, card_style: str) -> View:
+    """Rearhand took the skat after forehand pushed and middlehand passed it on, and has laid
+    one of the two cards back (the simulator shows it)."""
+    v = sample_view("pushing", language, card_style, simulator=True)
+    fh, mh, rh = (_seat(v, i) for i in range(3))
+    hand = tuple(sorted((*HANDS[2], *SKAT)))
+    hands = tuple(tuple(c for c in hand if c != Card.D8) if s == rh else h
+                  for s, h in enumerate(v.hands))
+    return replace(v, hands=hands, pushing=PushingView(
+        to_act=rh, taken=True, laid=1, pushes=2, decided=((fh, True), (mh, False)),
+        laid_cards=(Card.D8,)))

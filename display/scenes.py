@@ -121,6 +121,10 @@ class SceneBuilder:
         if v.scene == "deal" and v.deal:
             n = v.deal.dealt[seat] if seat < len(v.deal.dealt) else 0
             return _("{n} cards").format(n=n)
+        if v.scene == "pushing" and v.pushing:
+            for who, took in v.pushing.decided:
+                if who == seat:
+                    return _("pushed") if took else _("passed it on")
         return ""
 
     # ------------------------------------------------------------------ chrome
@@ -225,9 +229,12 @@ class SceneBuilder:
         n = len(hand)
         card_h = card_w * CARD_RATIO
         step = card_w if n <= 1 else min(card_w + 2, (w - card_w) / (n - 1))
+        push = self.v.pushing
         clickable = (self.v.simulator and self.v.scene == "play") or (
             self.v.simulator and self.v.scene == "declaration"
-            and self.v.declaration is not None and self.v.declaration.skat_taken)
+            and self.v.declaration is not None and self.v.declaration.skat_taken) or (
+            self.v.simulator and self.v.scene == "pushing" and push is not None
+            and push.taken and seat == push.to_act)
         for i, card in enumerate(hand):
             visible = card_w if i == n - 1 else min(card_w, step)
             self.f.card(x + i * step, y, card_w, card_h, card, role=f"hand{seat}",
@@ -511,6 +518,64 @@ class SceneBuilder:
                          selected=on, fill=GOLD if on else BUTTON,
                          colour=GOLD_DARK if on else BUTTON_INK, size=18)
         self.banner(TOP + 60)
+
+    def scene_pushing(self) -> None:
+        """Schieberamsch: who decides, take and push or pass it on, the pushes so far and what
+        the Ramsch now counts, and the two cards going back on the skat."""
+        f, _, v = self.f, self._, self.v
+        p = v.pushing
+        assert p is not None
+        y = self.top_bar(_("Schieberamsch"))
+        bottom = self.seat_row(with_hands=v.simulator)
+        mid_h = bottom - y - GAP
+        cw = min(f.W - 40, 600.0)
+        cx = (f.W - cw) / 2
+        seat = p.to_act
+        k = min(1.0, mid_h / 300)
+        who_h, factor_h, line_h, bh = 34 * k, 84 * k, 26 * k, 68 * k
+        ph = min(mid_h, who_h + factor_h + 2 * line_h + 10 + bh + 20)
+        py = y + (mid_h - ph) / 2
+        f.panel(cx, py, cw, ph, role="push-panel")
+        ty = py + 10
+        who = (_("{name} took the skat") if p.taken
+               else _("{name}: push the skat on or pass it on")).format(name=self.name(seat))
+        f.text(cx + 12, ty, cw - 24, who_h, who, size=24, role="push-who")
+        ty += who_h
+        f.text(cx + 12, ty, cw - 24, factor_h, f"×{p.factor}", size=factor_h * 0.85,
+               face="bold", colour=GOLD, role="push-factor")
+        ty += factor_h
+        f.text(cx + 12, ty, cw - 24, line_h, _("Pushed so far: {n}, each push doubles").format(
+            n=p.pushes), size=18, colour=MUTED, role="push-count")
+        ty += line_h
+        if not p.jacks:
+            f.text(cx + 12, ty, cw - 24, line_h, _("Jacks may not be pushed"), size=16,
+                   colour=MUTED, role="push-jacks")
+        ty += line_h + 10
+        bw = (cw - 24 - 12) / 2
+        if not p.taken:
+            f.button(cx + 12, ty, bw, bh, _("Take and push"), cmd.Press(seat, "skat"),
+                     role="press-skat", fill=GOLD, colour=GOLD_DARK, size=24)
+            f.button(cx + 24 + bw, ty, bw, bh, _("Pass it on"), cmd.Press(seat, "pass"),
+                     role="press-pass", size=24)
+        else:
+            left = 2 - p.laid
+            msg = {2: _("Lay two cards on the skat reader"),
+                   1: _("Lay one more card on the skat reader")}.get(left, _("Skat laid away"))
+            card_h = bh
+            card_w = card_h / CARD_RATIO
+            slots_w = 2 * card_w + 8
+            f.text(cx + 12, ty, cw - 36 - slots_w, bh, msg, size=20, align="left",
+                   role="push-lay", wrap=True)
+            sx = cx + cw - 12 - slots_w
+            for i in range(2):
+                x = sx + i * (card_w + 8)
+                if i < len(p.laid_cards):
+                    f.card(x, ty, card_w, card_h, p.laid_cards[i], role="pushed-card")
+                elif i < p.laid:
+                    f.card(x, ty, card_w, card_h, None, role="pushed-card")
+                else:
+                    f.slot(x, ty, card_w, card_h, role="push-slot")
+        self.banner(y + 40)
 
     def scene_play(self) -> None:
         f, _, v = self.f, self._, self.v

@@ -8,8 +8,9 @@
         shots.add(view)          # writes out/001-deal.png, 002-bidding.png, ...
     shots.flush()                # and the last screen, if it is not on file yet
 
-A phase change (:func:`phase_of`) is a new scene (deal, bidding, declaration, play,
-result, sheet), a new deal, the skat taken up, and each completed trick. A refused card or
+A phase change (:func:`phase_of`) is a new scene (deal, bidding, declaration, pushing, play,
+result, sheet), a new deal, the skat taken up, each Schieberamsch decision and each completed
+trick. A refused card or
 press is always worth its own file (``NNN-scene-refused.png``): it is what a bug report is
 usually about.
 """
@@ -37,6 +38,8 @@ def phase_of(view: View) -> Hashable:
         detail = sum(view.play.tricks)  # a completed trick is a moment worth keeping
     elif view.scene == "declaration" and view.declaration is not None:
         detail = view.declaration.skat_taken
+    elif view.scene == "pushing" and view.pushing is not None:
+        detail = (view.pushing.to_act, view.pushing.taken)  # each player's decision
     return (view.scene, view.game_number, detail)
 
 

@@ -26,10 +26,12 @@ from typing import Literal
 from engine.cards import Card
 
 Scene = Literal[
-    "enrol", "deal", "bidding", "declaration", "play", "result", "sheet", "fault", "idle"
+    "enrol", "deal", "bidding", "declaration", "pushing", "play", "result", "sheet", "fault",
+    "idle",
 ]
 SCENES: tuple[Scene, ...] = (
-    "enrol", "deal", "bidding", "declaration", "play", "result", "sheet", "fault", "idle"
+    "enrol", "deal", "bidding", "declaration", "pushing", "play", "result", "sheet", "fault",
+    "idle",
 )
 CardStyle = Literal["french", "four-colour", "german"]
 CARD_STYLES: tuple[CardStyle, ...] = ("french", "four-colour", "german")
@@ -135,6 +137,30 @@ class DeclarationView:
 
 
 @dataclass(frozen=True)
+class PushingView:
+    """Schieberamsch (house rule), before the Ramsch is played: from forehand on, each player
+    in turn takes the skat and pushes two cards on (each push doubles the Ramsch), or passes
+    it on untouched.
+
+    >>> PushingView(to_act=1, taken=True, laid=1, pushes=2, decided=((0, True),)).factor
+    4
+    """
+
+    to_act: int                      # seat deciding, or laying its two cards after taking
+    taken: bool = False              # to_act has taken the skat: two cards go back on it
+    laid: int = 0                    # cards to_act has laid back on the skat so far (0..2)
+    pushes: int = 0                  # how often the skat was taken so far
+    decided: tuple[tuple[int, bool], ...] = ()  # (seat, took the skat) in turn, this deal
+    jacks: bool = False              # jacks may be pushed too
+    laid_cards: tuple[Card, ...] = ()  # the cards laid back (shown in the simulator only)
+
+    @property
+    def factor(self) -> int:
+        """What the Ramsch counts times, so far."""
+        return 2 ** self.pushes
+
+
+@dataclass(frozen=True)
 class TrickView:
     leader: int                      # seat that led
     cards: tuple[tuple[int, Card], ...]  # (seat, card) in the order laid
@@ -217,6 +243,7 @@ class View:
     deal: DealView | None = None
     bidding: BiddingView | None = None
     declaration: DeclarationView | None = None
+    pushing: PushingView | None = None
     play: PlayView | None = None
     result: ResultView | None = None
     sheet: SheetView | None = None
@@ -242,7 +269,8 @@ class View:
             raise ViewError(f"card_style: {self.card_style!r} is not one of "
                             f"{', '.join(CARD_STYLES)}")
         needed = {"enrol": self.enrol, "deal": self.deal, "bidding": self.bidding,
-                  "declaration": self.declaration, "play": self.play, "result": self.result,
+                  "declaration": self.declaration, "pushing": self.pushing, "play": self.play,
+                  "result": self.result,
                   "sheet": self.sheet}
         if self.scene in needed and needed[self.scene] is None:
             raise ViewError(f"scene {self.scene!r} needs the view's {self.scene} field")
@@ -258,6 +286,8 @@ class View:
             return self.bidding.to_act
         if self.scene == "declaration" and self.declaration:
             return self.declaration.declarer
+        if self.scene == "pushing" and self.pushing:
+            return self.pushing.to_act
         if self.scene == "play" and self.play:
             return self.play.to_act
         return None

@@ -81,7 +81,24 @@ def build_view(session: Any, refusal: Refusal | None = None, simulator: bool = F
         return v.View(scene="declaration", declaration=v.DeclarationView(
             declarer=seat(game.declarer), bid=game.bid, skat_taken=game.skat_taken,
             contracts=contracts, discards=discards, skat=skat), **common)
+    if phase == "pushing":
+        return v.View(scene="pushing", pushing=_pushing_view(table, d, simulator), **common)
     return v.View(scene="play", play=_play_view(table, d), **common)
+
+
+def _pushing_view(table: Table, d: DealState, simulator: bool) -> Any:
+    """Schieberamsch: each position from forehand has decided in turn up to ``push_turn``."""
+    from display.view import PushingView
+    from engine.actions import Push
+
+    game = d.game
+    pushed = {a.pos for a in game.actions if isinstance(a, Push)}
+    decided = tuple((d.seats[p], p in pushed) for p in range(game.push_turn))
+    laid = game.skat.bit_count() if game.pushing else 0
+    return PushingView(
+        to_act=d.seats[game.to_act], taken=bool(game.pushing), laid=laid, pushes=game.pushes,
+        decided=decided, jacks=bool(getattr(table.rules, "schieberamsch_jacks", False)),
+        laid_cards=tuple(mask_cards(game.skat)) if simulator and laid else ())
 
 
 def _holder(game: Any, seat: Any) -> int | None:

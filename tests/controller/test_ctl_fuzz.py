@@ -42,7 +42,7 @@ CONFIG4 = simulated_config(players=("Anna", "Ben", "Carla", "Dieter"), computer_
                            series_length=4)
 SCENES_OF_PHASE = {
     "dealing": ("deal",), "bidding": ("bidding",), "skat": ("declaration",),
-    "discard": ("declaration",), "play": ("play",), "pushing": ("play",), "scored": ("result",),
+    "discard": ("declaration",), "play": ("play",), "pushing": ("pushing",), "scored": ("result",),
     "over": ("sheet",),
 }
 CONFIG_PUB = replace(CONFIG3, table=replace(CONFIG3.table, rules="pub"),

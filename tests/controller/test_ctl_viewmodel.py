@@ -7,10 +7,10 @@ import random
 from dataclasses import replace
 
 from engine.actions import Play
-from engine.cards import parse_cards
+from engine.cards import Card, parse_cards
 from engine.deal import Deal
 from firmware_host.config import simulated_config
-from firmware_host.inputs import Press, TagLaid
+from firmware_host.inputs import Press, TagGone, TagLaid
 from firmware_host.session import Session
 from firmware_host.viewmodel import build_view
 
@@ -68,3 +68,40 @@ def test_ramsch_result_names_the_loser_and_the_points_by_seat() -> None:
     assert result.losers and view.result.losers == tuple(seats[p] for p in result.losers)
     worst = max(expected)
     assert all(expected[seat] == worst for seat in view.result.losers)
+
+
+def test_schieberamsch_shows_the_pushing_scene_step_by_step() -> None:
+    """Each decision from forehand on: who decides, take and push or pass it on, the pushes
+    and the doubling, the cards laid back (drawn only in the simulator); then the play."""
+    s = session({"ramsch": True, "schieberamsch": True})
+    for seat in (0, 1, 2):                               # middle, rear, fore: all pass
+        assert s.submit(Press(seat, "pass")).accepted
+    tags = s.config.card_tags()
+    view = build_view(s)
+    assert view.scene == "pushing" and view.turn == 2
+    assert view.pushing.to_act == 2 and not view.pushing.taken                # Carla, forehand
+    assert (view.pushing.pushes, view.pushing.factor, view.pushing.decided) == (0, 1, ())
+    assert view.pushing.jacks is False
+    assert s.submit(Press(2, "skat")).accepted           # Carla takes the skat (C7 D7)
+    view = build_view(s)
+    assert view.pushing.taken and (view.pushing.pushes, view.pushing.factor) == (1, 2)
+    assert view.pushing.laid == 0
+    assert s.submit(TagLaid("skat", tags[Card.C7])).accepted
+    view, sim = build_view(s), build_view(s, simulator=True)
+    assert view.pushing.laid == 1 and view.pushing.laid_cards == ()     # a shared screen
+    assert sim.pushing.laid_cards == (Card.C7,)
+    assert s.submit(TagLaid("skat", tags[Card.D7])).accepted
+    view = build_view(s)
+    assert (view.pushing.to_act, view.pushing.taken, view.pushing.laid) == (0, False, 0)
+    assert view.pushing.decided == ((2, True),)
+    assert s.submit(Press(0, "pass")).accepted           # Anna passes it on
+    view = build_view(s)
+    assert view.pushing.to_act == 1 and view.pushing.decided == ((2, True), (0, False))
+    assert s.submit(Press(1, "skat")).accepted           # Ben takes it: pushed twice
+    assert build_view(s).pushing.factor == 4
+    for card in (Card.C7, Card.D7):                      # Ben picks them up and lays them back
+        s.submit(TagGone("skat", tags[card]))
+    for card in (Card.C7, Card.D7):
+        assert s.submit(TagLaid("skat", tags[card])).accepted
+    view = build_view(s)
+    assert view.scene == "play" and view.play.contract == "R"

@@ -10,6 +10,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from display.commands import Press
 from display.layout import MIN_TEXT_UNITS, Element
 from display.render import Renderer
 from display.samples import extra_views, sample_view
@@ -117,7 +118,7 @@ def test_overlay_states_lay_out(renderer: Renderer) -> None:
 
 
 def test_whose_turn_is_marked_once(renderer: Renderer) -> None:
-    for scene in ("bidding", "declaration", "play"):
+    for scene in ("bidding", "declaration", "pushing", "play"):
         view = sample_view(scene)
         turn_panels = [e for e in renderer.layout(view, (800, 480))
                        if e.kind == "panel" and e.role.endswith(" turn")]
@@ -147,6 +148,38 @@ def test_refusal_names_rule_and_cards(renderer: Renderer) -> None:
     assert [e.card for e in elements if e.role == "refused-card"] == [Card.H9]
 
 
+@pytest.mark.parametrize("size", SIZES)
+def test_pushing_says_who_decides_the_doubling_and_the_cards_laid(
+        renderer: Renderer, size: tuple[int, int]) -> None:
+    """Schieberamsch: the seat to decide gets take-and-push and pass-it-on buttons; the
+    pushes so far and what the Ramsch counts; who pushed or passed; the cards being laid."""
+    view = sample_view("pushing", "en")
+    assert view.pushing is not None
+    mh = view.pushing.to_act
+    elements = renderer.layout(view, size)
+    by_role = {e.role: e for e in elements}
+    assert by_role["press-skat"].command == Press(mh, "skat")
+    assert by_role["press-pass"].command == Press(mh, "pass")
+    assert by_role["push-factor"].text == "×2"
+    assert "1" in by_role["push-count"].text
+    roles = " ".join(e.text for e in elements if e.role == "seat-role")
+    assert "pushed" in roles
+    laying = extra_views("en")["pushing-laying"]
+    elements = renderer.layout(laying, size)
+    texts = [e.text for e in elements]
+    assert "press-skat" not in {e.role for e in elements}
+    assert "×4" in texts and "Lay one more card on the skat reader" in texts
+    assert [e.card for e in elements if e.role == "pushed-card"] == [Card.D8]
+    assert len([e for e in elements if e.role == "push-slot"]) == 1
+    assert "passed it on" in " ".join(e.text for e in elements if e.role == "seat-role")
+    # In the simulator the hand of the seat laying its cards is clickable, the others not.
+    rh = laying.pushing.to_act  # type: ignore[union-attr]
+    clickable = {e.role for e in elements if e.kind == "card" and e.command is not None}
+    assert clickable == {f"hand{rh}"}
+    de = renderer.layout(sample_view("pushing", "de"), size)
+    assert "Aufnehmen und schieben" in [e.text for e in de]
+
+
 def test_declaration_offers_only_legal_contracts(renderer: Renderer) -> None:
     after = extra_views("en")["declaration-after-skat"]
     elements = renderer.layout(after, (800, 480))
@@ -167,8 +200,8 @@ NAMES = st.text(alphabet=st.sampled_from(list("AaBbEeIiJjMmOoWwÄäÖöÜüßÉ�
 
 @settings(max_examples=40, deadline=None)
 @given(names=st.lists(NAMES, min_size=3, max_size=4),
-       scene=st.sampled_from(["bidding", "declaration", "play", "result", "sheet", "deal",
-                              "idle", "fault"]),
+       scene=st.sampled_from(["bidding", "declaration", "pushing", "play", "result", "sheet",
+                              "deal", "idle", "fault"]),
        language=st.sampled_from(LANGUAGES), simulator=st.booleans(),
        big=st.booleans(), computer=st.frozensets(st.integers(0, 2)))
 def test_any_names_fit(renderer: Renderer, names: list[str], scene: str, language: str,

@@ -10,6 +10,7 @@ from collections.abc import Callable
 from decimal import Decimal
 from typing import Any
 
+from engine.actions import Discard
 from engine.cards import JACKS, Card, mask_cards, mask_points
 from engine.contract import GameType
 from firmware_host.controller import DealState, Outcome, Table
@@ -111,6 +112,11 @@ class GameLog:
                 self.write(f"  {out.note}")
             return
         if out.note.startswith("card "):
+            return
+        last = game.actions[-1] if game.actions else None
+        if isinstance(last, Discard) and " discards " in out.note:
+            card = card_text(last.card, self.symbols)
+            self.write(f"  {table.name(d.seats[last.pos])} puts away {card}")
             return
         self.write(f"  {out.note}")
 

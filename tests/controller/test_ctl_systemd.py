@@ -162,7 +162,13 @@ def test_example_config_is_valid() -> None:
     raw = tomllib.loads((ROOT / "systemd" / "config.example.toml").read_text(encoding="utf-8"))
     raw.pop("deck")  # names the enrolled deck file, which only the table has
     cfg = parse_config(raw, deck_required=False)
-    assert cfg.readers and cfg.gpio["buzzer"] == 18
+    assert cfg.readers and cfg.gpio["buzzer"] == 27
+    # The wiring of README.md: no button, light or buzzer on a pin of SPI0 or SPI1 (with
+    # dtoverlay=spi1-3cs), where the readers are.
+    spi_pins = {7, 8, 9, 10, 11, 16, 17, 18, 19, 20, 21}
+    pins = [cfg.gpio["buzzer"]]
+    pins += [pin for seat in ("seat0", "seat1", "seat2") for pin in raw["gpio"][seat].values()]
+    assert len(pins) == 10 and not spi_pins & set(pins), pins
 
 
 def test_run_under_a_notify_socket_until_sigterm(tmp_path: Path) -> None:

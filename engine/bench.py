@@ -3,11 +3,15 @@
 Two figures:
 
 - ``random_games_per_s``: a tight loop on card masks. Each game: a fresh shuffle, a random
-  bidding outcome (declarer and bid) and a random contract (hand or with a pick-up and two
-  random discards, announcements included), random legal cards until the game ends by the
-  rules (all ten tricks, or earlier in null and schwarz-announced games), and the scoring. The
-  rules come from the engine's own functions: ``legal_mask``, ``trick_winner``, ``matadors``,
-  ``suit_grand_value``/``null_game_value``; the loop only moves cards between masks.
+  bidding played call by call on ``engine.bidding``'s states (bids, jumps, holds, passes in
+  the ISkO order, until a declarer and bid are determined or all three pass), a random
+  contract that may be declared at that bid (hand or with a pick-up and two random discards,
+  announcements included), random legal cards until the game ends by the rules (all ten
+  tricks, or earlier in null and schwarz-announced games), and the scoring. An all-pass deal
+  counts as a complete game (passed in, worth 0). The rules come from the engine's own code:
+  the bidding states' links, the ``FOLLOW``/``BEATS`` tables of ``legal_mask`` and
+  ``trick_winner``, ``matadors``, ``suit_grand_value``/``null_game_value``; the loop only
+  follows links and moves cards between masks.
 - ``game_api_games_per_s``: the same kind of game driven through ``Game`` with
   ``legal_actions``/``push`` (real bidding state machine, messages, undo snapshots, the full
   ``GameResult``).
@@ -24,7 +28,8 @@ import statistics
 import time
 from collections.abc import Callable
 
-from engine.actions import Pass
+from engine.actions import Bid, Hold, Pass
+from engine.bidding import START as BIDDING_START
 from engine.cards import mask_points
 from engine.contract import BID_VALUES, Contract, GameType
 from engine.deal import Deal
@@ -50,6 +55,28 @@ _PICKUP_CONTRACTS = tuple(
 )
 
 
+# The random bidding: a bidder passes with PASS_CHANCE, else says the next value or jumps
+# (JUMPS: how many legal values are skipped, drawn from 16 equally likely entries); a listener
+# holds with HOLD_CHANCE, else passes. All three pass in about PASS_CHANCE ** 3 of the deals.
+PASS_CHANCE = 0.35
+HOLD_CHANCE = 0.5
+_JUMPS = (0,) * 11 + (1, 1, 2, 3, 5)
+
+
+@functools.cache
+def _contracts_by_bid() -> dict[int, tuple[tuple[tuple[Contract, int, bool], ...], ...]]:
+    """For each bid, the hand and pick-up contracts the loop draws from: those that can be
+    declared at that bid (a null game worth less than the bid cannot)."""
+    out = {}
+    for bid in BID_VALUES:
+        out[bid] = tuple(
+            tuple((c, int(c.game), c.schwarz) for c in pool
+                  if c.null_value is None or c.null_value >= bid)
+            for pool in (_HAND_CONTRACTS, _PICKUP_CONTRACTS)
+        )
+    return out
+
+
 @functools.cache
 def _select_tables() -> tuple[tuple[tuple[int, ...], ...], tuple[tuple[int, ...], ...]]:
     """For each 16-bit half of a mask, its cards as bits (low half, high half): drawing the
@@ -63,8 +90,14 @@ def random_games(n: int, seed: int = 1, record: list[tuple] | None = None) -> in
     """Play ``n`` random complete games on masks; returns the sum of the signed values (so
     the work cannot be optimised away and runs can be compared).
 
-    With ``record``, each game is appended as ``(deal, declarer, bid, contract, discards,
-    cards laid, value)`` so that tests can replay it through ``Game`` and compare.
+    The bidding is played call by call on ``engine.bidding``'s states (the ones ``Game``
+    uses), following their links: the bidder passes (``PASS_CHANCE``) or says the next value or
+    a jump (``JUMPS``), the listener holds (``HOLD_CHANCE``) or passes. An all-pass deal is a
+    complete game worth 0 (passed in, as under the ISkO).
+
+    With ``record``, each game is appended as ``(deal, calls, declarer, bid, contract,
+    discards, cards laid, value)`` (``calls``: the bidding as ``Bid``/``Hold``/``Pass``;
+    declarer and contract None when passed in) so that tests can replay it through ``Game``.
     """
     rng = random.Random(seed)
     getrandbits = rng.getrandbits
@@ -75,10 +108,11 @@ def random_games(n: int, seed: int = 1, record: list[tuple] | None = None) -> in
     beats_t = [{1 << c: BEATS[g][c] for c in range(32)} for g in range(7)]
     nxt = _NEXT
     null = int(GameType.NULL)
-    hand_contracts = [(c, int(c.game), c.schwarz) for c in _HAND_CONTRACTS]
-    n_hand = len(hand_contracts)
-    pickup_contracts = [(c, int(c.game), c.schwarz) for c in _PICKUP_CONTRACTS]
-    n_pickup = len(pickup_contracts)
+    contracts_at = _contracts_by_bid()
+    jumps = _JUMPS
+    pass_below = int(PASS_CHANCE * 4096)
+    hold_below = int(HOLD_CHANCE * 4096)
+    start = BIDDING_START
     total = 0
     for _ in range(n):
         # Fisher-Yates on the previous game's order (any order shuffles to a uniform one)
@@ -89,16 +123,48 @@ def random_games(n: int, seed: int = 1, record: list[tuple] | None = None) -> in
             deck[i], deck[j] = deck[j], deck[i]
         h = [sum(deck[0:10]), sum(deck[10:20]), sum(deck[20:30])]
         skat = deck[30] | deck[31]
-        # the bidding's outcome: a random declarer at a random value
-        d = (getrandbits(16) * 3) >> 16
-        bid = BID_VALUES[(getrandbits(16) * 10) >> 16]
-        twelve = h[d] | skat
         deal = (h[0], h[1], h[2], skat) if record is not None else None
+        # the bidding, call by call; every link of a state is a legal call
+        b = start
+        calls = [] if record is not None else None
+        while not b.done:
+            r = getrandbits(16)
+            if b.to_act == b.bidder:
+                rs = b.raises
+                if (r >> 4) < pass_below or not rs:
+                    if calls is not None:
+                        calls.append(Pass(b.to_act))
+                    b = b.on_pass
+                else:
+                    k = jumps[r & 15]
+                    if k >= len(rs):
+                        k = len(rs) - 1
+                    if calls is not None:
+                        calls.append(Bid(b.to_act, rs[k].bid))
+                    b = rs[k]
+            elif (r >> 4) < hold_below:
+                if calls is not None:
+                    calls.append(Hold(b.to_act))
+                b = b.on_hold
+            else:
+                if calls is not None:
+                    calls.append(Pass(b.to_act))
+                b = b.on_pass
+        d = b.declarer
+        if d is None:  # passed in: a complete game worth nothing
+            if record is not None:
+                record.append((deal, calls, None, 0, None, 0, [], 0))
+            continue
+        bid = b.bid
+        hand_contracts, pickup_contracts = contracts_at[bid]
+        twelve = h[d] | skat
         discards = 0
         if getrandbits(16) < 19661:  # 30 % hand games
-            c, g, schwarz_announced = hand_contracts[(getrandbits(16) * n_hand) >> 16]
+            c, g, schwarz_announced = hand_contracts[
+                (getrandbits(16) * len(hand_contracts)) >> 16]
         else:
-            c, g, schwarz_announced = pickup_contracts[(getrandbits(16) * n_pickup) >> 16]
+            c, g, schwarz_announced = pickup_contracts[
+                (getrandbits(16) * len(pickup_contracts)) >> 16]
             k = (getrandbits(16) * 12) >> 16
             t = lo[twelve & 0xFFFF]
             x = t[k] if k < len(t) else hi[twelve >> 16][k - len(t)]
@@ -109,8 +175,6 @@ def random_games(n: int, seed: int = 1, record: list[tuple] | None = None) -> in
             discards = x | y
             h[d] = twelve ^ discards
             skat = discards
-        if g == null and bid > (c.null_value or 0):
-            bid = 18  # a null game below the bid cannot be declared
         follow = follow_t[g]
         beats = beats_t[g]
         laid = [] if record is not None else None
@@ -167,7 +231,7 @@ def random_games(n: int, seed: int = 1, record: list[tuple] | None = None) -> in
                                      tricks, ending)[1]
         total += value
         if record is not None:
-            record.append((deal, d, bid, c, discards, laid, value))
+            record.append((deal, calls, d, bid, c, discards, laid, value))
     return total
 
 

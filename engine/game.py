@@ -48,7 +48,7 @@ from engine.actions import (
     TakeSkat,
     action_from_json,
 )
-from engine.bidding import Bidding
+from engine.bidding import START, Bidding
 from engine.cards import JACKS, Card, mask_points
 from engine.contract import BID_VALUES, Contract, GameType
 from engine.deal import Deal
@@ -163,7 +163,7 @@ class Game:
         self.actions: list[Action] = []
         self._undo: list[tuple[Any, ...]] = []
         self.phase = Phase.BIDDING
-        self.bidding = Bidding()
+        self.bidding = START
         self.declarer: int | None = None
         self.contract: Contract | None = None
         self.skat_taken = False

@@ -3,19 +3,20 @@ Game to the same value; and the group returns its two figures."""
 
 from __future__ import annotations
 
-from engine.actions import Bid, Declare, Discard, Pass, Play, TakeSkat
+from engine.actions import Action, Bid, Declare, Discard, Hold, Pass, Play, TakeSkat
 from engine.bench import api_games, bench, random_games
 from engine.cards import Card, mask_cards
 from engine.deal import Deal
 from engine.game import Game, Phase
 
 
-def replay(deal: tuple[int, int, int, int], d: int, bid: int, contract: object,
-           discards: int, laid: list[int]) -> Game:
+def replay(deal: tuple[int, int, int, int], calls: list[Action], d: int | None, bid: int,
+           contract: object, discards: int, laid: list[int]) -> Game:
     g = Game(Deal((deal[0], deal[1], deal[2]), deal[3]))
-    bidding = {0: [Pass(1), Pass(2), Bid(0, bid)], 1: [Bid(1, bid), Pass(0), Pass(2)],
-               2: [Pass(1), Bid(2, bid), Pass(0)]}[d]
-    g.replay(bidding)
+    g.replay(calls)  # the loop's bidding, call by call: Game refuses any illegal call
+    if d is None:
+        return g
+    assert (g.phase, g.declarer, g.bid) == (Phase.SKAT, d, bid)
     if contract.hand:  # type: ignore[attr-defined]
         g.push(Declare(d, contract))  # type: ignore[arg-type]
     else:
@@ -30,12 +31,19 @@ def replay(deal: tuple[int, int, int, int], d: int, bid: int, contract: object,
 
 def test_fast_loop_games_replay_to_the_same_values() -> None:
     record: list[tuple] = []
-    total = random_games(400, seed=11, record=record)
-    assert len(record) == 400 and total == sum(r[-1] for r in record)
-    for deal, d, bid, contract, discards, laid, value in record:
-        g = replay(deal, d, bid, contract, discards, laid)
-        assert g.phase == Phase.FINISHED, (contract, laid)
-        assert g.result is not None and g.result.value == value, (str(contract), laid)
+    total = random_games(600, seed=11, record=record)
+    assert len(record) == 600 and total == sum(r[-1] for r in record)
+    for deal, calls, d, bid, contract, discards, laid, value in record:
+        g = replay(deal, calls, d, bid, contract, discards, laid)
+        assert g.phase == Phase.FINISHED, (calls, contract, laid)
+        assert g.result is not None and g.result.value == value, (calls, str(contract), laid)
+        assert g.result.passed_in == (d is None)
+    # the random bidding reaches every kind of call and outcome
+    kinds = {type(a) for r in record for a in r[1]}
+    assert kinds == {Bid, Hold, Pass}
+    assert {r[2] for r in record} == {None, 0, 1, 2}
+    assert any(a.pos == 0 and isinstance(a, Bid) for r in record for a in r[1])  # after 2 passes
+    assert max(r[3] for r in record) > 30  # jumps and raises, not only 18
 
 
 def test_fast_loop_is_reproducible() -> None:

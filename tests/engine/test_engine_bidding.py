@@ -5,6 +5,7 @@ from __future__ import annotations
 import pytest
 
 from engine.actions import Bid, Hold, IllegalAction, Pass
+from engine.bidding import START, Bidding, reachable_states
 from engine.deal import Deal
 from engine.game import ISKO, Game, Phase, Rules
 
@@ -86,3 +87,31 @@ def test_legal_bids_listed() -> None:
     assert acts[0] == Bid(1, 18) and acts[-1] == Pass(1) and len(acts) == 64
     g.push(Bid(1, 18))
     assert g.legal_actions() == [Hold(0), Pass(0)]
+
+
+def test_every_link_is_the_checked_call() -> None:
+    """The links tight loops follow are exactly what after_bid/after_hold/after_pass give."""
+    states = reachable_states()
+    assert START in states and len(states) == len(set(states))
+    for b in states:
+        if b.done:
+            assert b.on_pass is None and b.on_hold is None and b.raises == ()
+            continue
+        p = b.to_act
+        assert b.after_pass(p) is b.on_pass
+        if p == b.bidder:
+            assert b.on_hold is None
+            assert tuple(s.bid for s in b.raises) == b.legal_bids()
+            assert all(b.after_bid(p, s.bid) is s for s in b.raises)
+        else:
+            assert b.raises == () and b.after_hold(p) is b.on_hold
+            with pytest.raises(IllegalAction, match="not to bid"):
+                b.after_bid(p, 264)
+
+
+def test_a_state_built_by_hand_follows_the_same_rules() -> None:
+    b = Bidding(bid=20, bidder=2, listener=1, to_act=2, passed=frozenset({0}))
+    after = b.after_bid(2, 22).after_pass(1)
+    assert (after.done, after.declarer, after.bid) == (True, 2, 22)
+    assert after is START.raises[1].on_pass.raises[0].on_pass
+    assert Bidding(bid=17, to_act=0).after_hold(0).to_act == 1  # unreachable, still by the rules

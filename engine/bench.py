@@ -12,9 +12,9 @@ Two figures:
   the bidding states' links, the ``FOLLOW``/``BEATS`` tables of ``legal_mask`` and
   ``trick_winner``, ``matadors``, ``suit_grand_value``/``null_game_value``; the loop only
   follows links and moves cards between masks.
-- ``game_api_games_per_s``: the same kind of game driven through ``Game`` with
-  ``legal_actions``/``push`` (real bidding state machine, messages, undo snapshots, the full
-  ``GameResult``).
+- ``game_api_games_per_s``: the same kind of game (the same random choices) driven through
+  ``Game``: ``legal_actions()`` at every step, each action checked by ``push`` (undo snapshot,
+  messages ready), the full ``GameResult``.
 
 Figures are medians of several runs (``RUNS``), in games per second of CPU time of this
 process (one core), so that other work on a shared machine does not lower them.
@@ -28,7 +28,7 @@ import statistics
 import time
 from collections.abc import Callable
 
-from engine.actions import Bid, Hold, Pass
+from engine.actions import Bid, Declare, Discard, Hold, Pass
 from engine.bidding import START as BIDDING_START
 from engine.cards import mask_points
 from engine.contract import BID_VALUES, Contract, GameType
@@ -236,18 +236,60 @@ def random_games(n: int, seed: int = 1, record: list[tuple] | None = None) -> in
 
 
 def api_games(n: int, seed: int = 1) -> int:
-    """Play ``n`` random complete games through ``Game`` (legal_actions and push)."""
+    """Play ``n`` random complete games through ``Game``: ``legal_actions()`` at every step,
+    every action through ``push`` (checked, undo snapshot kept), the full ``GameResult``.
+
+    The choices follow the fast loop's: the same bidding chances and jumps (drawn from the
+    listed calls), 30 % hand games, the same contract pools (a contract ``legal_actions``
+    lists; ``push`` refuses any other), two random discards, random listed cards.
+    """
     rng = random.Random(seed)
-    choice = rng.choice
+    getrandbits = rng.getrandbits
+    contracts_at = _contracts_by_bid()
+    jumps = _JUMPS
+    pass_below = int(PASS_CHANCE * 4096)
+    hold_below = int(HOLD_CHANCE * 4096)
+    bidding, skat, play, finished = Phase.BIDDING, Phase.SKAT, Phase.PLAY, Phase.FINISHED
+    deck = list(_BIT)
     total = 0
     for _ in range(n):
-        g = Game(Deal.random(rng))
-        while g.phase != Phase.FINISHED:
+        # the fast loop's shuffle; Deal checks the ten, ten, ten and two cards as always
+        r = getrandbits(496)
+        for i in range(31, 0, -1):
+            j = ((r & 0xFFFF) * (i + 1)) >> 16
+            r >>= 16
+            deck[i], deck[j] = deck[j], deck[i]
+        g = Game(Deal((sum(deck[0:10]), sum(deck[10:20]), sum(deck[20:30])),
+                      deck[30] | deck[31]))
+        pickup = None
+        while (ph := g.phase) is not finished:
             acts = g.legal_actions()
-            if g.phase == Phase.BIDDING:
-                # pass often, bid in small steps: the bidding ends at sensible values
-                acts = [a for a in acts if isinstance(a, Pass)] * 3 + acts[:4]
-            g.push(choice(acts))
+            r = getrandbits(16)
+            if ph is play:
+                a = acts[(r * len(acts)) >> 16]
+            elif ph is bidding:
+                # the bidder's calls are the bids upwards then Pass; the listener's Hold, Pass
+                if (r >> 4) < (hold_below if type(acts[0]) is Hold else pass_below):
+                    a = acts[0] if type(acts[0]) is Hold else acts[-1]
+                elif type(acts[0]) is Hold or len(acts) == 1:
+                    a = acts[-1]
+                else:
+                    a = acts[min(jumps[r & 15], len(acts) - 2)]
+            elif ph is skat:
+                hand_contracts, pickup_contracts = contracts_at[g.bid]
+                if r < 19661:  # 30 % hand games
+                    c = hand_contracts[(getrandbits(16) * len(hand_contracts)) >> 16][0]
+                    a = Declare(g.to_act, c)  # type: ignore[arg-type]
+                else:
+                    a = acts[0]  # TakeSkat
+                    pickup = pickup_contracts[(getrandbits(16) * len(pickup_contracts)) >> 16]
+            else:  # discarding: two random cards, then the pick-up contract drawn above
+                discards = [x for x in acts if type(x) is Discard]
+                if discards:
+                    a = discards[(r * len(discards)) >> 16]
+                else:
+                    a = Declare(g.to_act, pickup[0])  # type: ignore[arg-type, index]
+            g.push(a)
         total += g.result.value  # type: ignore[union-attr]
     return total
 

@@ -150,6 +150,13 @@ _STATE = (
     "declared", "pushes", "push_turn", "pushing", "_trick_cards",
 )
 _snapshot = attrgetter(*_STATE)
+# A card laid changes only these (the trick, the hands, the tricks won, and at the end the
+# result): the undo record of a Play holds just them.
+_PLAY_STATE = (
+    "phase", "hands", "trick", "_trick_cards", "to_act", "won", "ntricks", "tricks",
+    "trick_leader", "result",
+)
+_snapshot_play = attrgetter(*_PLAY_STATE)
 
 
 class Game:
@@ -238,47 +245,45 @@ class Game:
         in play and are not listed."""
         ph = self.phase
         p = self.to_act
-        out: list[Action] = []
-        if ph == Phase.FINISHED or p is None:
-            return out
-        if ph == Phase.BIDDING:
-            b = self.bidding
-            if p == b.bidder:
-                out += _BIDS[p][_BID_INDEX_ABOVE[b.bid]:]
-            else:
-                out.append(Hold(p))
-            out.append(Pass(p))
-        elif ph == Phase.SKAT:
-            out.append(TakeSkat(p))
-            out += [a for a in _HAND_DECLARES[p] if (a.contract.null_value or 999) >= self.bid]
-        elif ph == Phase.DISCARD:
-            if self.hands[p].bit_count() > 10:
-                hand = self.hands[p]
-                out += [a for a in _DISCARDS[p] if hand >> a.card & 1]
-            if not self.declared:
-                out += [a for a in _PICKUP_DECLARES[p]
-                        if (a.contract.null_value or 999) >= self.bid]
-        elif ph == Phase.PUSHING:
-            if self.pushing:
-                allowed = self.hands[p]
-                if not self.rules.schieberamsch_jacks:
-                    allowed &= ~JACKS
-                out += [a for a in _DISCARDS[p] if allowed >> a.card & 1]
-            else:
-                out += [Push(p), Pass(p)]
-        else:
-            m = self._legal_mask()
-            plays = _PLAYS[p]
-            while m:
-                low = m & -m
-                out.append(plays[low.bit_length() - 1])
-                m ^= low
-            if self._may_kontra():
+        if ph is _PLAY:
+            # the legal cards, suit by suit from the tables (lowest card index first)
+            hand = self.hands[p]  # type: ignore[index]
+            trick = self.trick
+            m = (hand & FOLLOW[self.game_type][trick[0]] or hand) if trick else hand
+            t = _PLAYS_BY_SUIT[p]  # type: ignore[index]
+            out: list[Action] = [*t[0][m & 255], *t[1][m >> 8 & 255], *t[2][m >> 16 & 255],
+                                 *t[3][m >> 24]]
+            if self.rules.kontra_re and self._may_kontra():
                 d = self.declarer
                 if self.kontra == 1:
                     out += [Kontra(q) for q in range(3) if q != d]
                 elif self.kontra == 2:
                     out.append(Re(d))  # type: ignore[arg-type]
+            return out
+        if ph is _FINISHED or p is None:
+            return []
+        if ph is _BIDDING:
+            b = self.bidding
+            if p == b.bidder:
+                return [*_BIDS[p][_BID_INDEX_ABOVE[b.bid]:], _PASSES[p]]
+            return [Hold(p), _PASSES[p]]
+        if ph is _SKAT:
+            return [TakeSkat(p), *_HAND_DECLARES_AT[p][self.bid]]
+        out = []
+        if ph is _DISCARD:
+            hand = self.hands[p]
+            if hand.bit_count() > 10:
+                out += _discards(p, hand)
+            if not self.declared:
+                out += _PICKUP_DECLARES_AT[p][self.bid]
+        elif ph is _PUSHING:
+            if self.pushing:
+                allowed = self.hands[p]
+                if not self.rules.schieberamsch_jacks:
+                    allowed &= ~JACKS
+                out += _discards(p, allowed)
+            else:
+                out += [Push(p), Pass(p)]
         return out
 
     def _may_kontra(self) -> bool:
@@ -299,12 +304,23 @@ class Game:
             raise IllegalAction(f"{action!r} is not a Skat action")
         if action.pos not in (0, 1, 2):
             raise IllegalAction(f"position {action.pos!r} is not 0, 1 or 2")
-        snap = _snapshot(self)
+        if handler is _play:
+            # the most frequent action: a smaller undo record (see _PLAY_STATE)
+            snap = _snapshot_play(self)
+            try:
+                _play(self, action)
+            except BaseException:
+                self._restore(snap, _PLAY_STATE)
+                raise
+            self._undo.append(snap)
+            self.actions.append(action)
+            return
+        names, snap = _STATE, _snapshot(self)
         try:
             handler(self, action)
         except BaseException:
             # whatever went wrong, the game stays where it was
-            self._restore(snap)
+            self._restore(snap, names)
             raise
         self._undo.append(snap)
         self.actions.append(action)
@@ -313,11 +329,12 @@ class Game:
         """Undo the last action and return it."""
         if not self.actions:
             raise IllegalAction("nothing to undo: the game is at its deal")
-        self._restore(self._undo.pop())
-        return self.actions.pop()
+        action = self.actions.pop()
+        self._restore(self._undo.pop(), _PLAY_STATE if type(action) is Play else _STATE)
+        return action
 
-    def _restore(self, snap: tuple[Any, ...]) -> None:
-        for name, value in zip(_STATE, snap, strict=True):
+    def _restore(self, snap: tuple[Any, ...], names: tuple[str, ...] = _STATE) -> None:
+        for name, value in zip(names, snap, strict=True):
             setattr(self, name, value)
 
     def copy(self) -> Game:
@@ -482,14 +499,15 @@ class Game:
         self.to_act = 0
 
     def _play(self, a: Play) -> None:
-        if self.phase != Phase.PLAY:
+        if self.phase is not _PLAY:
             raise IllegalAction(f"no card can be laid now: {_PHASE_WORDS[self.phase]}")
         p = a.pos
         if p != self.to_act:
             self._turn(p)
         card = a.card
         bit = 1 << card
-        hand = self.hands[p]
+        hands = self.hands
+        hand = hands[p]
         if not hand & bit:
             raise IllegalAction(f"{POSITION_NAMES[p]} does not hold {card}")
         trick = self.trick
@@ -502,41 +520,45 @@ class Game:
                     f"{POSITION_NAMES[p]} must follow {follow_suit_name(trick[0], g)}: "
                     f"holds {held}"
                 )
-        hands = list(self.hands)
-        hands[p] = hand & ~bit
-        self.hands = (hands[0], hands[1], hands[2])
-        trick = (*trick, card)
-        if len(trick) < 3:
-            self.trick = trick
+        hand ^= bit
+        self.hands = ((hand, hands[1], hands[2]) if p == 0 else
+                      (hands[0], hand, hands[2]) if p == 1 else (hands[0], hands[1], hand))
+        if len(trick) < 2:
+            self.trick = (*trick, card)
             self._trick_cards |= bit
-            self.to_act = (p + 1) % 3
+            self.to_act = _NEXT[p]
             return
+        trick = (trick[0], trick[1], card)
         beats = BEATS[g]
-        w = 0
-        if beats[trick[0]] >> trick[1] & 1:
-            w = 1
-        if beats[trick[w]] >> trick[2] & 1:
+        w = 1 if beats[trick[0]] >> trick[1] & 1 else 0
+        if beats[trick[w]] >> card & 1:
             w = 2
         leader = self.trick_leader
-        winner = (leader + w) % 3
-        won = list(self.won)
-        won[winner] |= self._trick_cards | bit
-        self.won = (won[0], won[1], won[2])
-        nt = list(self.ntricks)
-        nt[winner] += 1
-        self.ntricks = (nt[0], nt[1], nt[2])
-        self.tricks = (*self.tricks, Trick(leader, trick, winner))
+        winner = _NEXT_BY[leader][w]
+        taken = self._trick_cards | bit
+        won = self.won
+        nt = self.ntricks
+        if winner == 0:
+            self.won = (won[0] | taken, won[1], won[2])
+            self.ntricks = (nt[0] + 1, nt[1], nt[2])
+        elif winner == 1:
+            self.won = (won[0], won[1] | taken, won[2])
+            self.ntricks = (nt[0], nt[1] + 1, nt[2])
+        else:
+            self.won = (won[0], won[1], won[2] | taken)
+            self.ntricks = (nt[0], nt[1], nt[2] + 1)
+        tricks = self.tricks = (*self.tricks, Trick(leader, trick, winner))
         self.trick = ()
         self._trick_cards = 0
         self.trick_leader = winner
         self.to_act = winner
         d = self.declarer
-        if g == GameType.NULL and winner == d:
+        if g is _NULL and winner == d:
             self._finish_declared("null-trick")
-        elif self.contract is not None and self.contract.schwarz and winner != d:
+        elif winner != d and self.contract is not None and self.contract.schwarz:
             self._finish_declared("schwarz-lost")
-        elif len(self.tricks) == 10:
-            if g == GameType.RAMSCH:
+        elif len(tricks) == 10:
+            if g is _RAMSCH:
                 self._finish_ramsch()
             else:
                 self._finish_declared("played")
@@ -707,7 +729,43 @@ _HAND_DECLARES = tuple(tuple(Declare(p, c) for c in _HAND_CONTRACTS) for p in ra
 _PICKUP_DECLARES = tuple(tuple(Declare(p, c) for c in _PICKUP_CONTRACTS) for p in range(3))
 _PLAYS = tuple(tuple(Play(p, c) for c in Card) for p in range(3))
 _DISCARDS = tuple(tuple(Discard(p, c) for c in Card) for p in range(3))
+_PASSES = tuple(Pass(p) for p in range(3))
 
+
+def _by_suit(actions: tuple[Action, ...]) -> tuple[tuple[tuple[Action, ...], ...], ...]:
+    """For each suit (8 card bits) and each of its 256 masks, the actions of those cards in
+    card order: a mask's actions are then four lookups."""
+    return tuple(
+        tuple(tuple(actions[8 * s + i] for i in range(8) if byte >> i & 1) for byte in range(256))
+        for s in range(4)
+    )
+
+
+_PLAYS_BY_SUIT = tuple(_by_suit(_PLAYS[p]) for p in range(3))
+_DISCARDS_BY_SUIT = tuple(_by_suit(_DISCARDS[p]) for p in range(3))
+
+
+def _discards(p: int, m: int) -> list[Action]:
+    t = _DISCARDS_BY_SUIT[p]
+    return [*t[0][m & 255], *t[1][m >> 8 & 255], *t[2][m >> 16 & 255], *t[3][m >> 24]]
+
+
+def _declarable_at(declares: tuple[Declare, ...]) -> dict[int, tuple[Declare, ...]]:
+    """For each bid (0 for none), the declarations of ``declares`` that may be made at it (a
+    null game worth less than the bid may not)."""
+    return {bid: tuple(a for a in declares if (a.contract.null_value or 999) >= bid)
+            for bid in (0, *BID_VALUES)}
+
+
+_HAND_DECLARES_AT = tuple(_declarable_at(_HAND_DECLARES[p]) for p in range(3))
+_PICKUP_DECLARES_AT = tuple(_declarable_at(_PICKUP_DECLARES[p]) for p in range(3))
+_NEXT = (1, 2, 0)
+_NEXT_BY = ((0, 1, 2), (1, 2, 0), (2, 0, 1))  # [leader][index in the trick] -> position
+_BIDDING, _SKAT, _DISCARD, _PUSHING, _PLAY, _FINISHED = (
+    Phase.BIDDING, Phase.SKAT, Phase.DISCARD, Phase.PUSHING, Phase.PLAY, Phase.FINISHED)
+_NULL, _RAMSCH = GameType.NULL, GameType.RAMSCH
+
+_play = Game._play
 _HANDLERS: dict[type, Any] = {
     Bid: Game._bid,
     Hold: Game._hold,

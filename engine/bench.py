@@ -262,8 +262,9 @@ def api_games(n: int, seed: int = 1) -> int:
         g = Game(Deal((sum(deck[0:10]), sum(deck[10:20]), sum(deck[20:30])),
                       deck[30] | deck[31]))
         pickup = None
+        legal_actions, push = g.legal_actions, g.push
         while (ph := g.phase) is not finished:
-            acts = g.legal_actions()
+            acts = legal_actions()
             r = getrandbits(16)
             if ph is play:
                 a = acts[(r * len(acts)) >> 16]
@@ -289,7 +290,7 @@ def api_games(n: int, seed: int = 1) -> int:
                     a = discards[(r * len(discards)) >> 16]
                 else:
                     a = Declare(g.to_act, pickup[0])  # type: ignore[arg-type, index]
-            g.push(a)
+            push(a)
         total += g.result.value  # type: ignore[union-attr]
     return total
 

@@ -60,7 +60,15 @@ from engine.scoring import (
     score_null,
     score_suit_grand,
 )
-from engine.trick import BEATS, FOLLOW, Trick, by_power, follow_suit_name, matadors
+from engine.trick import (
+    BEATS,
+    FOLLOW,
+    Trick,
+    by_power,
+    follow_suit_name,
+    matadors,
+    new_trick,
+)
 
 __all__ = [
     "ISKO", "Action", "Card", "Contract", "Deal", "Game", "GameResult", "IllegalAction",
@@ -151,12 +159,16 @@ _STATE = (
 )
 _snapshot = attrgetter(*_STATE)
 # A card laid changes only these (the trick, the hands, the tricks won, and at the end the
-# result): the undo record of a Play holds just them.
+# result): the undo record of a Play that completes a trick holds just them.
 _PLAY_STATE = (
     "phase", "hands", "trick", "_trick_cards", "to_act", "won", "ntricks", "tricks",
     "trick_leader", "result",
 )
 _snapshot_play = attrgetter(*_PLAY_STATE)
+# A first or second card of a trick changes fewer still (after it the trick is not empty,
+# after a third card it is: pop tells the two apart by that).
+_TRICK_STATE = ("hands", "trick", "_trick_cards", "to_act")
+_snapshot_trick = attrgetter(*_TRICK_STATE)
 
 
 class Game:
@@ -299,22 +311,27 @@ class Game:
 
     def push(self, action: Action) -> None:
         """Apply ``action`` or raise :class:`IllegalAction` (the state is left unchanged)."""
+        if type(action) is Play:
+            # the most frequent action: a smaller undo record (see _TRICK_STATE)
+            if action.pos not in (0, 1, 2):
+                raise IllegalAction(f"position {action.pos!r} is not 0, 1 or 2")
+            if len(self.trick) < 2:
+                names, snap = _TRICK_STATE, _snapshot_trick(self)
+            else:
+                names, snap = _PLAY_STATE, _snapshot_play(self)
+            try:
+                _play(self, action)
+            except BaseException:
+                self._restore(snap, names)
+                raise
+            self._undo.append(snap)
+            self.actions.append(action)
+            return
         handler = _HANDLERS.get(type(action))
         if handler is None:
             raise IllegalAction(f"{action!r} is not a Skat action")
         if action.pos not in (0, 1, 2):
             raise IllegalAction(f"position {action.pos!r} is not 0, 1 or 2")
-        if handler is _play:
-            # the most frequent action: a smaller undo record (see _PLAY_STATE)
-            snap = _snapshot_play(self)
-            try:
-                _play(self, action)
-            except BaseException:
-                self._restore(snap, _PLAY_STATE)
-                raise
-            self._undo.append(snap)
-            self.actions.append(action)
-            return
         names, snap = _STATE, _snapshot(self)
         try:
             handler(self, action)
@@ -330,7 +347,13 @@ class Game:
         if not self.actions:
             raise IllegalAction("nothing to undo: the game is at its deal")
         action = self.actions.pop()
-        self._restore(self._undo.pop(), _PLAY_STATE if type(action) is Play else _STATE)
+        if type(action) is not Play:
+            names = _STATE
+        elif self.trick:
+            names = _TRICK_STATE  # the card did not complete a trick
+        else:
+            names = _PLAY_STATE
+        self._restore(self._undo.pop(), names)
         return action
 
     def _restore(self, snap: tuple[Any, ...], names: tuple[str, ...] = _STATE) -> None:
@@ -547,7 +570,7 @@ class Game:
         else:
             self.won = (won[0], won[1], won[2] | taken)
             self.ntricks = (nt[0], nt[1], nt[2] + 1)
-        tricks = self.tricks = (*self.tricks, Trick(leader, trick, winner))
+        tricks = self.tricks = (*self.tricks, new_trick(leader, trick, winner))
         self.trick = ()
         self._trick_cards = 0
         self.trick_leader = winner

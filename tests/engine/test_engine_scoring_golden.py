@@ -231,3 +231,18 @@ def test_forehand_opening_after_two_passes_and_declaring() -> None:
     for a in (Pass(1), Pass(2), Bid(0, 18), Declare(0, Contract.parse("GH"))):
         g.push(a)
     assert g.phase == Phase.PLAY and g.contract == Contract.parse("GH")
+
+
+def test_fast_result_builder_makes_the_same_object() -> None:
+    """The slot-filling builder used on the hot path gives exactly what GameResult() gives."""
+    from engine.scoring import _build_result
+
+    kw = dict(declarer=1, contract=Contract.parse("GH"), bid=48, won=False, value=-240,
+              base_value=24, multiplier=5, points=59, tricks=4, matadors=-2, schneider=False,
+              schwarz=False, overbid=False, ending="played", kontra=2,
+              breakdown=(("without", 2), ("game", 3)), position_values=(0, -240, 0))
+    fast, slow = _build_result(**kw), GameResult(**kw)  # type: ignore[arg-type]
+    assert type(fast) is GameResult and fast == slow and repr(fast) == repr(slow)
+    assert fast.to_json() == slow.to_json() and hash(fast.contract) == hash(slow.contract)
+    with pytest.raises(AttributeError):
+        fast.value = 0  # type: ignore[misc]

@@ -169,6 +169,19 @@ _snapshot_play = attrgetter(*_PLAY_STATE)
 # after a third card it is: pop tells the two apart by that).
 _TRICK_STATE = ("hands", "trick", "_trick_cards", "to_act")
 _snapshot_trick = attrgetter(*_TRICK_STATE)
+# What the other frequent actions can change (their handlers and what those call: the end
+# of the bidding, passing in, Ramsch, the start of play); the rest keep the whole state.
+_UNDO_FIELDS: dict[type, tuple[str, ...]] = {
+    Bid: ("phase", "bidding", "declarer", "to_act", "game_type", "contract", "push_turn",
+          "trick_leader", "result"),
+    TakeSkat: ("phase", "hands", "skat", "skat_taken"),
+    Discard: ("phase", "hands", "skat", "pushing", "push_turn", "to_act", "trick_leader"),
+    Declare: ("phase", "contract", "game_type", "declared", "to_act", "trick_leader"),
+    Push: ("hands", "skat", "pushing", "pushes"),
+}
+_UNDO_FIELDS[Hold] = _UNDO_FIELDS[Pass] = _UNDO_FIELDS[Bid]
+_UNDO = {t: (names, attrgetter(*names)) for t, names in _UNDO_FIELDS.items()}
+_UNDO_ALL = (_STATE, _snapshot)
 
 
 class Game:
@@ -278,9 +291,9 @@ class Game:
             b = self.bidding
             if p == b.bidder:
                 return [*_BIDS[p][_BID_INDEX_ABOVE[b.bid]:], _PASSES[p]]
-            return [Hold(p), _PASSES[p]]
+            return [_HOLDS[p], _PASSES[p]]
         if ph is _SKAT:
-            return [TakeSkat(p), *_HAND_DECLARES_AT[p][self.bid]]
+            return [_TAKE_SKAT[p], *_HAND_DECLARES_AT[p][self.bid]]
         out = []
         if ph is _DISCARD:
             hand = self.hands[p]
@@ -295,7 +308,7 @@ class Game:
                     allowed &= ~JACKS
                 out += _discards(p, allowed)
             else:
-                out += [Push(p), Pass(p)]
+                out += [_PUSHES[p], _PASSES[p]]
         return out
 
     def _may_kontra(self) -> bool:
@@ -332,7 +345,8 @@ class Game:
             raise IllegalAction(f"{action!r} is not a Skat action")
         if action.pos not in (0, 1, 2):
             raise IllegalAction(f"position {action.pos!r} is not 0, 1 or 2")
-        names, snap = _STATE, _snapshot(self)
+        names, snapshot = _UNDO.get(type(action), _UNDO_ALL)
+        snap = snapshot(self)
         try:
             handler(self, action)
         except BaseException:
@@ -348,7 +362,7 @@ class Game:
             raise IllegalAction("nothing to undo: the game is at its deal")
         action = self.actions.pop()
         if type(action) is not Play:
-            names = _STATE
+            names = _UNDO.get(type(action), _UNDO_ALL)[0]
         elif self.trick:
             names = _TRICK_STATE  # the card did not complete a trick
         else:
@@ -753,6 +767,9 @@ _PICKUP_DECLARES = tuple(tuple(Declare(p, c) for c in _PICKUP_CONTRACTS) for p i
 _PLAYS = tuple(tuple(Play(p, c) for c in Card) for p in range(3))
 _DISCARDS = tuple(tuple(Discard(p, c) for c in Card) for p in range(3))
 _PASSES = tuple(Pass(p) for p in range(3))
+_HOLDS = tuple(Hold(p) for p in range(3))
+_TAKE_SKAT = tuple(TakeSkat(p) for p in range(3))
+_PUSHES = tuple(Push(p) for p in range(3))
 
 
 def _by_suit(actions: tuple[Action, ...]) -> tuple[tuple[tuple[Action, ...], ...], ...]:

@@ -98,15 +98,21 @@ def test_sigkill_at_100_random_moments(tmp_path: Path) -> None:
     rng = random.Random(20261129)
     kills = chains = 0
     killed_at: set[int] = set()  # journal lengths seen right after a kill
+    life = boot + took / 30
     while kills < KILLS:
         chains += 1
         journal = tmp_path / f"chain{chains}.sqlite"
         out = tmp_path / f"chain{chains}.json"
+        before = 0
+        stalls = 0
         while True:
             pid = start_replay(journal, out)
             # Short random lives: each restart resumes and gets a little further, so the kills
-            # fall at random moments all along the script while the test stays quick.
-            time.sleep(rng.uniform(boot * 0.5, boot + took / 30))
+            # fall at random moments all along the script while the test stays quick. Resuming
+            # a longer journal, or a busy disk, takes longer than the boot measured above: a
+            # life that journalled nothing new makes the next ones longer, so the chain always
+            # moves on.
+            time.sleep(rng.uniform(boot * 0.5, life * 1.5**stalls))
             os.kill(pid, signal.SIGKILL)  # a child that has exited is a zombie until waited for
             code = finish(pid)
             if code == 0:
@@ -118,6 +124,8 @@ def test_sigkill_at_100_random_moments(tmp_path: Path) -> None:
                 # Everything journalled is what the uninterrupted run journalled, in order.
                 assert got == rows[:len(got)]
                 killed_at.add(len(got))
+                stalls = 0 if len(got) > before else stalls + 1
+                before = len(got)
             if kills >= KILLS:
                 pid = start_replay(journal, out)
                 assert finish(pid) == 0

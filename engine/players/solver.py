@@ -364,11 +364,16 @@ class Solver:
             "<128I4BII", *t.cls_mask, *t.beats, *t.run_mask, *values,
             *(int(m) for m in self._maxer), self.declarer, 1 if tricks else 0, t.trumps,
         )
-        tt = self._c_tt.setdefault(tricks, bytearray(16 * _TT_ENTRIES))
         c_search = _dds.search  # type: ignore[union-attr]
         solver = self
+        tt_of = self._c_tt
 
         def search(h: list[int], leader: int, need: int) -> bool:
+            tt = tt_of.get(tricks)
+            if tt is None:
+                # allocated on first use, sized for the position: an endgame needs little
+                cards = (h[0] | h[1] | h[2]).bit_count()
+                tt = tt_of[tricks] = bytearray(16 * (_TT_ENTRIES if cards > 15 else 1 << 14))
             budget = 0
             if solver._limit_at:
                 budget = solver._limit_at - solver.nodes

@@ -172,12 +172,14 @@ class Solver:
 
     ``reaches`` and ``max_points`` take engine card masks. The transposition table is valid
     for any position of the same game type and declarer, so one solver can be reused across
-    many positions (the PIMC player does); ``clear()`` drops it.
+    many positions (the PIMC player does); ``clear()`` drops it. ``tt_entries`` (a power of
+    two) sizes the C core's table, 16 bytes an entry; ``max_entries`` caps the Python one;
+    ``max_nodes`` (0: none) is the node budget of each question.
     """
 
     def __init__(
         self, game: int, declarer: int, max_entries: int = 2_000_000, use_c: bool | None = None,
-        max_nodes: int = 0,
+        max_nodes: int = 0, tt_entries: int = _TT_ENTRIES,
     ) -> None:
         if declarer not in (0, 1, 2):
             raise SolverError(f"declarer must be position 0, 1 or 2, not {declarer}")
@@ -201,7 +203,11 @@ class Solver:
             raise SolverError("the C solver core is not built: run pip install -e . with gcc")
         self.uses_c = use_c
         if use_c:
-            self._c_tt = {}
+            if tt_entries < 1 or tt_entries & (tt_entries - 1):
+                raise SolverError(f"tt_entries must be a power of two, not {tt_entries}")
+            self.tt_entries = tt_entries
+            # the table of the game's main question now, so that no search pays for it
+            self._c_tt = {self.game == NULL: bytearray(16 * tt_entries)}
             self._search_points = self._make_c_search(tricks=False)
             self._search_tricks = self._make_c_search(tricks=True)
         else:
@@ -370,10 +376,8 @@ class Solver:
 
         def search(h: list[int], leader: int, need: int) -> bool:
             tt = tt_of.get(tricks)
-            if tt is None:
-                # allocated on first use, sized for the position: an endgame needs little
-                cards = (h[0] | h[1] | h[2]).bit_count()
-                tt = tt_of[tricks] = bytearray(16 * (_TT_ENTRIES if cards > 15 else 1 << 14))
+            if tt is None:  # the other question's table, on first use
+                tt = tt_of[tricks] = bytearray(16 * solver.tt_entries)
             budget = 0
             if solver._limit_at:
                 budget = solver._limit_at - solver.nodes

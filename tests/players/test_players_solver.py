@@ -82,7 +82,7 @@ def test_solver_equals_minimax_on_random_endgames(use_c: bool) -> None:
     for _ in range(1500):
         hands, leader, trick, game, declarer = random_endgame(rng, max_tricks=3)
         exact = minimax(hands, leader, trick, game, declarer)
-        s = Solver(game, declarer, use_c=use_c)
+        s = Solver(game, declarer, use_c=use_c, tt_entries=1 << 12)
         if game == NULL:
             assert s.null_won(hands, leader, trick) == (exact == 0)
         else:
@@ -106,7 +106,7 @@ def test_c_core_answers_like_python_on_larger_positions() -> None:
         if sum(h.bit_count() for h in hands) < 9:
             continue
         py = Solver(game, declarer, use_c=False)
-        c = Solver(game, declarer, use_c=True)
+        c = Solver(game, declarer, use_c=True, tt_entries=1 << 12)
         if game == NULL:
             assert py.null_won(hands, leader, trick) == c.null_won(hands, leader, trick)
             answers += 1

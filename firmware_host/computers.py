@@ -5,13 +5,11 @@ by the computer itself. Its card (to play, or to put away) must be laid by a per
 becomes a prompt, "West plays SA: please lay it", and the table accepts only that card.
 
 The players of ``engine.players`` (``make_player(name, seed, budget)``) choose from what their
-seat may see; :class:`HeuristicPlayer` (bids and declares with the engine's hand evaluation,
-plays a random legal card) stands in where that package is missing.
+seat may see (``SeatView``), never from the whole game.
 """
 
 from __future__ import annotations
 
-import random
 from dataclasses import dataclass
 from typing import Any, Protocol
 
@@ -32,64 +30,16 @@ class Move:
     card: Card | None = None
 
 
-class HeuristicPlayer:
-    """Bids to the hand's value, declares its best game, plays a random legal card."""
-
-    def __init__(self, seed: int = 0) -> None:
-        self.rng = random.Random(seed)
-
-    def choose(self, game: Any) -> Any:
-        from engine import actions as a
-        from engine.contract import Contract, GameType
-        from engine.players import evaluate
-
-        legal = [x for x in game.legal_actions()
-                 if not isinstance(x, a.Concede | a.Kontra | a.Re | a.Abort)]
-        pos = game.to_act
-        phase = str(game.phase.value).lower()
-        if phase == "bidding":
-            limit = evaluate.bid_limit(game.hand(pos), bonus=1.0)
-            bids = sorted((x for x in legal if isinstance(x, a.Bid)), key=lambda b: b.value)
-            holds = [x for x in legal if isinstance(x, a.Hold)]
-            if holds and game.bid <= limit:
-                return holds[0]
-            if bids and bids[0].value <= limit:
-                return bids[0]
-            return next(x for x in legal if isinstance(x, a.Pass))
-        if phase == "skat":
-            return next(x for x in legal if isinstance(x, a.TakeSkat))
-        if phase == "discard":
-            hand = game.hand(pos)
-            best = evaluate.best_contract(hand)
-            if hand.bit_count() > 10:
-                keep_away = evaluate.discard(hand, best.game)
-                for x in legal:
-                    if isinstance(x, a.Discard) and keep_away >> int(x.card) & 1:
-                        return x
-            wanted = Contract(GameType(best.game))
-            for x in legal:
-                if isinstance(x, a.Declare) and x.contract == wanted:
-                    return x
-            declares = [x for x in legal if isinstance(x, a.Declare)]
-            if declares:
-                return declares[0]
-        return self.rng.choice(legal)
-
-
 def make_player(name: str, seed: int, budget_ms: int, never_declare: bool = False) -> Player:
     """The named computer player of ``engine.players`` (``random``, ``rule``, ``pimc``);
     ``never_declare``: the duel-mode partner, which always defends."""
-    try:
-        from engine.players import make_player as engine_make
-    except ImportError:  # a build without the players package
-        return HeuristicPlayer(seed)
+    from engine.players import make_player as engine_make
+
     return engine_make(name, seed=seed, budget=budget_ms / 1000, never_declare=never_declare)
 
 
 def ask(player: Player, game: Any) -> Any:
     """The player's action for the position to act; it sees only what that seat may see."""
-    if isinstance(player, HeuristicPlayer):
-        return player.choose(game)
     from engine.players import SeatView
 
     return player.choose(SeatView.of(game, game.to_act))

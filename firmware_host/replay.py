@@ -132,8 +132,7 @@ def _cmd_replay(args: argparse.Namespace) -> int:
         for r in result["rejected"]:
             write(f"  line {r['line']}: {r['reason']}")
         write(sheet_text(session.table))
-    if journal is not None:
-        journal.close()
+    session.close()
     return 0
 
 

@@ -324,6 +324,7 @@ def run_headless_table(config: Any, data_dir: Path) -> int:
     from firmware_host.gamelog import GameLog
 
     session = open_session(config, data_dir / "journal.sqlite")
+    session.warm_up_players()
     session.listeners.append(GameLog(log.info, symbols=False, show_hands=False))
     loop = EventLoop(session, notifier=Notifier.from_environment())
     closers = start_hardware(config, loop)
@@ -333,8 +334,7 @@ def run_headless_table(config: Any, data_dir: Path) -> int:
     finally:
         for close in closers:
             close()
-        if session.journal is not None:
-            session.journal.close()
+        session.close()
     return 0
 
 
@@ -381,6 +381,7 @@ def run_kiosk(config: Any, simulated: bool, journal_path: str | None) -> int:
               "use --headless / --no-display", file=sys.stderr)
         return 1
     session = open_session(config, Path(journal_path) if journal_path else None)
+    session.warm_up_players()
     sim = DealingSimulator(session) if simulated else None
     size = config.display.get("size")
     try:
@@ -411,6 +412,5 @@ def run_kiosk(config: Any, simulated: bool, journal_path: str | None) -> int:
         for close in closers:
             close()
         kiosk.close()
-        if session.journal is not None:
-            session.journal.close()
+        session.close()
     return 0

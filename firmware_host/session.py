@@ -73,6 +73,23 @@ class Session:
         }
         self.resumed = 0
 
+    def warm_up_players(self) -> None:
+        """Start the computer players' worker processes now (a live table), so the first
+        decision at the table does not pay for them."""
+        for player in self.players.values():
+            warm_up = getattr(player, "warm_up", None)
+            if warm_up is not None:
+                warm_up()
+
+    def close(self) -> None:
+        """End the computer players' workers and close the journal."""
+        for player in self.players.values():
+            close = getattr(player, "close", None)
+            if close is not None:
+                close()
+        if self.journal is not None:
+            self.journal.close()
+
     # ---- journal -------------------------------------------------------------------------
 
     def fingerprint(self) -> dict[str, Any]:

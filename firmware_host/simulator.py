@@ -204,8 +204,7 @@ def run_headless(config: Any, args: argparse.Namespace) -> int:
             "".join(json.dumps(line, ensure_ascii=False) + "\n" for line in lines),
             encoding="utf-8")
         print(f"table script written to {args.script} ({len(lines)} lines)")
-    if journal is not None:
-        journal.close()
+    session.close()
     return 0
 
 

@@ -112,3 +112,16 @@ def test_a_journal_of_another_table_is_not_resumed(tmp_path: Path) -> None:
     assert again.resume() == 0
     assert any("another configuration" in p for p in again.problems)
     assert again.table.phase == "dealing" and not again.table.deal.dealt
+
+
+def test_pimc_seats_are_warmed_up_and_closed_with_the_session(tmp_path: Path) -> None:
+    """A live table starts the PIMC workers before the first decision and ends them at exit."""
+    cfg = simulated_config(computer_seats=(2,), series_length=None)
+    cfg = replace(cfg, computer=replace(cfg.computer, player="pimc", budget_ms=50))
+    session = Session(cfg, Journal.open(tmp_path / "j.sqlite"), computer_seats=(2,))
+    player = session.players[2]
+    player.workers = 2  # as on the Pi's cores (a single worker runs in-process, with no pool)
+    session.warm_up_players()
+    assert player._pool is not None  # the worker processes are running
+    session.close()
+    assert player._pool is None

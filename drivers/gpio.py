@@ -25,7 +25,7 @@ Config (``[gpio]``; pins are BCM numbers or gpiozero pin names)::
     # or one table per seat: [gpio.seat0] bid = 5, pass = 6, light = 13 (undo = .. optional)
     # led = 14                  # status light, optional
 
-(The pins of ``docs/readme-hardware.md`` leave SPI0 and SPI1 with three chip selects free.)
+(The pins of ``docs/hardware.md`` leave SPI0 and SPI1 with three chip selects free.)
 
 >>> from gpiozero.pins.mock import MockFactory
 >>> events = []

@@ -8,8 +8,9 @@ The controller owns the loop::
         for command in kiosk.wait_events(1.0):  # blocks on pygame.event.wait, no busy loop
             ...
 
-``wait_events`` sleeps in ``pygame.event.wait`` until an input arrives or the timeout passes
-(the controller's watchdog and clock), so an idle table costs next to no CPU. After
+``wait_events`` sleeps until an input arrives or the timeout passes (the controller's watchdog
+and clock): in ``pygame.event.wait`` on X11 and Wayland, in ``select`` on the input devices
+elsewhere (KMSDRM on the Pi: :mod:`display.inputwatch`), so an idle table costs no CPU. After
 ``idle_after`` seconds without input or a new view the kiosk shows its idle screen; any touch,
 click, key or new view wakes it (the waking touch itself does nothing else).
 """
@@ -18,7 +19,6 @@ from __future__ import annotations
 
 import logging
 import os
-import threading
 import time
 from collections.abc import Callable
 from dataclasses import replace
@@ -27,6 +27,7 @@ from pathlib import Path
 import pygame
 
 from . import commands as cmd
+from .inputwatch import InputWatch
 from .layout import Element
 from .render import Renderer
 from .scenes import ToggleModifier, UiState
@@ -35,9 +36,8 @@ from .view import CARD_STYLES, LANGUAGES, View
 log = logging.getLogger(__name__)
 
 WINDOW_SIZE = (1024, 600)
-POLL_STEP = 0.02           # input latency bound where SDL cannot block (one frame at 50 Hz)
-POLL_STEP_QUIET = 0.1      # ... once nothing happened for QUIET_AFTER seconds
-QUIET_AFTER = 10.0
+POLL_STEP = 0.02           # after kernel input SDL has not turned into an event yet, look again
+INPUT_GRACE = 0.1          # ... for this long, then sleep on the devices again
 BLOCKING_DRIVERS = {"x11", "wayland", "windows", "cocoa"}
 WAKE_EVENT = pygame.event.custom_type()
 
@@ -57,7 +57,7 @@ class Kiosk:
                  idle_after: float = 300.0, clock: Callable[[], float] = time.monotonic,
                  wall_clock: Callable[[], str] = lambda: time.strftime("%H:%M"),
                  size: tuple[int, int] | None = None, fullscreen: bool = False,
-                 driver: str | None = None) -> None:
+                 driver: str | None = None, input_dir: str = "/dev/input") -> None:
         self.on_command = on_command
         self._driver = driver                # SDL video driver, e.g. "kmsdrm" or "wayland"
         self._want_size = tuple(size) if size else None
@@ -76,7 +76,8 @@ class Kiosk:
         self._idle = False
         self._clock_text = ""
         self._drawn_focus: int | None = None
-        self._woken = threading.Event()
+        self._watch: InputWatch | None = None
+        self.input_dir = input_dir
         self._blocking_driver = False
         self.frames = 0                      # full or partial redraws done (for tests/bench)
         self.first_frame_at: float | None = None
@@ -123,6 +124,9 @@ class Kiosk:
         return self
 
     def close(self) -> None:
+        if self._watch is not None:
+            self._watch.close()
+            self._watch = None
         pygame.display.quit()
         self.screen = None
         self.closed = True
@@ -226,30 +230,42 @@ class Kiosk:
     def notify(self) -> None:
         """Wake a blocked :meth:`wait_events` at once; safe to call from any thread (a reader
         thread after queueing a card for the controller)."""
-        self._woken.set()
         if self._blocking_driver:
             pygame.event.post(pygame.event.Event(WAKE_EVENT))
+        else:
+            self._input_watch().wake()
+
+    def _input_watch(self) -> InputWatch:
+        if self._watch is None:
+            self._watch = InputWatch(self.input_dir)
+        return self._watch
 
     def _block(self, wait: float) -> list[pygame.event.Event]:
         """Sleep until input or ``wait`` seconds. SDL blocks for real on X11 and Wayland; on
         KMSDRM (the Pi without a desktop) and headless drivers its wait polls every
-        millisecond, so there we poll the queue every ``POLL_STEP`` seconds instead."""
+        millisecond, so there we sleep in ``select`` on the input devices and a wake-up pipe."""
         if self._blocking_driver:
             first = pygame.event.wait(max(1, int(wait * 1000)))
             events = [first] if first.type != pygame.NOEVENT else []
             return events + pygame.event.get()
+        watch = self._input_watch()
         deadline = time.monotonic() + wait
-        quiet = self._now() - self._last_activity > QUIET_AFTER
-        step = POLL_STEP_QUIET if quiet else POLL_STEP
+        grace_until = 0.0
         while True:
             events = pygame.event.get()
             if events:
                 return events
-            remaining = deadline - time.monotonic()
-            if remaining <= 0 or self._woken.is_set():
-                self._woken.clear()
+            now = time.monotonic()
+            remaining = deadline - now
+            if remaining <= 0:
                 return []
-            self._woken.wait(min(step, remaining))
+            # A device had input that SDL has not made an event of yet: look again shortly.
+            step = min(remaining, POLL_STEP) if now < grace_until else remaining
+            woke = watch.wait(step)
+            if woke == "woken":
+                return pygame.event.get()
+            if woke == "input":
+                grace_until = time.monotonic() + INPUT_GRACE
 
     def _check_idle(self) -> None:
         if self.view is None or self.idle_after <= 0:

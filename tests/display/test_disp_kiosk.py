@@ -305,3 +305,55 @@ def test_kiosk_opens_itself_as_the_controller_builds_it() -> None:
         assert k.closed
     finally:
         k.close()
+
+
+def test_kiosk_sleeps_on_input_devices_and_a_key_wakes_it(tmp_path) -> None:
+    """Where SDL cannot block (KMSDRM, headless) the kiosk sleeps in select() on the evdev
+    devices: kernel input ends the sleep at once and SDL's queue is read, long before the
+    timeout. (The dummy driver reads no device, so the test posts the SDL event that SDL would
+    make of it, then writes the raw input.)"""
+    import os
+    import threading
+    import time
+
+    os.mkfifo(tmp_path / "event0")
+    writer = os.open(tmp_path / "event0", os.O_RDWR | os.O_NONBLOCK)
+    k = Kiosk(input_dir=str(tmp_path)).open((800, 480))
+
+    def key_pressed() -> None:
+        pygame.event.post(pygame.event.Event(pygame.KEYDOWN, key=pygame.K_y, mod=0,
+                                             unicode="y", scancode=0))
+        os.write(writer, b"k" * 24)
+
+    try:
+        k.show(sample_view("bidding"))
+        while pygame.event.peek():  # the window's own start-up events
+            k.wait_events(0)
+        press = threading.Timer(0.2, key_pressed)
+        press.start()
+        started = time.monotonic()
+        got = k.wait_events(20.0)
+        took = time.monotonic() - started
+        press.join()
+        assert got == [cmd.Press(0, "yes")]
+        assert 0.15 < took < 10, took  # slept until the input came, not until the timeout
+    finally:
+        k.close()
+        os.close(writer)
+
+
+def test_an_idle_kiosk_does_not_poll(tmp_path, monkeypatch) -> None:
+    """Between inputs the kiosk looks at SDL's queue once per wait, not every few ms."""
+    k = Kiosk(input_dir=str(tmp_path)).open((800, 480))
+    try:
+        k.show(sample_view("play"))
+        while pygame.event.peek():
+            k.wait_events(0)
+        looks = []
+        real_get = pygame.event.get
+        monkeypatch.setattr(pygame.event, "get", lambda *a, **kw: looks.append(1) or real_get(
+            *a, **kw))
+        assert k.wait_events(0.5) == []
+        assert len(looks) <= 2, len(looks)  # a 20 ms poll would have looked 25 times
+    finally:
+        k.close()

@@ -63,16 +63,6 @@ def settlement_json(settled: Any, cap: int | None) -> dict[str, Any]:
 
 
 def cmd_replay(args: argparse.Namespace) -> int:
-    try:
-        return _cmd_replay(args)
-    except BrokenPipeError:
-        from firmware_host.simulator import quiet_stdout
-
-        quiet_stdout()
-        return 0
-
-
-def _cmd_replay(args: argparse.Namespace) -> int:
     from firmware_host.config import ConfigError, load_config
     from firmware_host.gamelog import GameLog
     from firmware_host.journal import Journal, JournalError

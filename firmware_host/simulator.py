@@ -124,14 +124,6 @@ def _cards(mask: int) -> list[Any]:
 
 
 def cmd_simulate(args: argparse.Namespace) -> int:
-    try:
-        return _cmd_simulate(args)
-    except BrokenPipeError:
-        quiet_stdout()
-        return 0
-
-
-def _cmd_simulate(args: argparse.Namespace) -> int:
     from firmware_host.config import ConfigError
 
     try:
@@ -206,9 +198,3 @@ def run_headless(config: Any, args: argparse.Namespace) -> int:
         print(f"table script written to {args.script} ({len(lines)} lines)")
     session.close()
     return 0
-
-
-def quiet_stdout() -> None:
-    """Output piped into ``head`` and cut short: send the rest nowhere, without a traceback."""
-    devnull = os.open(os.devnull, os.O_WRONLY)
-    os.dup2(devnull, sys.stdout.fileno())

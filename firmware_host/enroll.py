@@ -14,7 +14,7 @@ from __future__ import annotations
 import argparse
 import queue
 import sys
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import Any
 
@@ -28,10 +28,12 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
     p.add_argument("--uids", metavar="FILE",
                    help="take UIDs from a file, one a line ('undo' takes one back), "
                         "instead of a reader")
+    p.add_argument("--display", action="store_true",
+                   help="show the card to lay next and the progress on the kiosk screen")
 
 
 def cmd_enroll(args: argparse.Namespace) -> int:
-    from drivers.decks import DeckError, DeckRegistry, EnrolmentError, EnrolmentSession, load_deck
+    from drivers.decks import DeckError, DeckRegistry, EnrolmentSession, load_deck
 
     out = Path(args.out)
     try:
@@ -52,19 +54,38 @@ def cmd_enroll(args: argparse.Namespace) -> int:
     except (DeckError, ValueError) as exc:
         print(f"skat-table: {exc}", file=sys.stderr)
         return 2
+    screen = _EnrolScreen(args) if args.display else None
+    if screen is not None and screen.kiosk is None:
+        return 1
     if args.uids:
         source: Iterator[str] | None = iter(
             Path(args.uids).read_text(encoding="utf-8").split())
     else:
-        source = _reader_uids(args)
+        source = _reader_uids(args, screen.pump if screen is not None else None)
     if source is None:
+        if screen is not None:
+            screen.close()
         return 2
+    try:
+        return _enrol(session, source, out, args, screen)
+    finally:
+        if screen is not None:
+            screen.close()
+
+
+def _enrol(session: Any, source: Iterator[str], out: Path, args: argparse.Namespace,
+           screen: _EnrolScreen | None) -> int:
+    from drivers.decks import EnrolmentError
+
+    last = None
     if session.count:
         print(f"resuming deck {session.name!r}: {session.count} of 32 cards enrolled",
               file=sys.stderr)
     print(f"Enrolling deck {session.name!r}: lay each card on the {args.zone} reader.",
           file=sys.stderr)
     while not session.done:
+        if screen is not None:
+            screen.show(session, last)
         print(f"  lay {session.next_card} ...", file=sys.stderr, flush=True)
         try:
             uid = next(source)
@@ -78,22 +99,77 @@ def cmd_enroll(args: argparse.Namespace) -> int:
             return 130
         if uid == "undo":
             card = session.undo()
+            last = None
             print(f"  took back {card}" if card else "  nothing to take back", file=sys.stderr)
             continue
         try:
             card = session.offer(uid)
         except EnrolmentError as exc:
             print(f"  refused: {exc}", file=sys.stderr)
+            if screen is not None:
+                screen.show(session, last, refused=str(exc))
             continue
         except OSError as exc:  # the deck file is saved after every card
             print(f"skat-table: cannot save {out}: {exc.strerror or exc}", file=sys.stderr)
             return 1
+        last = card
         print(f"  {card} = {uid}", file=sys.stderr)
+    if screen is not None:
+        screen.show(session, last)
     print(f"deck {session.name!r} complete: {out}", file=sys.stderr)
     return 0
 
 
-def _reader_uids(args: argparse.Namespace) -> Iterator[str] | None:
+class _EnrolScreen:
+    """The kiosk's enrolment scene: the card to lay next (big, and named), the progress, the
+    card stored last, a refusal as a red banner."""
+
+    def __init__(self, args: argparse.Namespace) -> None:
+        from display.kiosk import DisplayUnavailable, Kiosk
+
+        self.language, self.players = "de", ("1", "2", "3")
+        display: dict[str, Any] = {}
+        if args.config:
+            from firmware_host.config import ConfigError, load_config
+
+            try:
+                config = load_config(args.config, without_deck=True)
+                self.language, self.players = config.table.language, tuple(config.table.players)
+                display = config.display
+            except ConfigError:
+                pass  # said already where the readers are read; the screen keeps its defaults
+        size = display.get("size")
+        try:
+            self.kiosk: Any = Kiosk(size=tuple(size) if size else None,
+                                    fullscreen=bool(display.get("fullscreen", False)),
+                                    driver=display.get("driver")).open()
+        except DisplayUnavailable as exc:
+            print(f"skat-table: no display: {exc}", file=sys.stderr)
+            self.kiosk = None
+
+    def show(self, session: Any, last: Any, refused: str | None = None) -> None:
+        from display.view import EnrolView, Fault, View
+
+        if self.kiosk is None:
+            return
+        view = View(scene="enrol", players=self.players, language=self.language,
+                    enrol=EnrolView(card=None if session.done else session.next_card,
+                                    done=session.count, last=last),
+                    refusal=Fault("other", detail=refused) if refused else None)
+        self.kiosk.show(view)
+        self.pump()
+
+    def pump(self) -> None:
+        if self.kiosk is not None:
+            self.kiosk.wait_events(0)
+
+    def close(self) -> None:
+        if self.kiosk is not None:
+            self.kiosk.close()
+
+
+def _reader_uids(args: argparse.Namespace,
+                 pump: Callable[[], None] | None = None) -> Iterator[str] | None:
     """UIDs laid on the enrolment zone's reader, as they come; a button held: undo."""
     from firmware_host.config import ConfigError, load_config
 
@@ -116,7 +192,12 @@ def _reader_uids(args: argparse.Namespace) -> Iterator[str] | None:
 
     def gen() -> Iterator[str]:
         while True:
-            e = events.get()
+            try:
+                e = events.get(timeout=0.25)
+            except queue.Empty:
+                if pump is not None:
+                    pump()  # keep the screen answering while no card comes
+                continue
             if isinstance(e, ev.TagLaid) and e.zone == args.zone:
                 yield e.uid
             elif isinstance(e, ev.ButtonHold):

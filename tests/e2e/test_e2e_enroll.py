@@ -55,3 +55,30 @@ def test_two_decks_and_a_table_that_knows_both(tmp_path: Path) -> None:
     assert reasons == ["this is the CJ of deck 'red', not a card of this table's deck",
                        "tag 04ffffffffffff is not a card of this table's deck"]
     assert out["phase"] == "dealing"
+
+
+def test_enrolment_on_the_kiosk_screen(tmp_path: Path, monkeypatch) -> None:
+    """``enroll --display`` shows the card to lay next, the progress, the card stored last and
+    a refused tag on the kiosk (headless here: SDL's dummy driver)."""
+    monkeypatch.setenv("SDL_VIDEODRIVER", "dummy")
+    from display.kiosk import Kiosk
+
+    shown = []
+    real_show = Kiosk.show
+    monkeypatch.setattr(Kiosk, "show", lambda self, view: shown.append(view) or real_show(
+        self, view))
+    deck = uids("e5")
+    src = tmp_path / "deck.uids"
+    src.write_text("\n".join([deck[0], deck[0], *deck[1:]]) + "\n", encoding="utf-8")
+    err = io.StringIO()
+    with contextlib.redirect_stderr(err), contextlib.redirect_stdout(io.StringIO()):
+        status = main(["enroll", "--out", str(tmp_path / "deck.toml"), "--uids", str(src),
+                       "--display"])
+    assert status == 0, err.getvalue()
+    assert all(v.scene == "enrol" and v.enrol is not None for v in shown)
+    first, after_one, refused = shown[0], shown[1], shown[2]
+    assert (first.enrol.done, first.enrol.last, first.refusal) == (0, None, None)
+    assert after_one.enrol.done == 1 and after_one.enrol.last == first.enrol.card
+    assert refused.refusal is not None and "already enrolled" in refused.refusal.detail
+    assert refused.enrol.done == 1  # the tag read twice changed nothing
+    assert (shown[-1].enrol.done, shown[-1].enrol.card) == (32, None)  # complete

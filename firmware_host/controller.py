@@ -388,20 +388,25 @@ class Table:
         self.stage = "game"
 
     def _discard(self, zone: str, card: Card) -> str:
+        seat = self._lay_in_skat(zone, card, self.game.declarer, "the discards")
+        return f"{self.name(seat)} discards {card}"
+
+    def _lay_in_skat(self, zone: str, card: Card, pos: int, what: str) -> int:
+        """A card of ``pos``'s hand laid into the skat (a discard, a pushed card); its seat."""
         game = self.game
-        seat = self.deal.seats[game.declarer]
+        seat = self.deal.seats[pos]
         if zone not in ("skat", "deal"):
             raise Refused(Refusal(
-                "wrong-pad", f"{self.name(seat)} lays the discards on the skat reader",
+                "wrong-pad", f"{self.name(seat)} lays {what} on the skat reader",
                 seat=seat, card=card, zone=zone))
-        if not game.hand(game.declarer) & card.bit:
+        if not game.hand(pos) & card.bit:
             raise Refused(Refusal(
                 "not-in-hand", f"{self.name(seat)} does not hold {card}",
                 seat=seat, card=card, zone=zone))
         self._check_prompt(seat, card, zone)
-        self._push(a.Discard(game.declarer, card), seat, card=card, zone=zone)
+        self._push(a.Discard(pos, card), seat, card=card, zone=zone)
         self.prompts.pop(seat, None)
-        return f"{self.name(seat)} discards {card}"
+        return seat
 
     def _play(self, zone: str, card: Card) -> str:
         game, d = self.game, self.deal
@@ -528,19 +533,7 @@ class Table:
         return f"{self.name(seat)} passes the skat on untouched"
 
     def _push_card(self, zone: str, card: Card) -> str:
-        game = self.game
-        seat = self.deal.seats[game.to_act]
-        if zone not in ("skat", "deal"):
-            raise Refused(Refusal(
-                "wrong-pad", f"{self.name(seat)} lays the pushed cards on the skat reader",
-                seat=seat, card=card, zone=zone))
-        if not game.hand(game.to_act) & card.bit:
-            raise Refused(Refusal(
-                "not-in-hand", f"{self.name(seat)} does not hold {card}",
-                seat=seat, card=card, zone=zone))
-        self._check_prompt(seat, card, zone)
-        self._push(a.Discard(game.to_act, card), seat, card=card, zone=zone)
-        self.prompts.pop(seat, None)
+        seat = self._lay_in_skat(zone, card, self.game.to_act, "the pushed cards")
         return f"{self.name(seat)} pushes {card} on"
 
     def _check_turn(self, seat: int, pos: int) -> None:

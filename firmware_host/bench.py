@@ -35,13 +35,7 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
 
 def _load(spec: str) -> Any:
     module, func = spec.split(":")
-    try:
-        mod = importlib.import_module(module)
-    except ModuleNotFoundError as exc:
-        if exc.name and module.startswith(exc.name):
-            return None  # that group is not built yet
-        raise
-    return getattr(mod, func, None)
+    return getattr(importlib.import_module(module), func)
 
 
 def run_groups(only: str | None = None, quick: bool = False) -> dict[str, float]:
@@ -50,8 +44,6 @@ def run_groups(only: str | None = None, quick: bool = False) -> dict[str, float]
         if only and name != only:
             continue
         func = _load(spec)
-        if func is None:
-            continue
         print(f"bench: {name} ...", file=sys.stderr, flush=True)
         figures.update(func(quick=quick))
     return figures

@@ -55,21 +55,14 @@ def build_parser() -> argparse.ArgumentParser:
     sub = parser.add_subparsers(dest="command", metavar="COMMAND")
     for name, (module, func, help_text) in COMMANDS.items():
         p = sub.add_parser(name, help=help_text, description=help_text)
-        _add_arguments(name, module, p)
+        _add_arguments(module, p)
         p.set_defaults(_handler=(module, func))
     return parser
 
 
-def _add_arguments(name: str, module: str, p: argparse.ArgumentParser) -> None:
+def _add_arguments(module: str, p: argparse.ArgumentParser) -> None:
     """Each command module defines ``add_arguments(parser)`` next to its ``cmd_`` function."""
-    try:
-        mod = importlib.import_module(module)
-    except ModuleNotFoundError as exc:
-        if exc.name != module:
-            raise
-        # A command whose module is not built yet must not take the others down with it.
-        p.description = f"{p.description} (not available in this build)"
-        return
+    mod = importlib.import_module(module)
     adder: Callable[[argparse.ArgumentParser], None] | None = getattr(mod, "add_arguments", None)
     if adder is not None:
         adder(p)
@@ -82,13 +75,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         parser.print_help()
         return 2
     module, func = args._handler
-    try:
-        handler = getattr(importlib.import_module(module), func)
-    except ModuleNotFoundError as exc:
-        if exc.name != module:
-            raise
-        print(f"skat-table: {args.command} is not available in this build", file=sys.stderr)
-        return 2
+    handler = getattr(importlib.import_module(module), func)
     try:
         return int(handler(args) or 0)
     except KeyboardInterrupt:

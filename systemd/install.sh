@@ -26,10 +26,17 @@ fi
     exit 1
 }
 
-# What building the Pi extras needs (spidev is compiled on the Pi).
+# What building the Pi extras needs (spidev is compiled on the Pi), and the libraries that
+# pygame-ce's KMSDRM video driver loads at run time (without them the kiosk cannot open the
+# screen when no desktop runs: "kmsdrm not available").
 if command -v apt-get >/dev/null 2>&1; then
-    apt-get install -y --no-install-recommends python3-venv python3-dev gcc >/dev/null
+    apt-get install -y --no-install-recommends python3-venv python3-dev gcc \
+        libgbm1 libegl1 libgles2 >/dev/null
 fi
+
+# The USB serial drivers of reader boards, loaded at boot: the unit's device list
+# (DeviceAllow=char-ttyUSB/char-ttyACM) is computed when it starts, from the drivers loaded then.
+printf 'usbserial\ncdc_acm\n' > /etc/modules-load.d/skat-table.conf
 
 # 1. The user and its groups (a group the system lacks is created, so the unit can name it).
 for group in video render input spi gpio dialout; do

@@ -1,0 +1,72 @@
+"""Fixtures shared by every test folder: the real MQTT broker of ``brokers.py``.
+
+``mqtt_broker``, ``broker_factory`` and ``broker_kind`` are documented at the top of
+``tests/brokers.py``. The run's last lines say which broker the tests used.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterator
+from pathlib import Path
+
+import pytest
+from brokers import Broker, BrokerSpec, BrokerUnavailable, chosen_kind, club_spec, describe_kind
+from brokers import new_broker as _new_broker
+
+PROPERTY = "mqtt_broker"
+
+
+@pytest.fixture(scope="session")
+def broker_kind() -> str:
+    """``mosquitto`` or ``amqtt``; with neither installed the test fails, it is never skipped."""
+    try:
+        return chosen_kind()
+    except BrokerUnavailable as exc:
+        pytest.fail(str(exc), pytrace=False)
+
+
+@pytest.fixture
+def broker_factory(tmp_path: Path, broker_kind: str, request: pytest.FixtureRequest
+                   ) -> Iterator[Callable[..., Broker]]:
+    started: list[Broker] = []
+
+    def make(spec: BrokerSpec | None = None, *, tls: bool = False) -> Broker:
+        spec = spec or club_spec("c1", ("t1", "t2", "t3"))
+        try:
+            broker = _new_broker(broker_kind, spec, tmp_path / f"broker{len(started)}", tls)
+        except BrokerUnavailable as exc:
+            pytest.fail(str(exc), pytrace=False)
+        started.append(broker)
+        request.node.user_properties.append((PROPERTY, broker.describe()))
+        return broker
+
+    yield make
+    for broker in started:
+        broker.kill()
+
+
+@pytest.fixture
+def mqtt_broker(broker_factory: Callable[..., Broker]) -> Broker:
+    return broker_factory()
+
+
+def pytest_report_header(config: pytest.Config) -> str:
+    try:
+        return f"MQTT broker for the club tests: {describe_kind(chosen_kind())}"
+    except BrokerUnavailable as exc:
+        return f"MQTT broker for the club tests: NONE ({exc})"
+
+
+def pytest_terminal_summary(terminalreporter: pytest.TerminalReporter) -> None:
+    """One line per broker that tests ran against (shown with -q too, and under xdist)."""
+    used: dict[str, int] = {}
+    for reports in terminalreporter.stats.values():
+        for report in reports:
+            if getattr(report, "when", None) != "call":
+                continue
+            for key, value in getattr(report, "user_properties", ()):
+                if key == PROPERTY:
+                    kind = str(value).split(" at ")[0]
+                    used[kind] = used.get(kind, 0) + 1
+    for kind, n in sorted(used.items()):
+        terminalreporter.write_line(f"MQTT broker used: {kind} ({n} broker starts in tests)")

@@ -10,6 +10,18 @@ a JSON object and back.
 True
 >>> str(action_from_json({"type": "declare", "pos": 0, "contract": "CHS"}).contract)
 'CHS'
+
+A value of the wrong type is refused when the action is made, so nothing can enter a game
+that would not come back from its JSON:
+
+>>> Bid(1, 18.0)
+Traceback (most recent call last):
+...
+engine.actions.IllegalAction: a bid is a whole number such as 18, not 18.0
+>>> Play(0, "SK")
+Traceback (most recent call last):
+...
+engine.actions.IllegalAction: a card is a Card such as Card.SK, not 'SK'
 """
 
 from __future__ import annotations
@@ -25,7 +37,7 @@ class IllegalAction(ValueError):
     """An action the rules do not allow now; the message says why in a player's words."""
 
 
-class ActionError(ValueError):
+class ActionError(IllegalAction):
     """An action written wrongly (JSON from a journal, a script or a test)."""
 
 
@@ -33,12 +45,29 @@ POSITION_NAMES = ("forehand", "middlehand", "rearhand")
 ABORT_REASONS = ("timeout", "leave", "resign")
 
 
+def _check_pos(pos: object) -> None:
+    if type(pos) is not int or not 0 <= pos <= 2:
+        raise IllegalAction(
+            f"a position is 0 (forehand), 1 (middlehand) or 2 (rearhand), not {pos!r}"
+        )
+
+
+def _check_card(card: object) -> None:
+    if type(card) is not Card:
+        hint = f"Card.{card}" if isinstance(card, str) and card in Card.__members__ else "Card.CJ"
+        raise IllegalAction(f"a card is a Card such as {hint}, not {card!r}")
+
+
 @dataclass(frozen=True, slots=True)
 class Action:
-    """Base of all actions: ``pos`` is the actor's position."""
+    """Base of all actions: ``pos`` is the actor's position (checked when it is made: a
+    wrong type or value raises :class:`IllegalAction`)."""
 
     pos: int
     kind: ClassVar[str] = ""
+
+    def __post_init__(self) -> None:
+        _check_pos(self.pos)
 
     def to_json(self) -> dict[str, Any]:
         return {"type": self.kind, "pos": self.pos}
@@ -50,6 +79,11 @@ class Bid(Action):
 
     value: int
     kind: ClassVar[str] = "bid"
+
+    def __post_init__(self) -> None:
+        _check_pos(self.pos)
+        if type(self.value) is not int:
+            raise IllegalAction(f"a bid is a whole number such as 18, not {self.value!r}")
 
     def to_json(self) -> dict[str, Any]:
         return {"type": "bid", "pos": self.pos, "value": self.value}
@@ -83,6 +117,10 @@ class Discard(Action):
     card: Card
     kind: ClassVar[str] = "discard"
 
+    def __post_init__(self) -> None:
+        _check_pos(self.pos)
+        _check_card(self.card)
+
     def to_json(self) -> dict[str, Any]:
         return {"type": "discard", "pos": self.pos, "card": str(self.card)}
 
@@ -94,6 +132,13 @@ class Declare(Action):
     contract: Contract
     kind: ClassVar[str] = "declare"
 
+    def __post_init__(self) -> None:
+        _check_pos(self.pos)
+        if type(self.contract) is not Contract:
+            raise IllegalAction(
+                f"a contract is a Contract such as Contract.parse('GH'), not {self.contract!r}"
+            )
+
     def to_json(self) -> dict[str, Any]:
         return {"type": "declare", "pos": self.pos, "contract": str(self.contract)}
 
@@ -104,6 +149,10 @@ class Play(Action):
 
     card: Card
     kind: ClassVar[str] = "play"
+
+    def __post_init__(self) -> None:
+        _check_pos(self.pos)
+        _check_card(self.card)
 
     def to_json(self) -> dict[str, Any]:
         return {"type": "play", "pos": self.pos, "card": str(self.card)}
@@ -145,7 +194,8 @@ class Abort(Action):
     kind: ClassVar[str] = "abort"
 
     def __post_init__(self) -> None:
-        if self.reason not in ABORT_REASONS:
+        _check_pos(self.pos)
+        if type(self.reason) is not str or self.reason not in ABORT_REASONS:
             raise ActionError(f"abort reason {self.reason!r} is not one of {ABORT_REASONS}")
 
     def to_json(self) -> dict[str, Any]:
@@ -176,9 +226,9 @@ def action_from_json(d: dict[str, Any]) -> Action:
                 raise ActionError(f"bid value {value!r} is not a whole number")
             return Bid(pos, value)
         if cls in (Discard, Play):
-            return cls(pos, Card.parse(d["card"]))  # type: ignore[call-arg]
+            return cls(pos, Card.parse(_text(d["card"], "card")))  # type: ignore[call-arg]
         if cls is Declare:
-            return Declare(pos, Contract.parse(d["contract"]))
+            return Declare(pos, Contract.parse(_text(d["contract"], "contract")))
         if cls is Abort:
             return Abort(pos, d.get("reason", "timeout"))
     except KeyError as exc:
@@ -186,6 +236,12 @@ def action_from_json(d: dict[str, Any]) -> Action:
     except (CardError, ContractError) as exc:
         raise ActionError(str(exc)) from None
     return cls(pos)
+
+
+def _text(value: object, what: str) -> str:
+    if not isinstance(value, str):
+        raise ActionError(f"a {what} is written as text, not {value!r}")
+    return value
 
 
 def describe(action: Action) -> str:

@@ -87,7 +87,19 @@ class Contract:
     ouvert: bool = False
 
     def __post_init__(self) -> None:
-        object.__setattr__(self, "game", GameType(self.game))
+        # checked here so that every contract is one that ISS notation can write and read back
+        g = self.game
+        if type(g) is bool or not isinstance(g, int) or not 0 <= g <= GameType.RAMSCH:
+            raise ContractError(f"a game is a GameType such as GameType.GRAND, not {g!r}")
+        for name in ("hand", "schneider", "schwarz", "ouvert"):
+            if type(getattr(self, name)) is not bool:
+                raise ContractError(f"{name} is True or False, not {getattr(self, name)!r}")
+        object.__setattr__(self, "game", GameType(g))
+        if self.game == GameType.NULL and (self.schneider or self.schwarz):
+            raise ContractError("schneider and schwarz cannot be announced in a null game")
+        if self.game == GameType.RAMSCH and (self.hand or self.schneider or self.schwarz
+                                             or self.ouvert):
+            raise ContractError("Ramsch has no hand, schneider, schwarz or ouvert")
         if self.game <= GameType.GRAND:
             if self.ouvert:
                 object.__setattr__(self, "hand", True)

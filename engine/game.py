@@ -656,6 +656,15 @@ class Game:
         skat = self.skat if self.skat.bit_count() == 2 else self.deal.skat
         return mask_points(skat)
 
+    def _defenders_hold(self) -> tuple[int, int]:
+        """The card points and the number of tricks the defenders have taken."""
+        d = self.declarer
+        taken = 0
+        for p in range(3):
+            if p != d:
+                taken |= self.won[p]
+        return mask_points(taken), len(self.tricks) - self.ntricks[d]  # type: ignore[index]
+
     def _finish_declared(self, ending: str, aborted_by: int | None = None) -> None:
         d = self.declarer
         c = self.contract
@@ -683,9 +692,11 @@ class Game:
                         taken |= self.won[p]
                 points = 120 - mask_points(taken)
                 tricks = 10 - (len(self.tricks) - self.ntricks[d])
+            dp, dt = self._defenders_hold()
             r = score_suit_grand(
                 c, self.bid, matadors(self.declarer_cards(), c.game), points, tricks, ending,
-                d, self.kontra, trick_done=bool(self.tricks),
+                d, self.kontra, trick_done=bool(self.tricks), defender_points=dp,
+                defender_tricks=dt,
             )
         if aborted_by is not None:
             r = _replace(r, aborted_by=aborted_by)

@@ -642,11 +642,17 @@ def _iss_view(r: GameResult) -> IssResult:
     c = r.contract
     if c.game == GameType.RAMSCH:
         return IssResult(outcome="ramsch", ramsch=r.position_values)
+    # s:/z: say what was reached (or awarded to a declarer whose opponents conceded), with
+    # the server's conventions where its records show them (FORMAT.md §5.2): never in null;
+    # against a losing declarer not for a level he announced himself (ID 13577: clubs ouvert
+    # lost at the first trick with p:13 t:0 is written s:0 z:0); and z:1 implies s:1.
     schneider, schwarz = r.schneider, r.schwarz
-    if c.game == GameType.NULL or (not r.won and c.schneider):
-        # The server marks "schneider/schwarz reached" against a declarer only when he did not
-        # announce it, and never in null (FORMAT.md §5.2).
+    if c.game == GameType.NULL:
         schneider = schwarz = False
+    elif not r.won:
+        schneider = schneider and not c.schneider
+        schwarz = schwarz and not c.schwarz
+        schneider = schneider or schwarz
     return IssResult(
         declarer=r.declarer if r.declarer is not None else -1,
         outcome="win" if r.won else "loss",

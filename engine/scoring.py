@@ -135,21 +135,38 @@ def _positions(declarer: int, value: int) -> tuple[int, int, int]:
 
 
 def suit_grand_value(contract: Contract, bid: int, matador_count: int, points: int,
-                     tricks: int, ending: str = "played", trick_done: bool = True
+                     tricks: int, ending: str = "played", trick_done: bool = True,
+                     defender_points: int = 0, defender_tricks: int = 0
                      ) -> tuple[bool, int, int, bool, bool, bool, bool, bool]:
     """The rules of a suit or grand game's value, as a bare tuple (the hot path of the
     benchmark and the solver): ``(won, signed value without Kontra, multiplier, overbid,
-    schneider reached, schwarz reached, schneider level counted, schwarz level counted)``.
+    schneider reached or awarded, schwarz reached or awarded, schneider level counted,
+    schwarz level counted)``.
+
+    ``defender_points``/``defender_tricks`` (what the defenders hold when the game ends) matter
+    only when the defenders concede: the declarer is then awarded the level his bid or
+    announcement needs, unless the defenders are already out of it (ISkO 4.1.5).
 
     >>> suit_grand_value(Contract.parse("G"), 18, 1, 90, 7)
     (True, 72, 3, False, True, False, True, False)
     """
     base = _BASE_VALUES[contract.game]
+    k = (matador_count if matador_count > 0 else -matador_count) + 1 + contract.hand
     if ending == "declarer-conceded":
+        # 4.4.6: he ends with what he has and loses at the simple level plus what he announced
         won = schneider = schwarz = False
     elif ending == "defenders-conceded":
-        won = True
-        schneider = schwarz = False
+        # the level the announcement or the bid needs (schneider first, then schwarz) ...
+        need_schneider = contract.schneider or k * base < bid
+        need_schwarz = contract.schwarz or (
+            (k + need_schneider + contract.schneider) * base < bid)
+        # ... is awarded unless the defenders are already out of it: 31+ points against
+        # schneider, a trick against schwarz. A missed announced level loses the game; a
+        # missed level the bid needs leaves the game overbid (below).
+        schneider = need_schneider and defender_points <= 30
+        schwarz = need_schwarz and schneider and defender_tricks == 0
+        won = not ((contract.schneider and not schneider)
+                   or (contract.schwarz and not schwarz))
     else:
         won = points >= 61
         if contract.schneider and points < 90:
@@ -160,20 +177,16 @@ def suit_grand_value(contract: Contract, bid: int, matador_count: int, points: i
             schneider = points >= 90
             schwarz = tricks == 10
         else:
-            # as ISS reports it: "reached" against the declarer only for a level he did not
-            # announce (an announced level counts anyway)
-            schneider = trick_done and points <= 30 and not contract.schneider
-            schwarz = trick_done and tricks == 0 and not contract.schwarz
-    k = (matador_count if matador_count > 0 else -matador_count) + 1 + contract.hand
-    # when the defenders give up, the declarer wins at the level his bid needs
-    lift = ending == "defenders-conceded"
+            # what happened to the declarer: schneidered (30 or fewer) or schwarz (no trick),
+            # once a trick was completed (ISS scores an abort before the first trick so); a
+            # schwarz announcement lost at the defenders' first trick ends before anything
+            # more is reached (its levels count as announced)
+            counted = trick_done and ending != "schwarz-lost"
+            schneider = counted and points <= 30
+            schwarz = counted and tricks == 0
     lvl_schneider = schneider or contract.schneider
-    if lift and not lvl_schneider and k * base < bid:
-        lvl_schneider = schneider = True
     k += lvl_schneider + contract.schneider
     lvl_schwarz = schwarz or contract.schwarz
-    if lift and not lvl_schwarz and k * base < bid:
-        lvl_schwarz = schwarz = True
     k += lvl_schwarz + contract.schwarz + contract.ouvert
     overbid = k * base < bid
     if overbid:
@@ -185,20 +198,24 @@ def suit_grand_value(contract: Contract, bid: int, matador_count: int, points: i
 
 def score_suit_grand(contract: Contract, bid: int, matador_count: int, points: int,
                      tricks: int, ending: str, declarer: int, kontra: int = 1,
-                     trick_done: bool = True) -> GameResult:
+                     trick_done: bool = True, defender_points: int = 0,
+                     defender_tricks: int = 0) -> GameResult:
     """Score a suit or grand game from the declarer's card points (with the skat) and tricks.
 
     ``ending`` decides how: ``"played"``, ``"schwarz-lost"``, ``"timeout"``/``"leave"``/
     ``"resign"`` (ISS: by the numbers, the caller credits points to the declarer when a
     defender aborted), ``"declarer-conceded"`` (lost at the simple level plus announced levels)
     or ``"defenders-conceded"`` (won at the simple level, or at the level the bid or the
-    announcement needs). ``trick_done``: whether any trick was completed (ISS sets
-    "schneider/schwarz reached" against a declarer only then).
+    announcement needs, unless the defenders, holding ``defender_points`` in
+    ``defender_tricks`` tricks, are already out of it: then that level is missed).
+    ``trick_done``: whether any trick was completed (ISS sets "schneider/schwarz reached"
+    against a declarer only then).
     """
     base = contract.game.base_value
     assert base is not None, "score_suit_grand is for suit and grand games"
     won, value, k, overbid, schneider, schwarz, lvl_schneider, lvl_schwarz = suit_grand_value(
-        contract, bid, matador_count, points, tricks, ending, trick_done)
+        contract, bid, matador_count, points, tricks, ending, trick_done, defender_points,
+        defender_tricks)
     # the breakdown for display, level by level as counted above
     m = abs(matador_count)
     bd: list[tuple[str, int]] = [("with" if matador_count > 0 else "without", m)]

@@ -36,12 +36,16 @@ from typing import Any, Protocol
 SCORINGS = ("standard", "seeger-fabian")
 
 BOCK_TRIGGERS = {
-    "sixty": "the declarer ended with exactly 60 card points (60:60)",
+    "sixty": "a suit or grand game played out to the tenth trick ended 60:60 (the declarer "
+             "has exactly 60 card points with the skat)",
     "kontra": "Kontra was said",
     "re": "Re was said",
-    "grand-hand": "a grand hand was played",
-    "schneider-lost": "the declarer lost schneider (30 or fewer card points)",
-    "schwarz": "a side took no trick",
+    "grand-hand": "a grand hand (ouvert included) was declared",
+    "schneider-lost": "the declarer lost a suit or grand game in which he was schneidered "
+                      "(30 or fewer card points with the skat, once a trick was completed) or "
+                      "had announced schneider",
+    "schwarz": "a suit or grand game played out to the tenth trick in which one side took "
+               "no trick",
     "value:N": "the game value (lost: the doubled loss; before any Bock doubling) reached N",
 }
 """The Bock triggers a config may name, with what each means."""
@@ -106,9 +110,14 @@ grand-hand, schneider-lost, schwarz, value:N
         if result.passed_in:
             return []
         met = []
+        trump_game = _is_trump_game(result)
+        # what happened, not what a flag says: a concession, an abort or an early end is no
+        # played-out game (a result without ``ending``, e.g. a ManualResult, was played out)
+        played_out = getattr(result, "ending", "played") == "played"
+        tricks = getattr(result, "tricks", None)
         for t in self.triggers:
             if t == "sixty":
-                hit = getattr(result, "points", None) == 60 and _is_trump_game(result)
+                hit = trump_game and played_out and getattr(result, "points", None) == 60
             elif t == "kontra":
                 hit = getattr(result, "kontra", 1) >= 2
             elif t == "re":
@@ -118,19 +127,30 @@ grand-hand, schneider-lost, schwarz, value:N
                 hit = c.startswith("G") and ("H" in c[1:] or "O" in c[1:])
             elif t == "schneider-lost":
                 hit = (
-                    result.declarer is not None
+                    trump_game
+                    and result.declarer is not None
                     and not result.won
-                    and bool(getattr(result, "schneider", False))
-                    and _is_trump_game(result)
-                    and (getattr(result, "points", 99) or 0) <= 30
+                    and (_announced_schneider(result) or (
+                        # after the defenders' concession the flag is a level awarded to the
+                        # declarer, not one reached against him
+                        bool(getattr(result, "schneider", False))
+                        and getattr(result, "ending", "played") != "defenders-conceded"))
                 )
             elif t == "schwarz":
-                hit = bool(getattr(result, "schwarz", False)) and _is_trump_game(result)
+                if tricks is None:  # a game entered by hand: its flag is all there is
+                    hit = trump_game and bool(getattr(result, "schwarz", False))
+                else:
+                    hit = trump_game and played_out and tricks in (0, 10)
             else:  # value:N
                 hit = abs(result.value) >= int(t[6:])
             if hit:
                 met.append(t)
         return met
+
+
+def _announced_schneider(result: ResultLike) -> bool:
+    c = str(getattr(result, "contract", None) or "")
+    return c[:1] in ("C", "S", "H", "D", "G") and any(m in c[1:] for m in "SZO")
 
 
 def _is_trump_game(result: ResultLike) -> bool:

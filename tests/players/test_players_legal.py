@@ -9,6 +9,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from engine.actions import Concede, Discard, Pass, Play
+from engine.cards import Card
 from engine.deal import Deal
 from engine.game import Game, Phase, Rules
 from engine.players import PLAYER_NAMES, PlayerError, make_player
@@ -259,7 +260,7 @@ def test_pimc_plays_announced_and_open_games_legally(contract: str, pickup: bool
         g.push(TakeSkat(0))
         g.push(Declare(0, Contract.parse(contract)))
         for c in sorted(c for c in range(32) if g.hands[0] >> c & 1)[:2]:
-            g.push(Discard(0, c))  # type: ignore[arg-type]
+            g.push(Discard(0, Card(c)))
     else:
         g.push(Declare(0, Contract.parse(contract)))
     assert g.phase == Phase.PLAY

@@ -128,6 +128,10 @@ class Table:
         self._series_factory = series_factory or self._default_series
         # Physical presence of tags per zone: the same tag again without "gone" changes nothing.
         self.present: dict[str, set[str]] = {}
+        # After a restart (forget_present): tags that lay there before it. Read again, such a
+        # tag is taken if the table can take it now (it was picked up during the outage and
+        # laid again) and otherwise ignored (it simply still lies there).
+        self.stale: dict[str, set[str]] = {}
         # The computer's moves a person must carry out: seat -> card to lay.
         self.prompts: dict[int, Card] = {}
         self.stack: list[tuple[Input, Source]] = []
@@ -192,18 +196,26 @@ class Table:
         """Interpret one input; never raises for anything the table can be told."""
         if isinstance(inp, TagGone):
             self.present.get(inp.zone, set()).discard(inp.tag)
+            self.stale.get(inp.zone, set()).discard(inp.tag)
             return Outcome("ignored", note=f"{inp.tag} left {inp.zone}")
+        stale = False
         if isinstance(inp, TagLaid):
             zone = self.present.setdefault(inp.zone, set())
             if inp.tag in zone:
                 return Outcome("ignored", note=f"{inp.tag} still lies on {inp.zone}")
             zone.add(inp.tag)
+            if inp.tag in self.stale.get(inp.zone, ()):
+                self.stale[inp.zone].discard(inp.tag)
+                stale = True
         if isinstance(inp, Press) and inp.press == "undo":
             return self._undo(inp.seat)
         phase_before = self.phase, len(self.deals)
         try:
             note = self._apply(inp)
         except Refused as exc:
+            if stale:
+                return Outcome("ignored", note=f"{inp.tag} still lies on {inp.zone} "  # type: ignore[union-attr]
+                               "(read again after a restart)")
             return Outcome("refused", exc.refusal)
         except Exception as exc:  # a bug must not take the table down, nor half-apply an input
             log.exception("input %r failed", inp)
@@ -214,9 +226,28 @@ class Table:
         if (self.phase, len(self.deals)) != phase_before:
             # A new phase: cards lying on the readers from the last one may be read afresh.
             self.present = {}
+            self.stale = {}
             if isinstance(inp, TagLaid):
                 self.present[inp.zone] = {inp.tag}
         return Outcome("accepted", note=note)
+
+    def forget_present(self) -> None:
+        """After a restart: what lay on the readers is asked again, not remembered.
+
+        >>> from firmware_host.config import simulated_config
+        >>> t = Table(simulated_config(computer_seats=()))
+        >>> tag = next(iter(t.config.deck))
+        >>> t.handle(TagLaid("deal", tag)).status
+        'accepted'
+        >>> t.handle(TagLaid("deal", tag)).status  # still lies there: nothing new
+        'ignored'
+        >>> t.forget_present()
+        >>> t.handle(TagLaid("deal", tag)).status  # read again after a restart: not refused
+        'ignored'
+        """
+        for zone, tags in self.present.items():
+            self.stale.setdefault(zone, set()).update(tags)
+        self.present = {}
 
     def _undo(self, seat: int) -> Outcome:
         if not 0 <= seat < self.n:

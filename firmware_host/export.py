@@ -38,7 +38,7 @@ def rebuild(journal: Any, series_id: int) -> tuple[Any, list[str]]:
     session = Session(config_from_fingerprint(fp))
     lines: list[str] = []
     for entry in journal.iter_entries(series_id):
-        if entry.status == "prompt":
+        if entry.status in ("prompt", "restart"):
             continue  # the computer's suggestion, not something the table was told
         if "raw" in entry.input:
             lines.append(str(entry.input["raw"]))
@@ -75,7 +75,7 @@ def cmd_export(args: argparse.Namespace) -> int:
         print(f"skat-table: no journal at {path}", file=sys.stderr)
         return 1
     try:
-        journal = Journal.open(path)
+        journal = Journal.open(path, read_only=True)
     except JournalError as exc:
         print(f"skat-table: {exc}", file=sys.stderr)
         return 1

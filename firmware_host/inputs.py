@@ -30,6 +30,29 @@ class ScriptError(ValueError):
     """A table-script line that does not say anything the table understands."""
 
 
+def shown(value: Any, limit: int = 40) -> str:
+    """A value quoted in a refusal: its repr (lone surrogates and control characters
+    escaped), cut to ``limit`` characters, so a huge value is never repeated in full.
+
+    >>> shown("ab")
+    "'ab'"
+    >>> shown("x" * 100, 10)
+    "'xxxxxxxx... (93 more characters)"
+    """
+    text = repr(value)
+    if len(text) > limit:
+        text = f"{text[:limit - 1]}... ({len(text) - limit + 1} more characters)"
+    return text
+
+
+def _encodable(text: str) -> bool:
+    try:
+        text.encode("utf-8")
+    except UnicodeEncodeError:  # a lone surrogate from a "\ud800" escape
+        return False
+    return True
+
+
 @dataclass(frozen=True)
 class TagLaid:
     """A debounced read: the tag lies on the zone's reader."""
@@ -98,31 +121,33 @@ def from_json(obj: Any) -> Input:
     if "zone" in obj or "tag" in obj:
         zone, tag = obj.get("zone"), obj.get("tag")
         if zone not in ZONES:
-            raise ScriptError(f'"zone" must be one of {", ".join(ZONES)}, not {zone!r}')
+            raise ScriptError(f'"zone" must be one of {", ".join(ZONES)}, not {shown(zone)}')
         if not isinstance(tag, str) or not _HEX.match(tag.strip().lower()):
-            raise ScriptError(f'"tag" must be the UID in hex, not {tag!r}')
+            raise ScriptError(f'"tag" must be the UID in hex, not {shown(tag)}')
         tag = tag.strip().lower()
         gone = obj.get("gone", False)
         if not isinstance(gone, bool):
-            raise ScriptError(f'"gone" must be true or false, not {gone!r}')
+            raise ScriptError(f'"gone" must be true or false, not {shown(gone)}')
         return TagGone(zone, tag) if gone else TagLaid(zone, tag)
     seat = obj.get("seat")
     if not isinstance(seat, int) or isinstance(seat, bool) or not 0 <= seat <= 3:
-        raise ScriptError(f'"seat" must be a table seat 0..3, not {seat!r}')
+        raise ScriptError(f'"seat" must be a table seat 0..3, not {shown(seat)}')
     if "declare" in obj:
         contract = obj["declare"]
-        if not isinstance(contract, str) or not contract.strip():
-            raise ScriptError(f'"declare" must be a contract such as "G" or "CH", not {contract!r}')
+        if (not isinstance(contract, str) or not contract.strip() or len(contract) > 12
+                or not _encodable(contract)):
+            raise ScriptError(
+                f'"declare" must be a contract such as "G" or "CH", not {shown(contract)}')
         return DeclareInput(seat, contract.strip().upper())
     press = obj.get("press")
     if press not in PRESSES:
-        raise ScriptError(f'"press" must be one of {", ".join(PRESSES)}, not {press!r}')
+        raise ScriptError(f'"press" must be one of {", ".join(PRESSES)}, not {shown(press)}')
     value = obj.get("value")
     if value is not None:
         if press != "bid":
-            raise ScriptError(f'only "bid" takes a "value", not {press!r}')
-        if not isinstance(value, int) or isinstance(value, bool):
-            raise ScriptError(f'"value" must be a whole number, not {value!r}')
+            raise ScriptError(f'only "bid" takes a "value", not {shown(press)}')
+        if not isinstance(value, int) or isinstance(value, bool) or not -9999 <= value <= 9999:
+            raise ScriptError(f'"value" must be a whole number, not {shown(value)}')
     return Press(seat, press, value)
 
 

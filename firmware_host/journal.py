@@ -1,14 +1,30 @@
-"""The journal: every input the table received, in SQLite, written before its effect is shown.
+"""The journal: every input the table received, written twice before its effect is shown.
 
-One row per input (accepted, refused or ignored: raw inputs are logged too), in a database in
-WAL mode with ``synchronous=FULL``, so a row that was committed survives a power cut. Each row
-carries a CRC of its contents; on opening, a damaged or torn tail (rows whose CRC does not
-match, or a gap in the sequence) is detected, dropped and reported in :attr:`Journal.problems`.
-A database file SQLite itself calls malformed is moved aside and what can still be read is
-saved into a fresh file.
+Every record (a series begun, an input accepted, refused or ignored, a series finished) is one
+link of a **hash chain**: its SHA-256 covers its sequence number, its whole content and the
+previous record's hash. It is written to two independent places:
 
-The table's state is a function of the accepted inputs of the current series, so recovery is
-replaying :meth:`Journal.accepted` into a fresh controller.
+- ``journal.sqlite``: SQLite in WAL mode with ``synchronous=FULL`` (the record's payload and
+  hash; read back in sequence order by the table itself, never through an index), and
+- ``journal.sqlite.copy``: an append-only text file, one record per line with a CRC-32 of the
+  line, fsync'd like the database.
+
+Opening verifies both from the first record to the last. Any damage (a torn or truncated file, a
+flipped bit in a row, an index, a WAL frame or a line, a foreign or empty file) ends a chain
+where it is; the longer verified prefix of the two wins, the other is rebuilt from it, and a
+file that was damaged is kept aside (``.damaged-<time>``), never overwritten. What was lost is
+said in :attr:`Journal.problems` and :attr:`Journal.recovery`. Reading is bounded: a damaged
+database cannot make opening hang (SQLite's progress handler stops it after
+:data:`READ_DEADLINE_S`).
+
+One process at a time: :meth:`Journal.open` takes an exclusive ``flock`` on
+``journal.sqlite.lock`` and refuses a second writer (:class:`JournalLocked`).
+
+The **outbox** (DESIGN.md, "Club"): :meth:`Journal.append` takes ``outbox=[OutboxItem(...)]``
+with the input that finished a game; the items are part of that very record (same SQLite
+transaction, same hash, same line of the copy) and are listed in the ``outbox`` table.
+:func:`read_outbox` reads them from another process while the table runs (a read-only WAL
+reader; it never takes the lock) and verifies each against its record's hash.
 
 >>> j = Journal.open(":memory:")
 >>> sid = j.start_series({"players": ["A", "B", "C"]})
@@ -20,43 +36,53 @@ replaying :meth:`Journal.accepted` into a fresh controller.
 from __future__ import annotations
 
 import contextlib
+import fcntl
+import hashlib
 import json
 import os
 import sqlite3
 import time
+import uuid
 import zlib
-from collections.abc import Iterator, Mapping
-from dataclasses import dataclass
+from collections.abc import Iterator, Mapping, Sequence
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-SCHEMA_VERSION = 1
-TAIL_WINDOW = 20_000  # records checked for a torn tail on opening (several long series)
-_SCHEMA = """
-CREATE TABLE IF NOT EXISTS meta (key TEXT PRIMARY KEY, value TEXT NOT NULL);
-CREATE TABLE IF NOT EXISTS series (
-    id INTEGER PRIMARY KEY,
-    started REAL NOT NULL,
-    config TEXT NOT NULL,
-    finished INTEGER NOT NULL DEFAULT 0
-);
-CREATE TABLE IF NOT EXISTS inputs (
+SCHEMA_VERSION = 2
+APPLICATION_ID = 0x536B5432  # "SkT2" in the SQLite header: our file, this format
+GENESIS = hashlib.sha256(b"skat-table journal v2").digest()
+READ_DEADLINE_S = 20.0  # reading a damaged database never takes longer than this
+COPY_SUFFIX = ".copy"
+LOCK_SUFFIX = ".lock"
+_SCHEMA = f"""
+PRAGMA application_id = {APPLICATION_ID};
+CREATE TABLE IF NOT EXISTS records (
     seq INTEGER PRIMARY KEY,
-    series INTEGER NOT NULL,
-    line INTEGER,
-    source TEXT NOT NULL,
-    input TEXT NOT NULL,
-    status TEXT NOT NULL,
-    reason TEXT,
-    at REAL NOT NULL,
-    crc INTEGER NOT NULL
+    payload BLOB NOT NULL,
+    hash BLOB NOT NULL
 );
-CREATE INDEX IF NOT EXISTS inputs_series ON inputs (series, seq);
+CREATE TABLE IF NOT EXISTS outbox (
+    seq INTEGER NOT NULL,
+    n INTEGER NOT NULL,
+    series INTEGER NOT NULL,
+    game INTEGER NOT NULL,
+    revision INTEGER NOT NULL,
+    PRIMARY KEY (seq, n)
+) WITHOUT ROWID;
 """
 
 
 class JournalError(Exception):
     """The journal cannot be opened or written; the message says what the players should know."""
+
+
+class JournalLocked(JournalError):
+    """Another process has the journal open (the service, or a second ``skat-table run``)."""
+
+
+class SeriesMismatch(JournalError):
+    """The journal's series was played with another configuration or another script."""
 
 
 @dataclass(frozen=True)
@@ -73,56 +99,402 @@ class Entry:
     at: float
 
 
-def _crc(seq: int, series: int, line: int | None, source: str, text: str, status: str,
-         reason: str | None) -> int:
-    blob = f"{seq}\x1f{series}\x1f{line}\x1f{source}\x1f{text}\x1f{status}\x1f{reason}"
-    return zlib.crc32(blob.encode("utf-8"))
+@dataclass(frozen=True)
+class OutboxItem:
+    """A finished game for the club (DESIGN.md, "Club"): ``revision`` counts from 1 and grows
+    when an undo reopened the game and it finished again; ``payload`` is JSON-able."""
+
+    game: int
+    revision: int
+    payload: Mapping[str, Any]
+
+
+@dataclass(frozen=True)
+class OutboxRow:
+    """An outbox item as :func:`read_outbox` returns it: ``seq`` is the journal record that
+    holds it (ascending; pass the last one delivered as ``after_seq``), ``n`` its index there."""
+
+    seq: int
+    n: int
+    series: int
+    game: int
+    revision: int
+    payload: dict[str, Any]
+
+
+@dataclass(frozen=True)
+class Record:
+    """One link of the chain: ``kind`` is ``journal``, ``series``, ``input`` or ``finish``."""
+
+    seq: int
+    kind: str
+    series: int
+    body: dict[str, Any]
+    at: float
+    payload: bytes
+    hash: bytes
+
+
+@dataclass
+class Recovery:
+    """What opening found and did: ``kept`` records restored, ``lost`` records known to have
+    been there and not recoverable (None: unknown), files ``aside``, ``details`` in words."""
+
+    kept: int = 0
+    lost: int | None = 0
+    aside: list[str] = field(default_factory=list)
+    details: list[str] = field(default_factory=list)
+    damaged: bool = False
+
+
+def _encode(seq: int, kind: str, series: int, body: Mapping[str, Any], at: float) -> bytes:
+    # ASCII JSON: a lone surrogate or any other odd text survives as an escape, and a flipped
+    # bit can never make a column undecodable: it only makes the hash disagree.
+    return json.dumps([seq, kind, series, body, at], ensure_ascii=True, sort_keys=True,
+                      separators=(",", ":")).encode("ascii")
+
+
+def _link(prev: bytes, payload: bytes) -> bytes:
+    return hashlib.sha256(prev + payload).digest()
+
+
+def _decode(payload: bytes, digest: bytes, prev: bytes, seq: int) -> Record:
+    """The record if ``payload`` is the next link after ``prev`` at ``seq``; ValueError if not."""
+    if _link(prev, payload) != digest:
+        raise ValueError(f"record #{seq} does not match its hash")
+    got = json.loads(payload)
+    if (not isinstance(got, list) or len(got) != 5 or got[0] != seq
+            or not isinstance(got[3], dict)):
+        raise ValueError(f"record #{seq} is not a journal record")
+    return Record(seq, str(got[1]), int(got[2]), got[3], float(got[4]), payload, digest)
+
+
+def _copy_line(rec: Record) -> bytes:
+    text = rec.hash.hex().encode("ascii") + b" " + rec.payload
+    return b"%08x " % zlib.crc32(text) + text + b"\n"
 
 
 def _describe(exc: BaseException) -> str:
     text = str(exc).lower()
-    if "full" in text:
+    if "full" in text or getattr(exc, "errno", None) == 28:
         return "the storage is full"
-    if "readonly" in text or "read-only" in text or "permission" in text:
+    if ("readonly" in text or "read-only" in text or "permission" in text
+            or getattr(exc, "errno", None) in (13, 30)):
         return "the storage is read-only"
     return f"the journal cannot be written ({exc})"
 
 
-class Journal:
-    """An open journal file; see the module docstring."""
+# ---- reading the two copies ------------------------------------------------------------------
 
-    def __init__(self, conn: sqlite3.Connection, path: str, problems: list[str]) -> None:
+
+@dataclass
+class _Read:
+    records: list[Record]
+    state: str  # "ok", "missing", "empty", "damaged"
+    detail: str = ""
+    seen: int = 0  # the highest sequence number there is evidence of
+    good_bytes: int = 0  # the copy: bytes of verified lines
+
+
+def _read_db(path: str) -> _Read:
+    """Every record of the database that verifies, in sequence order, without an index."""
+    if not os.path.exists(path):
+        return _Read([], "missing")
+    if os.path.getsize(path) == 0 and not os.path.exists(path + "-wal"):
+        return _Read([], "empty")
+    with open(path, "rb") as f:
+        head = f.read(100)
+    if not head.startswith(b"SQLite format 3\x00"):
+        return _Read([], "damaged", "it is not a SQLite database (its header is damaged)")
+    records: list[Record] = []
+    seen = 0
+    deadline = time.monotonic() + READ_DEADLINE_S
+    conn = None
+    detail = ""
+    try:
+        conn = sqlite3.connect(f"file:{path}?mode=ro", uri=True, timeout=5,
+                               check_same_thread=False)
+        conn.text_factory = bytes
+        conn.set_progress_handler(lambda: int(time.monotonic() > deadline), 10_000)
+        app = conn.execute("PRAGMA application_id").fetchone()[0]
+        if app != APPLICATION_ID:
+            raise ValueError("it is not a skat-table journal of this version")
+        prev = GENESIS
+        for seq, payload, digest in conn.execute(
+                "SELECT seq, payload, hash FROM records ORDER BY seq"):
+            seen = max(seen, seq if isinstance(seq, int) else 0)
+            if detail:
+                continue  # past a break only count what was there
+            try:
+                rec = _decode(bytes(payload), bytes(digest), prev, len(records) + 1)
+            except (ValueError, TypeError) as exc:
+                detail = str(exc)
+                continue
+            records.append(rec)
+            prev = rec.hash
+        if not detail:
+            check = conn.execute("PRAGMA quick_check").fetchone()[0]
+            if check not in (b"ok", "ok"):
+                detail = f"SQLite finds it damaged ({_text(check)})"
+    except (sqlite3.Error, ValueError, OverflowError, MemoryError) as exc:
+        text = _text(str(exc))
+        if "interrupted" in text:
+            text = f"reading it took longer than {READ_DEADLINE_S:g} s"
+        detail = detail or text
+    finally:
+        if conn is not None:
+            conn.close()
+    return _Read(records, "damaged" if detail else "ok", detail, max(seen, len(records)))
+
+
+def _text(value: Any) -> str:
+    return value.decode("utf-8", "replace") if isinstance(value, bytes) else str(value)
+
+
+def _read_copy(path: str) -> _Read:
+    """Every line of the second copy that verifies (CRC, hash chain, sequence)."""
+    try:
+        with open(path, "rb") as f:
+            data = f.read()
+    except FileNotFoundError:
+        return _Read([], "missing")
+    except OSError as exc:
+        return _Read([], "damaged", f"it cannot be read ({exc.strerror or exc})")
+    if not data:
+        return _Read([], "empty")
+    records: list[Record] = []
+    prev = GENESIS
+    pos = 0
+    detail = ""
+    lines = 0
+    while pos < len(data):
+        end = data.find(b"\n", pos)
+        if end < 0:
+            detail = detail or "its last line is cut short (a torn write)"
+            lines += 1
+            break
+        lines += 1
+        if not detail:
+            line = data[pos:end]
+            try:
+                crc, text = line.split(b" ", 1)
+                if len(crc) != 8 or int(crc, 16) != zlib.crc32(text):
+                    raise ValueError(f"line {lines} does not match its CRC")
+                digest, payload = text.split(b" ", 1)
+                rec = _decode(payload, bytes.fromhex(digest.decode("ascii")), prev, lines)
+            except (ValueError, UnicodeDecodeError) as exc:
+                detail = str(exc)
+            else:
+                records.append(rec)
+                prev = rec.hash
+                pos = end + 1
+                continue
+        pos = end + 1
+    good = sum(len(_copy_line(r)) for r in records)
+    return _Read(records, "damaged" if detail else "ok", detail, max(lines, len(records)), good)
+
+
+def _common(a: list[Record], b: list[Record]) -> int:
+    """How many records two chains share from the start (the hash covers all before it)."""
+    n = min(len(a), len(b))
+    if n == 0 or a[n - 1].hash == b[n - 1].hash:
+        return n
+    lo, hi = 0, n - 1  # a[lo-1] agrees (or lo == 0), a[hi] disagrees
+    while lo < hi:
+        mid = (lo + hi) // 2
+        if a[mid].hash == b[mid].hash:
+            lo = mid + 1
+        else:
+            hi = mid
+    return lo
+
+
+# ---- the journal -------------------------------------------------------------------------------
+
+
+@dataclass
+class _Series:
+    config: dict[str, Any]
+    identity: dict[str, Any]
+    finished: bool = False
+    entries: list[Entry] = field(default_factory=list)
+
+
+class Journal:
+    """An open journal; see the module docstring."""
+
+    def __init__(self, conn: sqlite3.Connection, path: str, problems: list[str],
+                 records: Sequence[Record] = (), copy_fd: int | None = None,
+                 lock_fd: int | None = None, recovery: Recovery | None = None,
+                 read_only: bool = False) -> None:
         self._conn = conn
         self.path = path
         self.problems = problems
-        self._next_seq = 1 + (conn.execute("SELECT MAX(seq) FROM inputs").fetchone()[0] or 0)
+        self.recovery = recovery
+        self.read_only = read_only
+        self.copy_fault: str | None = None  # the second copy could not be written
+        self._copy_fd = copy_fd
+        self._lock_fd = lock_fd
+        self._copy_backlog: list[bytes] = []
+        self._batch: list[bytes] | None = None
+        self._series: dict[int, _Series] = {}
+        self._revisions: dict[tuple[int, int], int] = {}
+        self.journal_id = ""
+        self._next_seq = 1
+        self._last_hash = GENESIS
+        for rec in records:
+            self._index(rec)
+        if not records and not read_only:
+            self._write_record("journal", 0, {"id": uuid.uuid4().hex, "schema": SCHEMA_VERSION},
+                               durable=True)
 
     # ---- opening and recovery --------------------------------------------------------------
 
     @classmethod
-    def open(cls, path: str | Path) -> Journal:
-        """Open (or create) a journal; raise :class:`JournalError` when that is impossible."""
+    def open(cls, path: str | Path, *, read_only: bool = False) -> Journal:
+        """Open (or create) a journal; raise :class:`JournalError` when that is impossible.
+
+        ``read_only`` (export, a look at a running table's journal): no lock, no repair; what
+        verifies is read and the problems are listed.
+        """
         path = str(path)
-        problems: list[str] = []
-        if path != ":memory:":
-            parent = Path(path).parent
+        if path == ":memory:":
+            conn = sqlite3.connect(":memory:", isolation_level=None, check_same_thread=False)
+            conn.executescript(_SCHEMA)
+            return cls(conn, path, [])
+        parent = Path(path).parent
+        if not read_only:
             try:
                 parent.mkdir(parents=True, exist_ok=True)
             except OSError as exc:
                 raise JournalError(f"cannot create the data directory {parent}: "
                                    f"{exc.strerror or exc}") from None
+        if "\x00" in path:
+            raise JournalError("the journal's path contains a NUL character")
+        lock_fd = None if read_only else _lock(path)
         try:
+            return cls._open_locked(path, lock_fd, read_only)
+        except BaseException:
+            if lock_fd is not None:
+                os.close(lock_fd)
+            raise
+
+    @classmethod
+    def _open_locked(cls, path: str, lock_fd: int | None, read_only: bool) -> Journal:
+        copy_path = path + COPY_SUFFIX
+        db = _read_db(path)
+        cp = _read_copy(copy_path)
+        shared = _common(db.records, cp.records)
+        longer = db.records if len(db.records) >= len(cp.records) else cp.records
+        chosen = longer if shared == min(len(db.records), len(cp.records)) else longer[:shared]
+        rec = Recovery(kept=len(chosen))
+        evidence = max(db.seen, cp.seen)
+        conflict = shared < min(len(db.records), len(cp.records))
+        if conflict:
+            rec.details.append(
+                f"the journal and its second copy disagree from record #{shared + 1} on "
+                "(one of them belongs to another table or journal)")
+        db_ok = db.state in ("ok", "missing", "empty") and db.records == chosen
+        cp_exact = cp.state == "ok" and cp.records == chosen
+        if db.state == "damaged":
+            rec.details.append(f"the journal database is damaged: {db.detail}")
+        elif db.state == "ok" and len(db.records) < len(chosen):
+            rec.details.append(f"the journal database had lost its last "
+                               f"{len(chosen) - len(db.records)} record(s)")
+        if cp.state == "damaged":
+            rec.details.append(f"the journal's second copy is damaged: {cp.detail}")
+        elif cp.state in ("missing", "empty") and chosen:
+            rec.details.append("the journal's second copy was missing")
+        elif cp.state == "ok" and len(cp.records) < len(chosen) - 1:
+            rec.details.append(f"the journal's second copy had lost its last "
+                               f"{len(chosen) - len(cp.records)} record(s)")
+        rec.lost = max(0, evidence - len(chosen))
+        rec.damaged = bool(rec.details)
+        problems: list[str] = []
+        if read_only:
+            if rec.damaged:
+                problems.extend(rec.details)
+            conn = sqlite3.connect(":memory:", isolation_level=None, check_same_thread=False)
+            conn.executescript(_SCHEMA)
+            return cls(conn, path, problems, chosen, recovery=rec if rec.damaged else None,
+                       read_only=True)
+        try:
+            if not db_ok or db.state == "damaged":
+                cls._rebuild_db(path, chosen, db, rec)
+            copy_fd = cls._repair_copy(copy_path, chosen, cp, rec, cp_exact, conflict)
             conn = cls._connect(path)
-            ok = conn.execute("PRAGMA quick_check").fetchone()[0] == "ok"
-            if not ok:
-                raise sqlite3.DatabaseError("quick_check failed")
-        except sqlite3.DatabaseError as exc:
-            if path == ":memory:" or not _is_damage(exc):
-                raise JournalError(f"cannot open the journal {path}: {_describe(exc)}") from None
-            conn = cls._salvage(path, problems, exc)
-        journal = cls(conn, path, problems)
-        journal._drop_torn_tail()
+        except OSError as exc:
+            raise JournalError(f"cannot open the journal {path}: {_describe(exc)}") from None
+        except sqlite3.Error as exc:
+            raise JournalError(f"cannot open the journal {path}: {_describe(exc)}") from None
+        if rec.damaged:
+            lost = ("" if not rec.lost else
+                    f"; {rec.lost} record(s) after it could not be recovered")
+            aside = f"; kept aside: {', '.join(rec.aside)}" if rec.aside else ""
+            problems.append(f"{'; '.join(rec.details)}: {len(chosen)} record(s) verified and "
+                            f"restored{lost}{aside}")
+        journal = cls(conn, path, problems, chosen, copy_fd, lock_fd,
+                      recovery=rec if rec.damaged else None)
         return journal
+
+    @staticmethod
+    def _aside(path: str, suffixes: Sequence[str]) -> str:
+        stamp = time.strftime("%Y%m%dT%H%M%S", time.gmtime())
+        aside = f"{path}.damaged-{stamp}"
+        n = 1
+        while any(os.path.exists(aside + s) for s in suffixes):
+            n += 1
+            aside = f"{path}.damaged-{stamp}-{n}"
+        for s in suffixes:
+            if os.path.exists(path + s):
+                os.replace(path + s, aside + s)
+        return aside
+
+    @classmethod
+    def _rebuild_db(cls, path: str, chosen: list[Record], db: _Read, rec: Recovery) -> None:
+        """Keep the old database aside (when it held anything) and write the chosen chain."""
+        suffixes = ("", "-wal", "-shm")
+        if db.state in ("ok", "damaged"):
+            rec.aside.append(cls._aside(path, suffixes))
+        else:
+            for s in suffixes:
+                with contextlib.suppress(FileNotFoundError):
+                    os.unlink(path + s)
+        conn = cls._connect(path)
+        try:
+            conn.execute("BEGIN")
+            conn.executemany("INSERT INTO records VALUES (?, ?, ?)",
+                             [(r.seq, r.payload, r.hash) for r in chosen])
+            conn.executemany("INSERT INTO outbox VALUES (?, ?, ?, ?, ?)",
+                             [row for r in chosen for row in _outbox_rows(r)])
+            conn.execute("COMMIT")
+        finally:
+            conn.close()
+
+    @classmethod
+    def _repair_copy(cls, copy_path: str, chosen: list[Record], cp: _Read, rec: Recovery,
+                     exact: bool, conflict: bool) -> int:
+        if not exact:
+            torn_only = cp.state == "damaged" and cp.detail.startswith("its last line is cut")
+            keep_prefix = not conflict and (cp.state == "ok" or torn_only)
+            if conflict or (cp.state == "damaged" and not torn_only):
+                rec.aside.append(cls._aside(copy_path, ("",)))
+            if keep_prefix:  # a verified prefix (perhaps with a torn last line): complete it
+                with open(copy_path, "r+b") as f:
+                    f.truncate(cp.good_bytes)
+                    f.seek(cp.good_bytes)
+                    f.writelines(_copy_line(r) for r in chosen[len(cp.records):])
+                    f.flush()
+                    os.fsync(f.fileno())
+            else:
+                tmp = copy_path + ".new"
+                with open(tmp, "wb") as f:
+                    f.writelines(_copy_line(r) for r in chosen)
+                    f.flush()
+                    os.fsync(f.fileno())
+                os.replace(tmp, copy_path)
+                _fsync_dir(copy_path)
+        return os.open(copy_path, os.O_WRONLY | os.O_APPEND | os.O_CLOEXEC)
 
     @staticmethod
     def _connect(path: str) -> sqlite3.Connection:
@@ -130,173 +502,293 @@ class Journal:
         conn.execute("PRAGMA journal_mode=WAL")
         conn.execute("PRAGMA synchronous=FULL")
         conn.executescript(_SCHEMA)
-        conn.execute("INSERT OR IGNORE INTO meta VALUES ('schema', ?)", (str(SCHEMA_VERSION),))
         return conn
 
-    @classmethod
-    def _salvage(cls, path: str, problems: list[str], exc: BaseException) -> sqlite3.Connection:
-        """Move a malformed file aside and copy whatever rows can still be read."""
-        rows: list[tuple[Any, ...]] = []
-        series: list[tuple[Any, ...]] = []
+    # ---- the chain ---------------------------------------------------------------------------
+
+    def _index(self, rec: Record) -> None:
+        """Take a verified record into the in-memory view (series, entries, revisions)."""
+        body = rec.body
+        if rec.kind == "journal":
+            self.journal_id = str(body.get("id", ""))
+        elif rec.kind == "series":
+            self._series[rec.series] = _Series(dict(body.get("config") or {}),
+                                               dict(body.get("identity") or {}))
+        elif rec.kind == "finish":
+            if rec.series in self._series:
+                self._series[rec.series].finished = True
+        elif rec.kind == "input":
+            s = self._series.get(rec.series)
+            if s is not None:
+                s.entries.append(Entry(rec.seq, rec.series, body.get("line"),
+                                       str(body.get("source", "table")), body.get("input") or {},
+                                       str(body.get("status", "")), body.get("reason"), rec.at))
+            for item in body.get("outbox") or ():
+                key = (rec.series, int(item["game"]))
+                self._revisions[key] = max(self._revisions.get(key, 0), int(item["revision"]))
+        self._next_seq = rec.seq + 1
+        self._last_hash = rec.hash
+
+    def _write_record(self, kind: str, series: int, body: Mapping[str, Any], *,
+                      at: float | None = None, durable: bool = True) -> Record:
+        if self.read_only:
+            raise JournalError("this journal was opened read-only")
+        seq = self._next_seq
+        at = time.time() if at is None else at
+        payload = _encode(seq, kind, series, body, at)
+        rec = Record(seq, kind, series, json.loads(payload)[3], at, payload,
+                     _link(self._last_hash, payload))
+        in_batch = self._batch is not None
         try:
-            old = sqlite3.connect(path)
-            with contextlib.suppress(sqlite3.DatabaseError):
-                series = old.execute("SELECT id, started, config, finished FROM series").fetchall()
-            seq = 0
-            while True:
-                try:
-                    row = old.execute(
-                        "SELECT seq, series, line, source, input, status, reason, at, crc "
-                        "FROM inputs WHERE seq > ? ORDER BY seq LIMIT 1", (seq,)).fetchone()
-                except sqlite3.DatabaseError:
-                    break
-                if row is None:
-                    break
-                rows.append(row)
-                seq = row[0]
-            old.close()
-        except sqlite3.DatabaseError:
-            pass
-        aside = f"{path}.damaged-{int(time.time())}"
-        for suffix in ("", "-wal", "-shm"):
-            if os.path.exists(path + suffix):
-                os.replace(path + suffix, aside + suffix)
-        problems.append(
-            f"the journal file was damaged ({exc}); {len(rows)} records were saved, "
-            f"the damaged file is kept as {aside}")
-        conn = cls._connect(path)
-        conn.execute("BEGIN")
-        conn.executemany("INSERT INTO series VALUES (?, ?, ?, ?)", series)
-        conn.executemany("INSERT INTO inputs VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)", rows)
-        conn.execute("COMMIT")
-        return conn
+            if not durable and not in_batch:
+                self._conn.execute("PRAGMA synchronous=OFF")
+            try:
+                rows = _outbox_rows(rec)
+                if not rows:  # one statement: its own transaction
+                    self._conn.execute("INSERT INTO records VALUES (?, ?, ?)",
+                                       (seq, payload, rec.hash))
+                else:  # the record and its outbox rows commit together or not at all
+                    if not in_batch:
+                        self._conn.execute("BEGIN IMMEDIATE")
+                    try:
+                        self._conn.execute("INSERT INTO records VALUES (?, ?, ?)",
+                                           (seq, payload, rec.hash))
+                        self._conn.executemany("INSERT INTO outbox VALUES (?, ?, ?, ?, ?)",
+                                               rows)
+                    except BaseException:
+                        if not in_batch:
+                            self._conn.execute("ROLLBACK")
+                        raise
+                    if not in_batch:
+                        self._conn.execute("COMMIT")
+            finally:
+                if not durable and not in_batch:
+                    self._conn.execute("PRAGMA synchronous=FULL")
+        except sqlite3.Error as exc:
+            with contextlib.suppress(sqlite3.Error):
+                if self._conn.in_transaction and not in_batch:
+                    self._conn.execute("ROLLBACK")
+            raise JournalError(_describe(exc)) from None
+        self._index(rec)
+        line = _copy_line(rec)
+        if self._batch is not None:
+            self._batch.append(line)
+        else:
+            self._write_copy([line], durable)
+        return rec
 
-    def _drop_torn_tail(self, window: int = TAIL_WINDOW) -> None:
-        """Find the first record that is damaged or out of sequence; drop it and all after.
-
-        A torn write can only be at the end, so only the last ``window`` records are checked:
-        opening stays quick when the journal holds a year of play.
-        """
-        expected = None
-        bad_from = None
-        for row in self._conn.execute(
-            "SELECT seq, series, line, source, input, status, reason, crc FROM inputs "
-            "WHERE seq > (SELECT COALESCE(MAX(seq), 0) FROM inputs) - ? ORDER BY seq", (window,)
-        ):
-            seq, series, line, source, text, status, reason, crc = row
-            if (expected is not None and seq != expected) or crc != _crc(
-                seq, series, line, source, text, status, reason
-            ):
-                bad_from = seq if expected is None or seq == expected else expected
-                break
-            expected = seq + 1
-        if bad_from is None:
+    def _write_copy(self, lines: list[bytes], durable: bool) -> None:
+        """Append to the second copy; a failure is kept and retried, never lost or doubled."""
+        if self._copy_fd is None:
             return
-        dropped = self._conn.execute(
-            "SELECT COUNT(*) FROM inputs WHERE seq >= ?", (bad_from,)).fetchone()[0]
-        self._conn.execute("DELETE FROM inputs WHERE seq >= ?", (bad_from,))
-        self._next_seq = bad_from
-        self.problems.append(
-            f"the last {dropped} journal record(s) from #{bad_from} on were damaged "
-            "(a torn write) and were dropped")
+        self._copy_backlog.extend(lines)
+        try:
+            data = b"".join(self._copy_backlog)
+            written = 0
+            while written < len(data):
+                written += os.write(self._copy_fd, data[written:])
+            self._copy_backlog.clear()
+            if durable:
+                os.fdatasync(self._copy_fd)
+            self.copy_fault = None
+        except OSError as exc:
+            # A partial write leaves a torn line; the next open cuts it off and completes the
+            # copy from the database, which holds the record.
+            self.copy_fault = f"the journal's second copy: {_describe(exc)}"
 
     # ---- series ------------------------------------------------------------------------------
 
-    def start_series(self, config: Mapping[str, Any]) -> int:
-        try:
-            cur = self._conn.execute(
-                "INSERT INTO series (started, config) VALUES (?, ?)",
-                (time.time(), json.dumps(config, sort_keys=True, ensure_ascii=False)))
-        except sqlite3.DatabaseError as exc:
-            raise JournalError(_describe(exc)) from None
-        return int(cur.lastrowid or 0)
+    def start_series(self, config: Mapping[str, Any],
+                     identity: Mapping[str, Any] | None = None) -> int:
+        """Begin a series with its config fingerprint and identity (``{"script": ...}`` for a
+        replayed script, ``{"table": "live"}`` for the table); its id counts from 1."""
+        series = 1 + max(self._series, default=0)
+        self._write_record("series", series, {"config": dict(config),
+                                              "identity": dict(identity or {})})
+        return series
+
+    def series_identity(self, series: int) -> dict[str, Any]:
+        return dict(self._series[series].identity)
 
     def open_series(self) -> tuple[int, dict[str, Any]] | None:
         """The latest series that is not finished: (id, the config it was started with)."""
-        row = self._conn.execute(
-            "SELECT id, config FROM series WHERE finished = 0 ORDER BY id DESC LIMIT 1"
-        ).fetchone()
-        return None if row is None else (row[0], json.loads(row[1]))
+        for sid in sorted(self._series, reverse=True):
+            if not self._series[sid].finished:
+                return sid, dict(self._series[sid].config)
+        return None
 
     def latest_series(self) -> tuple[int, dict[str, Any]] | None:
         """The latest series, finished or not: (id, the config it was started with)."""
-        row = self._conn.execute(
-            "SELECT id, config FROM series ORDER BY id DESC LIMIT 1").fetchone()
-        return None if row is None else (row[0], json.loads(row[1]))
+        if not self._series:
+            return None
+        sid = max(self._series)
+        return sid, dict(self._series[sid].config)
 
     def all_series(self) -> list[tuple[int, dict[str, Any], bool]]:
-        return [(r[0], json.loads(r[1]), bool(r[2])) for r in self._conn.execute(
-            "SELECT id, config, finished FROM series ORDER BY id")]
+        return [(sid, dict(s.config), s.finished) for sid, s in sorted(self._series.items())]
 
     def finish_series(self, series: int) -> None:
-        try:
-            self._conn.execute("UPDATE series SET finished = 1 WHERE id = ?", (series,))
-        except sqlite3.DatabaseError as exc:
-            raise JournalError(_describe(exc)) from None
+        s = self._series.get(series)
+        if s is not None and not s.finished:
+            self._write_record("finish", series, {})
 
     # ---- inputs --------------------------------------------------------------------------------
 
     def append(self, series: int, inp: Mapping[str, Any], status: str, *, line: int | None = None,
                source: str = "table", reason: str | None = None,
-               at: float | None = None, durable: bool = True) -> None:
+               at: float | None = None, durable: bool = True,
+               outbox: Sequence[OutboxItem] = ()) -> None:
         """Write one input; raise :class:`JournalError` if the storage refuses.
 
-        ``durable`` rows are fsync'd on commit. The others (inputs that changed nothing: a
-        tag that left, a refusal) are only written: the WAL is append-only, so the next
-        durable row's fsync makes them durable too, and a card picked up does not cost the
-        next card laid an fsync's wait.
+        ``durable`` rows are fsync'd on commit (database and copy). The others (inputs that
+        changed nothing: a tag that left, a refusal) are only written: both files are
+        append-only, so the next durable row's fsync makes them durable too, and a card picked
+        up does not cost the next card laid an fsync's wait.
+
+        ``outbox``: the finished game(s) this input produced, written in the same transaction
+        (see :func:`read_outbox`).
         """
-        text = json.dumps(inp, sort_keys=True, ensure_ascii=False)
-        seq = self._next_seq
-        crc = _crc(seq, series, line, source, text, status, reason)
-        try:
-            if not durable:
-                self._conn.execute("PRAGMA synchronous=OFF")
-            try:
-                self._conn.execute(
-                    "INSERT INTO inputs VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)",
-                    (seq, series, line, source, text, status, reason,
-                     time.time() if at is None else at, crc))
-            finally:
-                if not durable:
-                    self._conn.execute("PRAGMA synchronous=FULL")
-        except sqlite3.DatabaseError as exc:
-            raise JournalError(_describe(exc)) from None
-        self._next_seq = seq + 1
+        body: dict[str, Any] = {"input": dict(inp), "status": status, "line": line,
+                                "source": source, "reason": reason}
+        if outbox:
+            body["outbox"] = [{"game": o.game, "revision": o.revision,
+                               "payload": dict(o.payload)} for o in outbox]
+        self._write_record("input", series, body, at=at, durable=durable or bool(outbox))
+
+    def next_revision(self, series: int, game: int) -> int:
+        """The revision the next outbox item of this game gets: 1, or one more than the last."""
+        return self._revisions.get((series, game), 0) + 1
 
     @contextlib.contextmanager
     def batch(self) -> Iterator[None]:
         """Many appends in one transaction (imports, benchmarks): one fsync at the end."""
         self._conn.execute("BEGIN")
+        self._batch = []
+        saved = (self._next_seq, self._last_hash)
         try:
             yield
         except BaseException:
             self._conn.execute("ROLLBACK")
+            self._batch = None
+            self._next_seq, self._last_hash = saved
             raise
         self._conn.execute("COMMIT")
+        lines, self._batch = self._batch, None
+        self._write_copy(lines, durable=True)
 
     def entries(self, series: int) -> list[Entry]:
         return list(self.iter_entries(series))
 
     def iter_entries(self, series: int) -> Iterator[Entry]:
-        for row in self._conn.execute(
-            "SELECT seq, series, line, source, input, status, reason, at FROM inputs "
-            "WHERE series = ? ORDER BY seq", (series,)
-        ):
-            yield Entry(row[0], row[1], row[2], row[3], json.loads(row[4]), row[5], row[6], row[7])
+        s = self._series.get(series)
+        return iter(list(s.entries) if s is not None else [])
 
     def last_line(self, series: int) -> int:
-        row = self._conn.execute(
-            "SELECT MAX(line) FROM inputs WHERE series = ?", (series,)).fetchone()
-        return int(row[0] or 0)
+        s = self._series.get(series)
+        return max((e.line for e in s.entries if e.line is not None), default=0) if s else 0
+
+    @property
+    def records(self) -> int:
+        """How many records the chain holds."""
+        return self._next_seq - 1
 
     def close(self) -> None:
         # On a full disk the checkpoint fails: the WAL stays and is read back next time.
-        with contextlib.suppress(sqlite3.DatabaseError):
-            self._conn.execute("PRAGMA wal_checkpoint(TRUNCATE)")
-        self._conn.close()
+        with contextlib.suppress(sqlite3.Error):
+            if not self.read_only:
+                self._conn.execute("PRAGMA wal_checkpoint(TRUNCATE)")
+        with contextlib.suppress(sqlite3.Error):
+            self._conn.close()
+        for fd in (self._copy_fd, self._lock_fd):
+            if fd is not None:
+                with contextlib.suppress(OSError):
+                    os.close(fd)
+        self._copy_fd = self._lock_fd = None
 
 
-def _is_damage(exc: BaseException) -> bool:
-    text = str(exc).lower()
-    return any(w in text for w in ("malformed", "not a database", "quick_check", "corrupt"))
+def _outbox_rows(rec: Record) -> list[tuple[int, int, int, int, int]]:
+    return [(rec.seq, n, rec.series, int(item["game"]), int(item["revision"]))
+            for n, item in enumerate(rec.body.get("outbox") or ())]
+
+
+def _fsync_dir(path: str) -> None:
+    fd = os.open(os.path.dirname(os.path.abspath(path)), os.O_RDONLY)
+    try:
+        os.fsync(fd)
+    finally:
+        os.close(fd)
+
+
+def _lock(path: str) -> int:
+    """An exclusive flock on ``path.lock`` (holding the pid), or :class:`JournalLocked`."""
+    lock_path = path + LOCK_SUFFIX
+    try:
+        fd = os.open(lock_path, os.O_RDWR | os.O_CREAT | os.O_CLOEXEC, 0o640)
+    except OSError as exc:
+        raise JournalError(f"cannot open the journal {path}: {_describe(exc)}") from None
+    try:
+        fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
+    except OSError:
+        try:
+            other = os.pread(fd, 32, 0).decode("ascii", "replace").strip()
+        except OSError:
+            other = ""
+        os.close(fd)
+        who = f" (process {other})" if other.isdigit() else ""
+        raise JournalLocked(
+            f"the journal {path} is in use by another skat-table process{who}: the table "
+            "service is running (sudo systemctl stop skat-table first)") from None
+    with contextlib.suppress(OSError):
+        os.ftruncate(fd, 0)
+        os.pwrite(fd, f"{os.getpid()}\n".encode("ascii"), 0)
+    return fd
+
+
+def read_outbox(path: str | Path, after_seq: int = 0, limit: int | None = None
+                ) -> list[OutboxRow]:
+    """The outbox items after journal record ``after_seq``, oldest first, each verified.
+
+    For the club link in another process while the table runs: a read-only WAL reader that
+    never takes the table's lock and never writes. An item whose record does not verify
+    raises :class:`JournalError` (the table repairs its journal on its next start).
+
+    >>> import tempfile, os
+    >>> with tempfile.TemporaryDirectory() as d:
+    ...     j = Journal.open(os.path.join(d, "journal.sqlite"))
+    ...     s = j.start_series({})
+    ...     j.append(s, {"seat": 0, "press": "pass"}, "accepted",
+    ...              outbox=[OutboxItem(1, 1, {"game": 1})])
+    ...     rows = read_outbox(os.path.join(d, "journal.sqlite"))
+    ...     j.close()
+    >>> [(r.game, r.revision, r.payload) for r in rows]
+    [(1, 1, {'game': 1})]
+    """
+    path = str(path)
+    if not os.path.exists(path):
+        return []
+    try:
+        conn = sqlite3.connect(f"file:{path}?mode=ro", uri=True, timeout=5)
+    except sqlite3.Error as exc:
+        raise JournalError(f"cannot read the journal {path}: {exc}") from None
+    try:
+        sql = "SELECT seq, n, series, game, revision FROM outbox WHERE seq > ? ORDER BY seq, n"
+        rows = conn.execute(sql + (f" LIMIT {int(limit)}" if limit else ""),
+                            (after_seq,)).fetchall()
+        out = []
+        for seq, n, series, game, revision in rows:
+            got = conn.execute("SELECT seq, payload, hash FROM records WHERE seq IN (?, ?) "
+                               "ORDER BY seq", (seq - 1, seq)).fetchall()
+            prev = GENESIS if seq == 1 else (bytes(got[0][2]) if len(got) == 2 else b"")
+            try:
+                rec = _decode(bytes(got[-1][1]), bytes(got[-1][2]), prev, seq)
+                item = rec.body["outbox"][n]
+                if (rec.series, item["game"], item["revision"]) != (series, game, revision):
+                    raise ValueError("its outbox row does not match the record")
+            except (ValueError, KeyError, IndexError, TypeError) as exc:
+                raise JournalError(f"outbox record #{seq} is damaged: {exc}") from None
+            out.append(OutboxRow(seq, n, series, game, revision, dict(item["payload"])))
+        return out
+    except sqlite3.Error as exc:
+        raise JournalError(f"cannot read the journal's outbox: {exc}") from None
+    finally:
+        conn.close()

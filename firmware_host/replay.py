@@ -30,15 +30,58 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
     p.add_argument("-v", "--verbose", action="store_true", help="log every input")
 
 
+def script_lines(data: bytes) -> list[str | bytes]:
+    r"""A table script's lines: split at ``\n`` only (a form feed, NEL or U+2028 inside a line
+    is part of it and shifts no line number), a UTF-8 byte-order mark dropped, a line that is
+    not UTF-8 kept as bytes (refused with its number).
+
+    >>> script_lines(b'\xef\xbb\xbf{"a": 1}\r\n{"b": "\xe2\x80\xa8"}\n\xff\n')
+    ['{"a": 1}', '{"b": "\u2028"}', b'\xff']
+    """
+    if data.startswith(b"\xef\xbb\xbf"):
+        data = data[3:]
+    out: list[str | bytes] = []
+    parts = data.split(b"\n")
+    if parts and parts[-1] == b"":
+        parts.pop()
+    for raw in parts:
+        raw = raw.removesuffix(b"\r")
+        try:
+            out.append(raw.decode("utf-8"))
+        except UnicodeDecodeError:
+            out.append(raw)
+    return out
+
+
+def other_script(session: Any, lines: list[str | bytes]) -> str:
+    """Why the journalled lines are not this script's first lines ("" when they are)."""
+    from firmware_host.inputs import ScriptError, parse_line
+    from firmware_host.session import RAW_KEPT, clip
+
+    if session.journal is None or session.series_id is None:
+        return ""
+    for entry in session.journal.iter_entries(session.series_id):
+        if entry.line is None or entry.source != "script":
+            continue
+        if entry.line > len(lines):
+            return f"line {entry.line} is journalled, the script has {len(lines)} lines"
+        text = lines[entry.line - 1]
+        if "raw" in entry.input:
+            same = entry.input["raw"] == clip(text, RAW_KEPT)
+        else:
+            try:
+                same = isinstance(text, str) and parse_line(text).to_json() == entry.input
+            except ScriptError:
+                same = False
+        if not same:
+            return f"line {entry.line} differs"
+    return ""
+
+
 def result_json(session: Any) -> dict[str, Any]:
     """The replay result as DESIGN.md fixes it."""
     table = session.table
-    games = []
-    for d in table.finished_deals:
-        entry = d.entry.to_json()
-        if not d.result.passed_in and d.declared is not None:
-            entry["contract"] = d.declared  # as declared: "GHZ" stays "GHZ"
-        games.append(entry)
+    games = [deal_json(d) for d in table.finished_deals]
     out: dict[str, Any] = {"games": games, "totals": table.totals()}
     if table.config.table.scoring == "seeger-fabian":
         out["seeger_fabian"] = table.seeger_fabian()
@@ -48,6 +91,14 @@ def result_json(session: Any) -> dict[str, Any]:
     if settled is not None:  # only when the config sets a stake: DESIGN's keys stay as they are
         out["settlement"] = settlement_json(settled, table.series.cap)
     return out
+
+
+def deal_json(d: Any) -> dict[str, Any]:
+    """One finished deal as a ``games`` entry of the result."""
+    entry = d.entry.to_json()
+    if not d.result.passed_in and d.declared is not None:
+        entry["contract"] = d.declared  # as declared: "GHZ" stays "GHZ"
+    return entry
 
 
 def settlement_json(settled: Any, cap: int | None) -> dict[str, Any]:
@@ -74,10 +125,12 @@ def cmd_replay(args: argparse.Namespace) -> int:
         print(f"skat-table: config error: {exc}", file=sys.stderr)
         return 2
     try:
-        lines = Path(args.script).read_text(encoding="utf-8").splitlines()
-    except (OSError, UnicodeDecodeError) as exc:
+        data = Path(args.script).read_bytes()
+    except (OSError, ValueError) as exc:
         print(f"skat-table: cannot read the script {args.script}: {exc}", file=sys.stderr)
         return 2
+    lines = script_lines(data)
+    identity = {"script": "replay"}
     log_out = sys.stderr if args.json else sys.stdout
 
     def write(text: str) -> None:
@@ -90,10 +143,21 @@ def cmd_replay(args: argparse.Namespace) -> int:
         except JournalError as exc:
             print(f"skat-table: {exc}", file=sys.stderr)
             return 1
-    session = Session(config, journal)
-    session.resume(finished_too=True)
+    session = Session(config, journal, identity=identity)
+    try:
+        session.resume(finished_too=True, strict=True)
+    except JournalError as exc:
+        print(f"skat-table: {exc}", file=sys.stderr)
+        session.close()
+        return 1
     for problem in session.problems:
         print(f"skat-table: journal: {problem}", file=sys.stderr)
+    other = other_script(session, lines)
+    if other:
+        print(f"skat-table: the journal {args.journal} was written by another script "
+              f"({other}): use another journal file", file=sys.stderr)
+        session.close()
+        return 1
     skip = session.last_line()
     if skip:
         print(f"skat-table: resuming after line {skip} ({session.resumed} journalled inputs)",
@@ -103,9 +167,12 @@ def cmd_replay(args: argparse.Namespace) -> int:
     shots = _screenshots(args, session) if args.screenshot else None
     warned = None
     for number, text in enumerate(lines, start=1):
-        if number <= skip or not text.strip():
+        if number <= skip or (isinstance(text, str) and not text.strip()):
             continue
-        session.submit_text(text, line=number)
+        if isinstance(text, bytes):
+            session.refuse_line(text, "the line is not UTF-8 text", line=number)
+        else:
+            session.submit_text(text, line=number)
         if session.journal_fault and session.journal_fault != warned:
             warned = session.journal_fault
             print(f"skat-table: journal: {warned}", file=sys.stderr)

@@ -246,7 +246,7 @@ def status_line(session: Any, faults: dict[str, str] | None = None) -> str:
 
 def open_session(config: Any, journal_path: Path | None) -> Any:
     """The session with its journal (resumed); a journal that cannot open is a fault, not fatal."""
-    from firmware_host.journal import Journal, JournalError
+    from firmware_host.journal import Journal, JournalError, JournalLocked
     from firmware_host.session import Session
 
     journal = None
@@ -254,6 +254,8 @@ def open_session(config: Any, journal_path: Path | None) -> Any:
     if journal_path is not None:
         try:
             journal = Journal.open(journal_path)
+        except JournalLocked:
+            raise  # a second process: the caller says so and exits, it must not play on
         except JournalError as exc:
             fault = str(exc)
     session = Session(config, journal, computer_seats=config.computer.seats,
@@ -264,6 +266,17 @@ def open_session(config: Any, journal_path: Path | None) -> Any:
     for problem in session.problems:
         log.warning("journal: %s", problem)
     return session
+
+
+def _open_or_say(config: Any, journal_path: Path | None) -> Any:
+    """:func:`open_session`, or None after saying that another process has the journal."""
+    from firmware_host.journal import JournalLocked
+
+    try:
+        return open_session(config, journal_path)
+    except JournalLocked as exc:
+        print(f"skat-table: {exc}", file=sys.stderr)
+        return None
 
 
 def start_hardware(config: Any, loop: EventLoop, **factories: Any) -> list[Callable[[], None]]:
@@ -323,7 +336,9 @@ def cmd_run(args: argparse.Namespace) -> int:
 def run_headless_table(config: Any, data_dir: Path) -> int:
     from firmware_host.gamelog import GameLog
 
-    session = open_session(config, data_dir / "journal.sqlite")
+    session = _open_or_say(config, data_dir / "journal.sqlite")
+    if session is None:
+        return 1
     session.warm_up_players()
     session.listeners.append(GameLog(log.info, symbols=False, show_hands=False))
     loop = EventLoop(session, notifier=Notifier.from_environment())
@@ -380,7 +395,9 @@ def run_kiosk(config: Any, simulated: bool, journal_path: str | None) -> int:
         print(f"skat-table: the kiosk display is not available ({exc}); "
               "use --headless / --no-display", file=sys.stderr)
         return 1
-    session = open_session(config, Path(journal_path) if journal_path else None)
+    session = _open_or_say(config, Path(journal_path) if journal_path else None)
+    if session is None:
+        return 1
     session.warm_up_players()
     sim = DealingSimulator(session) if simulated else None
     size = config.display.get("size")

@@ -22,8 +22,9 @@ from firmware_host.computers import Move, Player, ask, make_player, to_move
 from firmware_host.config import Config
 from firmware_host.controller import Outcome, Refusal, Table
 from firmware_host.inputs import Input, ScriptError, TagLaid, from_json, parse_line
-from firmware_host.journal import Journal, JournalError
+from firmware_host.journal import Journal, JournalError, OutboxItem, SeriesMismatch
 
+RAW_KEPT = 500  # characters of an unreadable line kept in the journal
 Listener = Callable[["Session", Input | None, Outcome], None]
 log = logging.getLogger("skat-table")
 
@@ -57,6 +58,9 @@ class Session:
     # The live table (run, the simulator's window): the first card dealt after the last deal of
     # a series starts the next series. A replay stops at the end of its series.
     new_series_after_last: bool = False
+    # What the journal's series must have been started by: the live table, or one script
+    # (``{"script": <sha256>}``): a journal is never resumed by something else.
+    identity: dict[str, Any] = field(default_factory=lambda: {"table": "live"})
 
     def __post_init__(self) -> None:
         self.table = Table(self.config)
@@ -64,6 +68,9 @@ class Session:
         self.rejected: list[Rejection] = []
         self.problems: list[str] = []  # journal trouble found on opening, for the display/log
         self.journal_fault: str | None = None
+        # After a damaged journal was repaired: what was restored and what was lost, in the
+        # players' words; shown until the next input is accepted.
+        self.recovery_note: str | None = None
         self._pending: list[tuple[dict[str, Any], str, dict[str, Any]]] = []
         computer = self.config.computer
         self.players: dict[int, Player] = {
@@ -104,27 +111,45 @@ class Session:
             "uncredited": list(self.config.computer.uncredited),
         }
 
-    def resume(self, finished_too: bool = False) -> int:
+    def resume(self, finished_too: bool = False, strict: bool = False) -> int:
         """Continue the journal's unfinished series (or start one); return inputs replayed.
 
         ``finished_too`` (replay): continue the latest series even when it is over, so a
-        script run again on its journal ends as it did.
+        script run again on its journal ends as it did. ``strict`` (replay): a series of
+        another configuration or another script raises :class:`SeriesMismatch` instead of
+        starting a new series next to it.
         """
         if self.journal is None:
             return 0
         self.problems.extend(self.journal.problems)
         found = (self.journal.latest_series() if finished_too
                  else self.journal.open_series())
-        if found is not None and found[1] != self.fingerprint():
-            self.problems.append(
-                f"an unfinished series (#{found[0]}) was played with another configuration; "
-                "a new series starts")
-            found = None
+        if found is not None:
+            other = self.journal.series_identity(found[0])
+            if found[1] != self.fingerprint():
+                if strict:
+                    raise SeriesMismatch(
+                        f"the journal {self.journal.path} holds a series played with another "
+                        "configuration: use another journal file")
+                self.problems.append(
+                    f"an unfinished series (#{found[0]}) was played with another "
+                    "configuration; a new series starts")
+                found = None
+            elif other != self.identity:
+                if strict:
+                    raise SeriesMismatch(
+                        f"the journal {self.journal.path} belongs to {_identity_words(other)}, "
+                        f"not to {_identity_words(self.identity)}: use another journal file")
+                self.problems.append(
+                    f"the unfinished series #{found[0]} belongs to {_identity_words(other)}; "
+                    "a new series starts")
+                found = None
         if found is None:
             try:
-                self.series_id = self.journal.start_series(self.fingerprint())
+                self.series_id = self.journal.start_series(self.fingerprint(), self.identity)
             except JournalError as exc:
                 self._journal_failed(str(exc))
+            self._note_recovery()
             return 0
         self.series_id = found[0]
         count = 0
@@ -133,10 +158,17 @@ class Session:
             if entry.status == "prompt":
                 self.table.prompts[entry.input["seat"]] = Card.parse(entry.input["prompt"])
                 continue
+            if entry.status == "restart":
+                self.table.forget_present()
+                continue
             if "raw" in entry.input:
                 self.rejected.append(Rejection(entry.line, entry.reason or ""))
                 continue
-            inp = from_json(entry.input)
+            try:
+                inp = from_json(entry.input)
+            except ScriptError as exc:  # cannot happen for a verified record; never fatal
+                self.problems.append(f"journal record #{entry.seq} is unreadable: {exc}")
+                continue
             out = self.table.handle(inp, entry.source)  # type: ignore[arg-type]
             if out.status != entry.status:
                 self.problems.append(
@@ -144,7 +176,29 @@ class Session:
             if out.refusal is not None:
                 self.rejected.append(Rejection(entry.line, out.refusal.reason, out.refusal))
         self.resumed = count
+        if self.identity.get("table") and any(self.table.present.values()):
+            # What lay on the readers before the restart is not remembered as lying now: the
+            # readers are asked again (they report what lies when they start). Journalled, so
+            # the next resume replays the same. A script (replay) is its own reader stream.
+            self.table.forget_present()
+            self._write({"restart": True}, "restart", {"source": "table"})
+        self._note_recovery()
         return count
+
+    def _note_recovery(self) -> None:
+        """After a repaired journal: where the table was restored to and what was lost."""
+        rec = self.journal.recovery if self.journal is not None else None
+        if rec is None:
+            return
+        where = position_words(self.table)
+        if rec.lost:
+            lost = f"; the last {rec.lost} input(s) could not be recovered"
+        elif rec.lost is None:
+            lost = "; later inputs may be lost"
+        else:
+            lost = "; nothing was lost"
+        self.recovery_note = f"journal damaged: restored to {where}{lost}"
+        self.problems.append(self.recovery_note)
 
     def start_new_series(self) -> None:
         """The series is over and a card is dealt: a new series at the same table."""
@@ -152,7 +206,7 @@ class Session:
         self.rejected = []
         if self.journal is not None:
             try:
-                self.series_id = self.journal.start_series(self.fingerprint())
+                self.series_id = self.journal.start_series(self.fingerprint(), self.identity)
             except JournalError as exc:
                 self._journal_failed(str(exc))
 
@@ -167,7 +221,7 @@ class Session:
         self._pending.append((row, status, extra))
         try:
             if self.series_id is None:  # the storage failed when the series began
-                self.series_id = self.journal.start_series(self.fingerprint())
+                self.series_id = self.journal.start_series(self.fingerprint(), self.identity)
             while self._pending:
                 r, s, e = self._pending[0]
                 # What changed the table must be on disk before it is shown; the rest may
@@ -177,9 +231,19 @@ class Session:
                 self._pending.pop(0)
             if self.table.stage == "over":
                 self.journal.finish_series(self.series_id)
-            self.journal_fault = None
+            self.journal_fault = self.journal.copy_fault
         except JournalError as exc:
             self._journal_failed(str(exc))
+
+    def _outbox(self, finished_before: int) -> list[OutboxItem]:
+        """The game this input finished (also again after an undo reopened it), for the club:
+        written with the input, in the same transaction (DESIGN.md, "Club")."""
+        deals = self.table.finished_deals
+        if self.journal is None or self.series_id is None or len(deals) <= finished_before:
+            return []
+        d = deals[-1]
+        revision = self.journal.next_revision(self.series_id, d.number)
+        return [OutboxItem(d.number, revision, game_payload(self, d, revision))]
 
     def _journal_failed(self, why: str) -> None:
         self.journal_fault = (
@@ -192,11 +256,17 @@ class Session:
         if self.new_series_after_last and self.table.phase == "over" and isinstance(
                 inp, TagLaid) and inp.zone == self.table._deal_zone(inp.zone):
             self.start_new_series()
+        finished_before = len(self.table.finished_deals)
         out = self.table.handle(inp, source)  # type: ignore[arg-type]
         extra: dict[str, Any] = {"line": line, "source": source}
         if out.refusal is not None:
             extra["reason"] = out.refusal.reason
             self.rejected.append(Rejection(line, out.refusal.reason, out.refusal))
+        elif out.accepted:
+            self.recovery_note = None  # the players have moved on from the restored state
+            outbox = self._outbox(finished_before)
+            if outbox:
+                extra["outbox"] = outbox
         self._write(inp.to_json(), out.status, extra)
         self._tell(inp, out)
         return out
@@ -206,14 +276,19 @@ class Session:
         try:
             inp = parse_line(text)
         except ScriptError as exc:
-            reason = f"not a table-script line: {exc}"
-            out = Outcome("refused", Refusal("other", reason))
-            self.rejected.append(Rejection(line, reason, out.refusal))
-            self._write({"raw": text}, "refused", {"line": line, "source": source,
-                                                   "reason": reason})
-            self._tell(None, out)
-            return out
+            return self.refuse_line(text, f"not a table-script line: {exc}", source, line)
         return self.submit(inp, source, line)
+
+    def refuse_line(self, text: str | bytes, reason: str, source: str = "script",
+                    line: int | None = None) -> Outcome:
+        """A line the table cannot read: refused, journalled (cut to :data:`RAW_KEPT`
+        characters: a 100 MB line costs no more than a short one), never fatal."""
+        out = Outcome("refused", Refusal("other", reason))
+        self.rejected.append(Rejection(line, reason, out.refusal))
+        self._write({"raw": clip(text, RAW_KEPT)}, "refused",
+                    {"line": line, "source": source, "reason": reason})
+        self._tell(None, out)
+        return out
 
     def submit_json(self, obj: Any, source: str = "script", line: int | None = None,
                     raw: str | None = None) -> Outcome:
@@ -221,13 +296,8 @@ class Session:
         try:
             inp = from_json(obj)
         except ScriptError as exc:
-            reason = f"not a table-script line: {exc}"
-            out = Outcome("refused", Refusal("other", reason))
-            self.rejected.append(Rejection(line, reason, out.refusal))
-            self._write({"raw": raw if raw is not None else repr(obj)}, "refused",
-                        {"line": line, "source": source, "reason": reason})
-            self._tell(None, out)
-            return out
+            return self.refuse_line(raw if raw is not None else clip(obj, RAW_KEPT),
+                                    f"not a table-script line: {exc}", source, line)
         return self.submit(inp, source, line)
 
     def _tell(self, inp: Input | None, out: Outcome) -> None:
@@ -254,3 +324,66 @@ class Session:
         elif move.input is not None:
             self.submit(move.input, "computer")
         return move
+
+
+def clip(value: Any, limit: int) -> str:
+    """Text for a message or the journal, at most ``limit`` characters (and a count of the rest).
+
+    >>> clip("x" * 1000, 10)
+    'xxxxxxxxxx... (990 more characters)'
+    >>> clip(b"\\xff", 10)
+    "b'\\\\xff'"
+    """
+    text = value if isinstance(value, str) else repr(value)
+    if len(text) > limit:
+        text = f"{text[:limit]}... ({len(text) - limit} more characters)"
+    return text
+
+
+def _identity_words(identity: dict[str, Any]) -> str:
+    if "script" in identity:
+        return "a replayed script (skat-table replay)"
+    if identity.get("table"):
+        return "the live table"
+    return "another session"
+
+
+def position_words(table: Table) -> str:
+    """Where the table stands, in words: "deal 12, trick 3", "deal 4, bidding"."""
+    d = table.deal
+    phase = table.phase
+    if phase in ("scored", "over"):
+        last = table.finished_deals[-1] if table.finished_deals else d
+        return f"the end of deal {last.number}"
+    if phase == "dealing":
+        return f"deal {d.number}, card {d.cards_known()} of 32 dealt"
+    if phase == "play":
+        return f"deal {d.number}, trick {len(table.game.tricks) + 1}"
+    return f"deal {d.number}, {phase}"
+
+
+def game_payload(session: Session, d: Any, revision: int) -> dict[str, Any]:
+    """The outbox payload of a finished deal: the club's "game" message without the ids only
+    the link knows (tournament, table): ``journal`` and ``series`` identify it here."""
+    import time
+
+    from firmware_host.replay import deal_json
+
+    table = session.table
+    names = [table.name(s) for s in d.seats]
+    iss = None
+    try:
+        from engine.iss import game_to_record
+
+        props = {"GM": "Skat", "PC": "skat-table", "CO": "", "SE": str(session.series_id),
+                 "ID": str(d.number), "DT": "", "P0": names[0], "P1": names[1], "P2": names[2],
+                 "R0": "", "R1": "", "R2": ""}
+        iss = game_to_record(d.game, names, props)
+    except Exception as exc:  # the club still gets the result; the record says why not
+        log.warning("deal %s: no ISS record: %s", d.number, exc)
+    return {
+        "journal": session.journal.journal_id if session.journal is not None else "",
+        "series": session.series_id, "game": d.number, "revision": revision,
+        "players": list(table.names), "seats": list(d.seats), "dealer": d.dealer,
+        "result": deal_json(d), "iss": iss, "at": time.time(),
+    }

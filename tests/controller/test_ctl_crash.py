@@ -162,23 +162,27 @@ def test_a_torn_last_record_is_dropped_reported_and_redone(tmp_path: Path) -> No
     lines = SCRIPT.read_text(encoding="utf-8").splitlines(keepends=True)
     half.write_text("".join(lines[:100]), encoding="utf-8")
     run_replay(journal, half)
-    # Tear the last record: its bytes no longer match its checksum.
+    # Tear the last record in both copies: the database row no longer matches its hash, the
+    # copy's last line is cut short.
     conn = sqlite3.connect(journal)
-    conn.execute("UPDATE inputs SET input = substr(input, 1, 9) WHERE seq = "
-                  "(SELECT MAX(seq) FROM inputs)")
+    conn.execute("UPDATE records SET payload = substr(payload, 1, 9) WHERE seq = "
+                 "(SELECT MAX(seq) FROM records)")
     conn.commit()
     conn.close()
+    copy = Path(f"{journal}.copy")
+    copy.write_bytes(copy.read_bytes()[:-7])
     got, err = run_replay(journal)
-    assert "dropped" in err and "damaged" in err
+    assert "damaged" in err and "the last 1 input(s) could not be recovered" in err
     assert "resuming after line 99" in err
     assert got == expected
+    assert list(tmp_path.glob("j.sqlite.damaged-*"))  # kept aside, never overwritten
 
 
 def test_a_truncated_wal_loses_only_the_torn_tail(tmp_path: Path) -> None:
     journal = tmp_path / "j.sqlite"
     expected = uninterrupted()
     j = Journal.open(journal)
-    session = Session(load_config(CONFIG), j)
+    session = Session(load_config(CONFIG), j, identity={"script": "replay"})
     session.resume()
     for number, text in enumerate(SCRIPT.read_text(encoding="utf-8").splitlines()[:120], 1):
         session.submit_text(text, line=number)

@@ -62,6 +62,22 @@ class ReaderBack:
 
 
 @dataclass(frozen=True, slots=True)
+class TagUnreadable:
+    """A tag on a zone answers but cannot be read (a damaged sticker, or one at the edge of the
+    field): said once, until the zone reads cleanly again. The reader works.
+
+    >>> str(TagUnreadable("spi0.0", "seat1"))
+    'a card on seat1 cannot be read: move it a little'
+    """
+
+    reader: str
+    zone: str
+
+    def __str__(self) -> str:
+        return f"a card on {self.zone} cannot be read: move it a little"
+
+
+@dataclass(frozen=True, slots=True)
 class ButtonPress:
     """A seat's button was pressed and released (``button`` is ``"bid"`` or ``"pass"``)."""
 
@@ -78,7 +94,8 @@ class ButtonHold:
 
 
 TagEvent = TagLaid | TagGone
-Event = TagLaid | TagGone | ReaderFault | ReaderBack | ButtonPress | ButtonHold
+Event = (TagLaid | TagGone | ReaderFault | ReaderBack | TagUnreadable | ButtonPress
+         | ButtonHold)
 
 
 class _HasPut(Protocol):

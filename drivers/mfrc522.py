@@ -11,9 +11,20 @@ This driver does the whole ISO/IEC 14443-3 type A dance:
   CRC_A from the chip's own coprocessor, the answer's CRC checked the same way; HLTA after each
   read, so every tag of a pile answers once per poll and a new card on a pile is still seen;
 - waits on the chip's interrupt bits and its own timer by sleeping (an empty poll costs the
-  antenna settle time plus one timer period, ~15 ms, and about a dozen SPI transfers);
-- collision, parity, CRC, protocol and FIFO overflow errors become :class:`ReaderError`;
+  antenna settle time plus one timer period, ~15 ms, and about a dozen SPI transfers); once an
+  answer has begun (the timer stops without firing) it looks every ~200 us, and an answer
+  that begins and never ends (a card lifted mid-answer) is a tag error after a software
+  deadline, never a dead reader;
+- errors are read in NXP's order: a collision first (the collided bytes carry parity errors
+  that mean nothing), then protocol, parity, CRC; ValuesAfterColl is cleared, so the chip
+  zeroes the bits after a collision;
+- one weak tag does not hide the others: after a failure the walk takes the other branch of
+  the last collision, remembers the prefixes that failed, and goes on; a tag that keeps
+  failing is counted (:attr:`MFRC522.unreadable`) for the poller to tell the players;
 - the reset pin (NRSTPD) through gpiozero, if wired.
+
+Errors by kind (:attr:`MFRC522.errors`) and a ``trace`` callable (the raw ComIrqReg, ErrorReg
+and CollReg of each exchange) serve ``skat-table probe``.
 
 ``spidev`` and gpiozero are imported only when a reader is opened. Pass ``spi_factory`` (a
 callable returning an object like ``spidev.SpiDev``) to run against the emulated chip:
@@ -34,6 +45,7 @@ callable returning an object like ``spidev.SpiDev``) to run against the emulated
 from __future__ import annotations
 
 import contextlib
+from collections import Counter
 from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
@@ -46,6 +58,15 @@ TIMER_TICK = (2 * TIMER_PRESCALER + 1) / r.CHIP_CLOCK_HZ
 DEFAULT_TIMEOUT = 0.010  # REQA, anticollision, SELECT: generous for a tag at the field's edge
 HALT_TIMEOUT = 0.001  # ISO 14443-3: a tag that does not answer HLTA within 1 ms is halted
 SETTLE_TIME = 0.005  # ISO 14443-2: the reader waits 5 ms after switching the field on
+DEFAULT_GAIN_DB = 33  # the chip's reset value and the other libraries' choice; 48 dB hears noise
+DEFAULT_SPEED_HZ = 1_000_000  # leads of 30-50 cm under a table top; 4 MHz wants short wires
+# ISO 14443-3 frame delay after a command (1236/fc at most), plus what a slow tag may add.
+FRAME_DELAY = 1236 / r.CHIP_CLOCK_HZ
+LATE_GRACE = 0.0004  # an answer that has not begun by then is no answer: sleep on the timer
+REPOLL = 0.0002  # once an answer has begun, look every 200 us
+ANSWER_DEADLINE = 0.002  # an answer that began and is not in after its air time plus this
+STATUS1_TRUNNING = 0x08
+MAX_TAG_ERRORS = 8  # damaged exchanges one poll tolerates before it gives up on the rest
 
 
 class ReaderError(Exception):
@@ -57,7 +78,15 @@ class DeadReaderError(ReaderError):
 
 
 class TagError(ReaderError):
-    """A tag's answer was damaged (CRC, parity, BCC, collision where none may be)."""
+    """A tag's answer was damaged (CRC, parity, BCC, collision where none may be).
+
+    ``kind``: ``collision``, ``parity``, ``crc``, ``protocol``, ``overflow``, ``timeout`` (a
+    tag fell silent mid-read), ``deadline`` (an answer began and never ended) or ``format``.
+    """
+
+    def __init__(self, message: str, kind: str = "format") -> None:
+        super().__init__(message)
+        self.kind = kind
 
 
 @dataclass(frozen=True, slots=True)
@@ -89,8 +118,8 @@ class MFRC522:
         clock: Clock | None = None,
         spi_factory: Callable[[], Any] | None = None,
         pin_factory: Any = None,
-        speed_hz: int = 1_000_000,
-        gain_db: int = 48,
+        speed_hz: int = DEFAULT_SPEED_HZ,
+        gain_db: int = DEFAULT_GAIN_DB,
         timeout: float = DEFAULT_TIMEOUT,
         settle: float = SETTLE_TIME,
         max_tags: int = 40,
@@ -116,6 +145,9 @@ class MFRC522:
         self._reload: int | None = None
         self._crc_cache: dict[bytes, bytes] = {}
         self.version_name = ""
+        self.errors: Counter[str] = Counter()  # damaged exchanges by kind, since opened
+        self.unreadable = 0  # tags that answered the last poll but could not be read
+        self.trace: Callable[[str], None] | None = None
 
     # -- SPI -----------------------------------------------------------------------------
     def _xfer(self, data: list[int]) -> list[int]:
@@ -200,6 +232,8 @@ class MFRC522:
         self._set_timeout(self.timeout)
         self._write(r.TX_ASK, r.TX_ASK_FORCE_100)
         self._write(r.MODE, 0x3D)  # CRC preset 0x6363, as ISO 14443A wants
+        # ValuesAfterColl = 0: bits after a collision come back cleared, not as noise.
+        self._write(r.COLL, 0x00)
         self.set_gain(self.gain_db)
         self.antenna_off()
         if self._read(r.T_PRESCALER) != TIMER_PRESCALER & 0xFF:
@@ -288,9 +322,10 @@ class MFRC522:
     ) -> _Answer | None:
         """Send a frame and receive the answer; None if no tag answered before the timer ran out.
 
-        Waits by sleeping: first for the air time of the frame and of an answer of
-        ``answer_bytes``, then for what the chip's timer has left, so an empty poll costs a
-        handful of SPI transfers.
+        Waits by sleeping: first for the air time of the frame, the frame delay and an answer
+        of ``answer_bytes``; then, while no answer has begun, on the chip's timer; once one has
+        begun (the timer stopped without firing), every ~200 us until the chip says it is in,
+        or a software deadline turns it into a :class:`TagError` (``deadline``).
         """
         self._set_timeout(self.timeout if timeout is None else timeout)
         # Every command of this driver ends with Idle (and a failing chip is reset before it is
@@ -302,57 +337,99 @@ class MFRC522:
         self._write(r.FIFO_DATA, *data)
         self._write(r.COMMAND, r.CMD_TRANSCEIVE)
         self._write(r.BIT_FRAMING, r.BIT_FRAMING_START_SEND | framing)
-        # 9 bits a byte (parity) plus start and end of each frame, the tag's reply delay
-        # (~86 us) and a little margin.
-        air_bits = (len(data) + answer_bytes) * 9 + 4
-        self.clock.sleep(air_bits * r.BIT_TIME + 0.00015)
+        tx_bits = len(data) * 8 - ((8 - tx_last_bits) % 8)
+        tx_time = (tx_bits + tx_bits // 8 + 2) * r.BIT_TIME
+        answer_time = (answer_bytes * 9 + 2) * r.BIT_TIME
+        self.clock.sleep(tx_time + FRAME_DELAY + answer_time)
         period = ((self._reload or 0) + 1) * TIMER_TICK
         limit = self.clock.now() + 4 * period + 0.05
+        deadline: float | None = None
+        waited_late = False
+        done = r.IRQ_RX | r.IRQ_ERR | r.IRQ_TIMER
         while True:
-            irq = self._read(r.COM_IRQ)
-            if irq & r.IRQ_RX:
+            irq, status1 = self._read_many([r.COM_IRQ, r.STATUS1])
+            if irq & (r.IRQ_RX | r.IRQ_ERR):
                 break
             if irq & r.IRQ_TIMER:
                 self._write(r.COMMAND, r.CMD_IDLE)
+                self._trace(data, irq, None, None)
                 return None
-            if self.clock.now() > limit:
+            now = self.clock.now()
+            if not status1 & STATUS1_TRUNNING and not irq & done:
+                # The timer stopped without firing: an answer has begun. Look again soon.
+                if deadline is None:
+                    deadline = now + answer_time + ANSWER_DEADLINE
+                elif now > deadline:
+                    self._write(r.COMMAND, r.CMD_IDLE)
+                    self._trace(data, irq, None, None)
+                    self.check_alive()  # a chip gone is a dead reader; else the tag is to blame
+                    raise TagError("an answer began and never ended (a card moved mid-read?)",
+                                   "deadline")
+                self.clock.sleep(REPOLL)
+                continue
+            if now > limit:
                 self._write(r.COMMAND, r.CMD_IDLE)
-                raise DeadReaderError("the chip's timer never ran out: is it still there?")
+                self.check_alive()
+                raise TagError("the chip's timer never ran out", "deadline")
+            if not waited_late:
+                # A slow tag may begin a little late: one more look before sleeping it out.
+                waited_late = True
+                self.clock.sleep(LATE_GRACE)
+                continue
             # The timer fires one tick after its counter reads 0 (period = TReload + 1 ticks).
             high, low = self._read_many([r.T_COUNTER_H, r.T_COUNTER_L])
-            self.clock.sleep(max((((high << 8) | low) + 1) * TIMER_TICK, 0.0002))
+            self.clock.sleep(max((((high << 8) | low) + 1) * TIMER_TICK, REPOLL))
         error, level, control, coll = self._read_many([r.ERROR, r.FIFO_LEVEL, r.CONTROL, r.COLL])
         self._write(r.COMMAND, r.CMD_IDLE)
-        if error & r.ERR_BUFFER_OVFL:
-            raise TagError("the chip's FIFO overflowed: answer too long")
-        if error & r.ERR_PARITY:
-            raise TagError("parity error in the tag's answer")
-        if error & r.ERR_PROTOCOL:
-            raise TagError("protocol error in the tag's answer")
-        if error & r.ERR_CRC:
-            raise TagError("CRC error in the tag's answer")
+        self._trace(data, irq, error, coll)
+        # NXP's order: a collision first; its collided bytes carry parity (and CRC) errors that
+        # say nothing more, so those are ignored with it.
         collision = None
+        if error & r.ERR_BUFFER_OVFL:
+            raise TagError("the chip's FIFO overflowed: answer too long", "overflow")
         if error & r.ERR_COLL:
-            if not allow_collision or coll & r.COLL_POS_NOT_VALID:
-                raise TagError("several tags answered at once where only one may")
-            collision = (coll & 0x1F) or 32
+            if not allow_collision:
+                raise TagError("several tags answered at once where only one may", "collision")
+            collision = 0 if coll & r.COLL_POS_NOT_VALID else (coll & 0x1F) or 32
+        elif error & r.ERR_PROTOCOL:
+            raise TagError("protocol error in the tag's answer", "protocol")
+        elif error & r.ERR_PARITY:
+            raise TagError("parity error in the tag's answer", "parity")
+        elif error & r.ERR_CRC:
+            raise TagError("CRC error in the tag's answer", "crc")
         answer = bytes(self._read_many([r.FIFO_DATA] * level)) if level else b""
         return _Answer(answer, control & 0x07, collision)
 
+    def _trace(self, data: bytes, irq: int, error: int | None, coll: int | None) -> None:
+        if self.trace is not None:
+            err = "--" if error is None else f"{error:02x}"
+            col = "--" if coll is None else f"{coll:02x}"
+            self.trace(f"{self.name} tx {data.hex()} ComIrq={irq:02x} Error={err} Coll={col}")
+
     # -- ISO 14443-3 type A ------------------------------------------------------------------
     def request(self, wakeup: bool = False) -> bytes | None:
-        """REQA (or WUPA): the ATQA if any tag in the field is idle (or halted, for WUPA)."""
+        """REQA (or WUPA): the ATQA if any tag in the field is idle (or halted, for WUPA).
+
+        Several tags with different ATQAs collide: what came is returned all the same (some tag
+        is there). A damaged answer raises :class:`TagError` (noise, or a tag at the edge).
+        """
         cmd = r.PICC_WUPA if wakeup else r.PICC_REQA
         answer = self.transceive(bytes([cmd]), tx_last_bits=7, allow_collision=True,
                                  answer_bytes=2)
         if answer is None:
             return None
-        if len(answer.data) != 2 or answer.last_bits:
-            raise TagError(f"ATQA of {len(answer.data)} bytes: expected 2")
+        if answer.collision is None and (len(answer.data) != 2 or answer.last_bits):
+            raise TagError(f"ATQA of {len(answer.data)} bytes: expected 2", "format")
         return answer.data
 
-    def _anticollision(self, level: int) -> bytes:
-        """Resolve one tag's UID part (4 bytes + BCC) at cascade ``level``."""
+    def _anticollision(self, level: int, before: bytes, failed: set[tuple[bytes, int, int]],
+                       branches: list[tuple[bytes, int, int]]) -> bytes:
+        """Resolve one tag's UID part (4 bytes + BCC) at cascade ``level``.
+
+        At each collision the walk takes the branch with a 1, unless that branch (``before``,
+        the parts of the levels above, the number of bits, their value) is in ``failed``; each
+        branch taken is appended to ``branches``.
+        """
         sel = r.PICC_SEL_CL[level]
         part = bytearray(5)
         known = 0
@@ -363,10 +440,10 @@ class MFRC522:
             )
             answer = self.transceive(frame, nbits, nbits, allow_collision=True)
             if answer is None:
-                raise TagError("the tag went silent during anticollision")
+                raise TagError("the tag went silent during anticollision", "timeout")
             got = answer.data
             if nbytes + len(got) > 5:
-                raise TagError("anticollision answer too long")
+                raise TagError("anticollision answer too long", "format")
             for i, byte in enumerate(got):
                 if i == 0 and nbits:
                     keep = (1 << nbits) - 1
@@ -375,46 +452,61 @@ class MFRC522:
                     part[nbytes + i] = byte
             if answer.collision is None:
                 if nbytes + len(got) != 5 or answer.last_bits:
-                    raise TagError("anticollision answer too short")
+                    raise TagError("anticollision answer too short", "format")
                 if r.bcc(part[:4]) != part[4]:
-                    raise TagError("the UID's check byte (BCC) is wrong")
+                    raise TagError("the UID's check byte (BCC) is wrong", "format")
                 return bytes(part)
+            # CollPos counts from the first bit of the first byte received (RxAlign included).
             pos = nbytes * 8 + answer.collision  # 1-based bit of the part that collided
-            if pos <= known or pos > 40:
-                raise TagError("anticollision went nowhere: a damaged answer")
-            # Bits before the collision are common to all answering tags; take the tag with 1.
+            if not answer.collision or pos <= known or pos > 40:
+                raise TagError("anticollision went nowhere: a damaged answer", "collision")
+            # The bits before the collision are common to all answering tags.
             index = pos - 1
-            part[index // 8] = (part[index // 8] & ((1 << (index % 8)) - 1)) | (
-                1 << (index % 8)
-            )
-            for i in range(index // 8 + 1, 5):
-                part[i] = 0
+            common = int.from_bytes(part, "little") & ((1 << index) - 1)
+            one, zero = (before, pos, common | (1 << index)), (before, pos, common)
+            if one not in failed:
+                choice, bit = one, 1
+            elif zero not in failed:
+                choice, bit = zero, 0
+            else:
+                raise TagError("every tag of this branch failed to answer cleanly", "collision")
+            value = int.from_bytes(part, "little") & ((1 << index) - 1) | (bit << index)
+            part[:] = value.to_bytes(5, "little")
+            branches.append(choice)
             known = pos
-        raise TagError("anticollision did not finish")
+        raise TagError("anticollision did not finish", "format")
 
     def _select(self, level: int, part: bytes) -> int:
         frame = bytes([r.PICC_SEL_CL[level], r.NVB_SELECT]) + part
         frame += self._crc(frame)
         answer = self.transceive(frame, answer_bytes=3)
         if answer is None:
-            raise TagError("the tag did not answer SELECT")
+            raise TagError("the tag did not answer SELECT", "timeout")
         if len(answer.data) != 3 or answer.last_bits:
-            raise TagError(f"SELECT answer of {len(answer.data)} bytes: expected 3")
+            raise TagError(f"SELECT answer of {len(answer.data)} bytes: expected 3", "format")
         if self._crc(answer.data[:1]) != answer.data[1:]:
-            raise TagError("CRC error in the tag's SELECT answer")
+            raise TagError("CRC error in the tag's SELECT answer", "crc")
         return answer.data[0]
 
-    def select(self) -> bytes:
-        """Anticollision and SELECT through all cascade levels: the whole UID (4, 7 or 10 bytes)."""
+    def select(self, failed: set[tuple[bytes, int, int]] | None = None,
+               branches: list[tuple[bytes, int, int]] | None = None) -> bytes:
+        """Anticollision and SELECT through all cascade levels: the whole UID (4, 7 or 10 bytes).
+
+        ``failed`` holds branches to keep away from; the branches taken go to ``branches``.
+        """
+        failed = set() if failed is None else failed
+        branches = [] if branches is None else branches
         uid = bytearray()
+        before = b""
         for level in range(3):
-            part = self._anticollision(level)
+            part = self._anticollision(level, before, failed, branches)
             sak = self._select(level, part)
             if not sak & r.SAK_CASCADE:
                 return bytes(uid + part[:4])
             if part[0] != r.PICC_CASCADE_TAG:
                 raise TagError("the tag asks for another cascade level without a cascade tag")
             uid += part[1:4]
+            before += part
         raise TagError("the tag asks for a fourth cascade level")
 
     def halt(self) -> None:
@@ -425,36 +517,72 @@ class MFRC522:
         with contextlib.suppress(TagError):
             self.transceive(frame, timeout=HALT_TIMEOUT, answer_bytes=0)
 
+    def _cycle_field(self) -> None:
+        """Field off and on again: every tag restarts from IDLE (halted ones answer again)."""
+        self.antenna_off()
+        self.clock.sleep(0.001)
+        self.antenna_on()
+        self.clock.sleep(self.settle)
+
     def poll(self) -> list[str]:
         """Switch the field on, read every tag lying on the antenna once, switch it off.
 
-        Returns the UIDs (lower-case hex) in the order read. A damaged answer is never a UID:
-        that tag is halted and skipped. Raises :class:`DeadReaderError` if the chip is gone.
+        Returns the UIDs (lower-case hex) in the order read. A damaged answer is never a UID.
+        After a failure the next walk keeps away from the branch that failed (so one weak tag
+        hides no other), the tags are asked again, and once the field is cycled; a poll gives up
+        after :data:`MAX_TAG_ERRORS` failures and counts what still answered in
+        :attr:`unreadable`. Raises :class:`DeadReaderError` only if the chip is gone.
         """
         if self._spi is None:
             raise DeadReaderError("reader not open")
         self.check_alive()
         uids: list[str] = []
-        errors = 0
+        failed: set[tuple[bytes, int, int]] = set()
+        errors = lone = repeats = 0
+        cycled = False
+        ask_again = False
+        self.unreadable = 0
         self.antenna_on()
         try:
             self.clock.sleep(self.settle)
-            while len(uids) < self.max_tags and errors < 3:
+            while len(uids) < self.max_tags:
+                if errors >= MAX_TAG_ERRORS or lone >= 3:
+                    self.unreadable = 1
+                    break
                 try:
                     if self.request() is None:
+                        if ask_again:
+                            # After a failure the tags left READY went IDLE without a word:
+                            # the next REQA is the one they answer.
+                            ask_again = False
+                            continue
                         break
-                    uid = self.select().hex()
-                except DeadReaderError:
-                    raise
-                except TagError:
+                except TagError as exc:  # noise, or a tag at the edge: something is there
+                    self.errors[exc.kind] += 1
+                branches: list[tuple[bytes, int, int]] = []
+                try:
+                    uid = self.select(failed, branches).hex()
+                except TagError as exc:
+                    self.errors[exc.kind] += 1
                     errors += 1
-                    self.halt()
+                    ask_again = True
+                    if branches:
+                        failed.add(branches[-1])  # next time, the other way at that point
+                        lone = 0
+                    else:
+                        lone += 1  # a tag alone (or noise) that cannot be read cleanly
+                    if errors == 3 and not cycled:
+                        cycled = True
+                        self._cycle_field()
                     continue
+                ask_again = False
+                self.halt()
                 if uid in uids:
-                    errors += 1  # it did not stay halted: do not let it hold up the poll
+                    repeats += 1  # it woke again (field cycled) or does not stay halted
+                    if repeats > len(uids) + 2:
+                        break
                 else:
                     uids.append(uid)
-                self.halt()
         finally:
             self.antenna_off()
         if errors and not uids:

@@ -21,12 +21,19 @@ power, and go back to IDLE, when the reader's field goes off.
 >>> spi = rig.spidev(); spi.open(0, 0)
 >>> hex(spi.xfer2([0x80 | (0x37 << 1), 0])[1])
 '0x92'
+
+Radio as it is under a table (:class:`RadioProfile`, each effect a named knob; ``IDEAL`` has
+none of them, :data:`HARSH` all, used by the driver tests and ``skat-table simulate --harsh``).
+The chip's own rules hold in every profile: collided bytes carry parity errors, CollReg's
+ValuesAfterColl decides whether the bits after a collision are cleared, the timer stops once an
+answer has begun (TRunning in Status1Reg) and a frame that never ends raises no interrupt.
 """
 
 from __future__ import annotations
 
+import random
 from collections.abc import Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 
 from drivers import mfrc522_regs as r
 from drivers.clock import Clock
@@ -36,6 +43,76 @@ TAG_POWER_UP = 0.0015
 # Frame delay time between the end of a command and the start of the tag's answer (~1172/fc).
 FRAME_DELAY = 1172 / r.CHIP_CLOCK_HZ
 SOFT_RESET_TIME = 0.0005
+# Status1Reg bit 3: the timer is running.
+STATUS1_TRUNNING = 0x08
+# With TAuto the timer stops once the 5th bit of an answer (start bit + 4 data bits) is in.
+TIMER_STOP_BITS = 5
+
+
+@dataclass(frozen=True)
+class RadioProfile:
+    """What the radio does to the exchanges, knob by knob.
+
+    The figures of :data:`HARSH` are ASSUMPTIONS, not measurements: they make the tests meet
+    every effect often, and are to be replaced by what ``skat-table probe`` measures on a
+    real table (docs/bring-up.md).
+
+    - ``stacked_read_chance``: the chance that a tag answers at all during one field cycle, by
+      the number of tags stacked over it (index 0: none over it; the last figure repeats).
+      Stacked inlays detune each other: one reads always, two usually, three rarely.
+    - ``stacked_strength``: a tag's signal, relative, falls by this factor per tag over it.
+    - ``mask_ratio``: a tag this many times stronger than another masks it: the weak answer is
+      not heard at all, so no collision is seen (``None``: every answer collides).
+    - ``bit_error_rate``: each bit of a tag's answer flips with this chance (a flip in a byte
+      is a parity error; two in one byte pass the parity and fail the BCC or CRC).
+    - ``noise_rate``: per exchange, the chance that noise arrives as a short damaged frame;
+      it doubles with each 5 dB of receiver gain above 33 dB (48 dB: eight times).
+    - ``partial_rate``: per answer, the chance that it begins and never ends (a card lifted
+      mid-answer): the timer stops, and no interrupt ever comes.
+    - ``late_max``: answers begin up to this many seconds later than the ISO frame delay
+      (uniformly), whatever the driver expects.
+    - ``overlap_chance``: for pads set too close (:meth:`EmulatedRig.overlap`), the chance per
+      field cycle that a neighbour's field powers a tag (and so reads it).
+    - ``spi_max_hz``/``spi_error_rate``: above this SPI clock the leads are too long: each
+      byte read back has a bit flipped with ``spi_error_rate`` (times the overspeed).
+    """
+
+    name: str = "ideal"
+    stacked_read_chance: tuple[float, ...] = (1.0,)
+    stacked_strength: float = 1.0
+    mask_ratio: float | None = None
+    bit_error_rate: float = 0.0
+    noise_rate: float = 0.0
+    partial_rate: float = 0.0
+    late_max: float = 0.0
+    overlap_chance: float = 0.0
+    spi_max_hz: int | None = None
+    spi_error_rate: float = 0.0
+
+    def read_chance(self, over: int) -> float:
+        chances = self.stacked_read_chance
+        return chances[min(over, len(chances) - 1)]
+
+    def with_(self, **knobs: object) -> RadioProfile:
+        """A copy with some knobs changed: ``HARSH.with_(partial_rate=1.0)``."""
+        return replace(self, **knobs)  # type: ignore[arg-type]
+
+
+IDEAL = RadioProfile()
+HARSH = RadioProfile(
+    name="harsh",
+    stacked_read_chance=(1.0, 0.85, 0.35, 0.1),  # pile of 2 read whole 85 %, of 3 about 30 %
+    stacked_strength=0.5,
+    mask_ratio=3.0,
+    bit_error_rate=3e-4,  # about 1 read in 25 of a 7-byte UID has a damaged frame
+    noise_rate=0.005,
+    partial_rate=0.002,
+    late_max=300e-6,
+    overlap_chance=0.3,
+    spi_max_hz=1_000_000,  # 30-50 cm of ribbon under a table
+    spi_error_rate=0.01,
+)
+PROFILES = {"ideal": IDEAL, "harsh": HARSH}
 
 
 def _bits(data: bytes, nbits: int | None = None) -> list[int]:
@@ -75,11 +152,14 @@ class EmulatedTag:
 
     ``fault`` makes it misbehave: ``"crc"`` corrupts the CRC of its last SELECT answer (the
     tag is selected, but the reader cannot trust what it heard), ``"parity"`` makes every
-    answer arrive with a parity error, ``"nohalt"`` ignores HLTA (and so answers again).
+    answer arrive with a parity error, ``"nohalt"`` ignores HLTA (and so answers again),
+    ``"weak"`` (a sticker at the edge of the field, or a cracked inlay) has one bit of every
+    answer flipped. ``strength`` is its signal relative to a tag lying alone.
     """
 
     uid: bytes
     fault: str | None = None
+    strength: float = 1.0
     state: str = "IDLE"
     level: int = 0
     from_halt: bool = False
@@ -89,8 +169,8 @@ class EmulatedTag:
         self.parts = cascade_parts(self.uid)
 
     @classmethod
-    def from_hex(cls, uid: str, fault: str | None = None) -> EmulatedTag:
-        return cls(bytes.fromhex(uid), fault)
+    def from_hex(cls, uid: str, fault: str | None = None, strength: float = 1.0) -> EmulatedTag:
+        return cls(bytes.fromhex(uid), fault, strength)
 
     @property
     def atqa(self) -> bytes:
@@ -181,6 +261,8 @@ class _Pending:
     answer: list[int] | None = None
     collision: int | None = None
     parity: bool = False
+    protocol: bool = False
+    partial: bool = False
     done_at: float = 0.0
     crc: bytes = b""
 
@@ -194,26 +276,35 @@ class EmulatedMFRC522:
 
     VERSION = 0x92
 
-    def __init__(self, clock: Clock, rig: EmulatedRig | None = None) -> None:
+    def __init__(self, clock: Clock, rig: EmulatedRig | None = None,
+                 profile: RadioProfile | None = None) -> None:
         self.clock = clock
         self.rig = rig
-        self.tags: list[EmulatedTag] = []
+        self.profile = profile or (rig.profile if rig is not None else IDEAL)
+        self.rng = rig.rng if rig is not None else random.Random(0)
+        self.tags: list[EmulatedTag] = []  # in the order laid: the last one lies on top
         self.dead: str | None = None
+        self.spi_hz = 0  # the clock the SPI device runs at (set by FakeSpiDev)
+        self._cycle: dict[int, tuple[EmulatedTag, float] | None] = {}  # this field cycle
+        self.exchanges = 0
         self.spi_transfers = 0
         self.radio_time = 0.0  # seconds the chip spent sending, waiting and receiving
         self._reset_registers()
 
     # -- test controls -------------------------------------------------------------------
     def lay(self, tag: EmulatedTag) -> EmulatedTag:
+        """Lay ``tag`` on top of what lies on this antenna."""
         if tag not in self.tags:
             self.tags.append(tag)
             tag.power_off()
+            self._cycle.pop(id(tag), None)
         return tag
 
     def lift(self, tag: EmulatedTag) -> None:
         if tag in self.tags:
             self.tags.remove(tag)
             tag.power_off()
+            self._cycle.pop(id(tag), None)
 
     @property
     def field_on(self) -> bool:
@@ -234,10 +325,19 @@ class EmulatedMFRC522:
             for byte in data[1:]:
                 out.append(self._read(reg))
                 reg = (byte >> 1) & 0x3F
-            return out
+            return self._leads(out)
         for byte in data[1:]:
             self._write(reg, byte)
         return [0] * len(data)
+
+    def _leads(self, out: list[int]) -> list[int]:
+        """Long SPI leads clocked too fast: now and then a bit read back flips."""
+        limit = self.profile.spi_max_hz
+        if limit is None or self.spi_hz <= limit or not self.profile.spi_error_rate:
+            return out
+        chance = self.profile.spi_error_rate * self.spi_hz / limit
+        return [b ^ (1 << self.rng.randrange(8)) if self.rng.random() < chance else b
+                for b in out]
 
     # -- the chip ----------------------------------------------------------------------------
     def _reset_registers(self) -> None:
@@ -283,7 +383,7 @@ class EmulatedMFRC522:
         elif p is not None and p.kind == "transceive":
             if now >= p.tx_end:
                 self.regs[r.COM_IRQ] |= r.IRQ_TX
-            if p.rx_end is not None and now >= p.rx_end:
+            if p.rx_end is not None and now >= p.rx_end and p.answer is not None:
                 self._deliver(p)
                 self.pending = None
         expiry = self._timer_expiry()
@@ -323,6 +423,8 @@ class EmulatedMFRC522:
             )
         if p.parity:
             err |= r.ERR_PARITY
+        if p.protocol:
+            err |= r.ERR_PROTOCOL
         self._fifo_put(data)
         self.regs[r.CONTROL] = (self.regs[r.CONTROL] & 0xF8) | last_bits
         self.regs[r.ERROR] |= err
@@ -351,6 +453,11 @@ class EmulatedMFRC522:
             return value >> 8 if reg == r.T_COUNTER_H else value & 0xFF
         if reg == r.COM_IRQ:
             return self.regs[r.COM_IRQ] & 0x7F
+        if reg == r.STATUS1:
+            running = self.timer_start is not None and not (
+                self.timer_stop_at is not None and self.timer_stop_at <= self.clock.now())
+            return (self.regs[r.STATUS1] & ~STATUS1_TRUNNING & 0xFF) | (
+                STATUS1_TRUNNING if running else 0)
         if reg == r.DIV_IRQ:
             return self.regs[r.DIV_IRQ] & 0x7F
         return self.regs[reg]
@@ -396,6 +503,8 @@ class EmulatedMFRC522:
             was_on = self.field_on
             self.regs[reg] = value
             self._field_changed(was_on)
+        elif reg == r.COLL:
+            self.regs[reg] = (value & 0x80) | (self.regs[reg] & 0x7F)  # ValuesAfterColl only
         elif reg in (r.VERSION, r.ERROR, r.STATUS1, r.STATUS2, r.T_COUNTER_H, r.T_COUNTER_L):
             pass  # read-only
         else:
@@ -404,28 +513,60 @@ class EmulatedMFRC522:
     def _field_changed(self, was_on: bool) -> None:
         if self.field_on and not was_on:
             self.field_since = self.clock.now()
+            self._cycle = {}
             if self.rig is not None:
                 self.rig.field_switched()
         elif was_on and not self.field_on:
             self.field_since = None
+            self._cycle = {}
             for tag in self.tags:
                 tag.power_off()
+            if self.rig is not None:
+                for chip in self.rig.neighbours(self):
+                    for tag in chip.tags:
+                        if not chip.field_on:
+                            tag.power_off()
 
     def powered(self, now: float) -> bool:
         """The field is on and has been long enough for a tag to power up."""
         return self.field_since is not None and now - self.field_since >= TAG_POWER_UP
 
-    def _tags_in_reach(self, now: float) -> list[EmulatedTag]:
-        """Tags that hear this reader: its own (if its field has powered them) and, while a
-        neighbour's field is also on, the neighbour's tags, which that field keeps powered
-        close enough to hear this reader's weaker signal: the cross-read that one field at
-        a time prevents."""
-        tags = list(self.tags) if self.powered(now) else []
+    def _powered_this_cycle(self, tag: EmulatedTag, over: int, chance: float,
+                            strength: float) -> tuple[EmulatedTag, float] | None:
+        """Whether this field cycle powers ``tag`` (decided once per cycle), and its signal."""
+        key = id(tag)
+        if key not in self._cycle:
+            p = self.profile
+            powered = chance >= 1.0 or self.rng.random() < chance
+            self._cycle[key] = (tag, strength * p.stacked_strength ** over) if powered else None
+        return self._cycle[key]
+
+    def _tags_in_reach(self, now: float) -> list[tuple[EmulatedTag, float]]:
+        """Tags that hear this reader, with their signal strength: its own that this field
+        cycle powers (stacked ones detune each other), a neighbour's when the pads overlap
+        (:meth:`EmulatedRig.overlap`) and, while a neighbour's field is also on, the
+        neighbour's tags, which that field keeps powered close enough to hear this reader's
+        weaker signal: the cross-read that one field at a time prevents."""
+        out: list[tuple[EmulatedTag, float]] = []
+        if self.powered(now):
+            n = len(self.tags)
+            for i, tag in enumerate(self.tags):
+                over = n - 1 - i
+                got = self._powered_this_cycle(tag, over, self.profile.read_chance(over),
+                                               tag.strength)
+                if got is not None:
+                    out.append(got)
+            if self.rig is not None:
+                for chip, chance in self.rig.overlaps(self):
+                    for tag in chip.tags:
+                        got = self._powered_this_cycle(tag, 0, chance, tag.strength * 0.5)
+                        if got is not None:
+                            out.append(got)
         if self.rig is not None and self.rig.crosstalk:
             for chip in self.rig.chips.values():
                 if chip is not self and chip.powered(now):
-                    tags += chip.tags
-        return tags
+                    out += [(tag, tag.strength) for tag in chip.tags]
+        return out
 
     def _command(self, value: int) -> None:
         cmd = value & 0x0F
@@ -458,28 +599,74 @@ class EmulatedMFRC522:
         # Start and end of frame plus a parity bit per full byte.
         send_time = (nbits + nbits // 8 + 2) * r.BIT_TIME
         p = _Pending("transceive", start=now, tx_end=now + send_time)
-        self.regs[r.COLL] |= r.COLL_POS_NOT_VALID
-        answers = []
+        self.regs[r.COLL] = (self.regs[r.COLL] & 0x80) | r.COLL_POS_NOT_VALID
+        self.exchanges += 1
+        answers: list[tuple[EmulatedTag, float, list[int]]] = []
         if self.field_on:
-            for tag in self._tags_in_reach(now):
+            for tag, strength in self._tags_in_reach(now):
                 answer = tag.receive(data, tx_last)
                 if answer is not None:
-                    answers.append((tag, answer))
+                    answers.append((tag, strength, answer))
         if self.regs[r.T_MODE] & r.T_MODE_TAUTO:
             self.timer_start, self.timer_stop_at = p.tx_end, None
+        prof = self.profile
+        rng = self.rng
+        if answers and prof.mask_ratio is not None:
+            # A much stronger answer drowns a weak one: the reader hears no collision at all.
+            strongest = max(s for _, s, _ in answers)
+            answers = [a for a in answers if a[1] * prof.mask_ratio > strongest]
+        noise = False
+        if prof.noise_rate:
+            gain = {v: k for k, v in r.RX_GAIN_DB.items()}.get(self.regs[r.RF_CFG] & 0x70, 33)
+            noise = rng.random() < prof.noise_rate * 2 ** ((gain - 33) / 5)
         if answers:
-            length = max(len(a) for _, a in answers)
+            length = max(len(a) for _, _, a in answers)
             merged, collision = [], None
             for i in range(length):
-                values = {a[i] if i < len(a) else None for _, a in answers}
+                values = {a[i] if i < len(a) else None for _, _, a in answers}
                 if len(values) > 1 and collision is None:
                     collision = i
                 merged.append(1 if 1 in values else 0)
+            flipped_bytes: set[int] = set()
+            for tag, _, _ in answers:
+                rate = prof.bit_error_rate
+                if tag.fault == "weak":
+                    pos = rng.randrange(len(merged))
+                    merged[pos] ^= 1
+                    flipped_bytes ^= {pos // 8}
+                elif rate and len(answers) == 1:
+                    for pos in range(len(merged)):
+                        if rng.random() < rate:
+                            merged[pos] ^= 1
+                            flipped_bytes ^= {pos // 8}
+            if collision is not None and not self.regs[r.COLL] & 0x80:
+                # ValuesAfterColl = 0: the chip clears every bit from the collision on.
+                merged[collision:] = [0] * (length - collision)
             p.answer, p.collision = merged, collision
-            p.parity = any(tag.fault == "parity" for tag, _ in answers)
-            p.rx_start = p.tx_end + FRAME_DELAY
+            # A collided byte has no valid parity bit; the bytes after it hardly either.
+            p.parity = (
+                any(tag.fault == "parity" for tag, _, _ in answers)
+                or bool(flipped_bytes)
+                or collision is not None
+            )
+            late = rng.uniform(0.0, prof.late_max) if prof.late_max else 0.0
+            p.rx_start = p.tx_end + FRAME_DELAY + late
             p.rx_end = p.rx_start + (length + length // 8 + 2) * r.BIT_TIME
-            self.timer_stop_at = p.rx_start
+            self.timer_stop_at = p.rx_start + TIMER_STOP_BITS * r.BIT_TIME
+            if prof.partial_rate and rng.random() < prof.partial_rate:
+                # The answer begins and never ends: the card went away mid-frame.
+                p.partial, p.rx_end = True, None
+                for tag, _, _ in answers:
+                    tag.power_off()
+        elif noise:
+            # A burst of noise: a few bits that are no frame, with a damaged parity.
+            bits = rng.randrange(1, 12)
+            p.answer = [rng.randrange(2) for _ in range(bits)]
+            p.parity = bits >= 8
+            p.protocol = bits < 8
+            p.rx_start = p.tx_end + rng.uniform(0.0, 0.002)
+            p.rx_end = p.rx_start + (bits + 2) * r.BIT_TIME
+            self.timer_stop_at = p.rx_start + TIMER_STOP_BITS * r.BIT_TIME
         self.pending = p
 
 
@@ -501,6 +688,7 @@ class FakeSpiDev:
     def xfer2(self, data: Sequence[int]) -> list[int]:
         if self._chip is None:
             raise OSError("SPI device not open")
+        self._chip.spi_hz = self.max_speed_hz
         return self._chip.transfer(list(data))
 
     def close(self) -> None:
@@ -513,14 +701,19 @@ class EmulatedRig:
     ``max_fields_on`` records the most antenna fields that were ever on at the same time.
     With ``crosstalk`` (the default) the readers lie close together under one table top, so
     a tag powered by one reader's field also hears (and answers) any other reader whose
-    field is on at the same time.
+    field is on at the same time. ``profile`` is the radio (:data:`IDEAL`, :data:`HARSH`),
+    ``seed`` its random numbers.
     """
 
-    def __init__(self, clock: Clock, crosstalk: bool = True) -> None:
+    def __init__(self, clock: Clock, crosstalk: bool = True,
+                 profile: RadioProfile | None = None, seed: int = 0) -> None:
         self.clock = clock
         self.crosstalk = crosstalk
+        self.profile = profile or IDEAL
+        self.rng = random.Random(seed)
         self.chips: dict[tuple[int, int], EmulatedMFRC522] = {}
         self.max_fields_on = 0
+        self._overlaps: dict[tuple[int, int], float] = {}
 
     def add_reader(self, bus: int, device: int) -> EmulatedMFRC522:
         chip = self.chips[(bus, device)] = EmulatedMFRC522(self.clock, self)
@@ -532,3 +725,17 @@ class EmulatedRig:
     def field_switched(self) -> None:
         on = sum(1 for chip in self.chips.values() if chip.field_on)
         self.max_fields_on = max(self.max_fields_on, on)
+
+    def overlap(self, a: EmulatedMFRC522, b: EmulatedMFRC522,
+                chance: float | None = None) -> None:
+        """Pads set too close: each field reaches the other's tags with ``chance`` per field
+        cycle (default: the profile's ``overlap_chance``)."""
+        value = self.profile.overlap_chance if chance is None else chance
+        self._overlaps[(id(a), id(b))] = self._overlaps[(id(b), id(a))] = value
+
+    def overlaps(self, chip: EmulatedMFRC522) -> list[tuple[EmulatedMFRC522, float]]:
+        return [(other, self._overlaps[(id(chip), id(other))])
+                for other in self.chips.values() if (id(chip), id(other)) in self._overlaps]
+
+    def neighbours(self, chip: EmulatedMFRC522) -> list[EmulatedMFRC522]:
+        return [other for other, _ in self.overlaps(chip)]

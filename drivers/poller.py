@@ -4,7 +4,10 @@ Each pass reads every working reader once (field on, every tag on the antenna re
 field off) and feeds the reads to a :class:`drivers.zones.ZoneTracker`. A reader that fails is
 reported at once as a :class:`ReaderFault` and skipped (it never stalls the others); it is
 tried again every ``retry_every`` seconds and reported as :class:`ReaderBack` when it answers.
-Nothing raises out of the thread.
+A reader is dead only when the chip fails its self-check: a tag that answers but cannot be read
+for ``unreadable_after`` passes in a row is a :class:`TagUnreadable`, said once until the zone
+reads cleanly again. A tag read by two readers in one pass (pads set too close) counts in that
+pass only for the zone where it already lies, or for neither. Nothing raises out of the thread.
 
 >>> from drivers.clock import VirtualClock
 >>> from drivers.mfrc522 import MFRC522
@@ -27,7 +30,7 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
 from drivers.clock import Clock, RealClock
-from drivers.events import Event, ReaderBack, ReaderFault, guarded
+from drivers.events import Event, ReaderBack, ReaderFault, TagUnreadable, guarded
 from drivers.mfrc522 import MFRC522
 from drivers.zones import ZoneTracker
 
@@ -41,6 +44,9 @@ class _Slot:
     ok: bool = False
     reported: bool = False  # a fault has been posted and not yet followed by ReaderBack
     next_try: float = 0.0
+    unreadable: int = 0  # passes in a row with a tag that could not be read
+    clean: int = 0  # passes in a row without
+    said_unreadable: bool = False
 
 
 class MFRC522Poller:
@@ -61,6 +67,7 @@ class MFRC522Poller:
         gone_after: float = 1.0,
         min_pass: float = 0.05,
         retry_every: float = 2.0,
+        unreadable_after: int = 5,
     ) -> None:
         if len(readers) > 5:
             raise ValueError(f"{len(readers)} MFRC522 readers: the Pi's SPI buses drive at most 5")
@@ -70,6 +77,7 @@ class MFRC522Poller:
         self.slots = [_Slot(reader, zone) for reader, zone in readers]
         self.min_pass = min_pass
         self.retry_every = retry_every
+        self.unreadable_after = unreadable_after
         self.passes = 0
         self._stop = threading.Event()
         self._thread: threading.Thread | None = None
@@ -95,6 +103,7 @@ class MFRC522Poller:
 
     def poll_once(self) -> None:
         """One pass over all readers (what the thread does in a loop)."""
+        reads: list[tuple[_Slot, list[str], float]] = []
         for slot in self.slots:
             if self._stop.is_set():
                 return
@@ -110,10 +119,31 @@ class MFRC522Poller:
             except Exception as exc:  # any failure of a reader is a fault event
                 self._fault(slot, str(exc) or type(exc).__name__, self.clock.now())
                 continue
-            self.tracker.seen_all(slot.zone, uids, self.clock.now())
+            reads.append((slot, uids, self.clock.now()))
+            self._watch_unreadable(slot)
+        seen_in: dict[str, set[str]] = {}
+        for slot, uids, _ in reads:
+            for uid in uids:
+                seen_in.setdefault(uid, set()).add(slot.zone)
+        for slot, uids, at in reads:
+            kept = [uid for uid in uids if len(seen_in[uid]) == 1
+                    or uid in self.tracker.present(slot.zone)]
+            self.tracker.seen_all(slot.zone, kept, at)
         frozen = {slot.zone for slot in self.slots if not slot.ok}
         self.tracker.expire(self.clock.now(), frozen)
         self.passes += 1
+
+    def _watch_unreadable(self, slot: _Slot) -> None:
+        if getattr(slot.reader, "unreadable", 0):
+            slot.unreadable, slot.clean = slot.unreadable + 1, 0
+            if slot.unreadable >= self.unreadable_after and not slot.said_unreadable:
+                slot.said_unreadable = True
+                log.info("reader %s (%s): a tag cannot be read", slot.reader.name, slot.zone)
+                self._post(TagUnreadable(slot.reader.name, slot.zone))
+        else:
+            slot.unreadable, slot.clean = 0, slot.clean + 1
+            if slot.clean >= self.unreadable_after:
+                slot.said_unreadable = False
 
     def _run(self) -> None:
         while not self._stop.is_set():

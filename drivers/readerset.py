@@ -13,8 +13,10 @@ Keys of one reader dict (the controller's config helper turns TOML tables into t
     ``zone`` (required), ``spi_bus`` (0 or 1, default 0), ``spi_device`` (chip select:
     0-1 on SPI0, 0-2 on SPI1; default 0) or instead ``chip_select`` (0-4: SPI0 CE0, SPI0
     CE1, SPI1 CE0, SPI1 CE1, SPI1 CE2), ``reset_pin`` (GPIO number or gpiozero pin name,
-    optional), ``gain_db`` (18, 23, 33, 38, 43 or 48; default 48), ``speed_hz`` (SPI clock,
-    default 1 MHz; short wires take 4 MHz), ``name`` (optional, default ``spi<bus>.<device>``).
+    optional), ``gain_db`` (receiver gain: 18, 23, 33, 38, 43 or 48; default 33, the chip's
+    own; 48 dB hears noise and neighbours), ``speed_hz`` (SPI clock, default 1 MHz for leads of
+    30-50 cm under a table; only short wires take 4 MHz), ``name`` (optional, default
+    ``spi<bus>.<device>``).
 ``type = "serial"`` (a reader board; one thread each)
     ``port`` (required; best a ``/dev/serial/by-path/...`` name), ``readers`` (the board's
     reader numbers to zones, e.g. ``{0 = "seat0", 1 = "centre"}``) or instead ``zone`` with
@@ -38,7 +40,7 @@ from typing import Any
 
 from drivers.clock import Clock, RealClock
 from drivers.events import Event, EventSink, as_callback, guarded
-from drivers.mfrc522 import MFRC522
+from drivers.mfrc522 import DEFAULT_GAIN_DB, DEFAULT_SPEED_HZ, MFRC522
 from drivers.mfrc522_regs import RX_GAIN_DB
 from drivers.poller import MFRC522Poller
 from drivers.scripted import ScriptedReaders
@@ -182,12 +184,12 @@ def build_readers(
                     f"{where}: SPI{bus} CE{device} is already used by {seen_cs[(bus, device)]}"
                 )
             seen_cs[(bus, device)] = where
-            gain = _int(entry, "gain_db", where, 48)
+            gain = _int(entry, "gain_db", where, DEFAULT_GAIN_DB)
             if gain not in RX_GAIN_DB:
                 raise ReaderConfigError(
                     f"{where}: gain_db must be one of {sorted(RX_GAIN_DB)}, not {gain}"
                 )
-            speed = _int(entry, "speed_hz", where, 1_000_000)
+            speed = _int(entry, "speed_hz", where, DEFAULT_SPEED_HZ)
             if not 10_000 <= speed <= 10_000_000:
                 raise ReaderConfigError(
                     f"{where}: speed_hz must be 10000..10000000 (the MFRC522 takes up to"

@@ -1,0 +1,36 @@
+// Live pages: on every change notice from /events, fetch this page's live part again.
+(function () {
+  var main = document.getElementById("live");
+  if (!main || !window.EventSource) return;
+  var busy = false, again = false;
+  function refresh() {
+    if (busy) { again = true; return; }
+    busy = true;
+    fetch(location.href, {headers: {"X-Fragment": "1"}, cache: "no-store"})
+      .then(function (r) { return r.ok ? r.text() : null; })
+      .then(function (html) {
+        if (html !== null) {
+          main.innerHTML = html;
+          document.dispatchEvent(new CustomEvent("club:updated"));
+        }
+      })
+      .catch(function () {})
+      .finally(function () { busy = false; if (again) { again = false; refresh(); } });
+  }
+  var source = new EventSource("/events");
+  source.addEventListener("changed", refresh);
+  // after a lost connection the server may have moved on: catch up once reconnected
+  var first = true;
+  source.addEventListener("hello", function () { if (!first) refresh(); first = false; });
+  // projector mode: page through a long ranking, a screenful at a time
+  if (document.body.classList.contains("projector")) {
+    var page = 0;
+    setInterval(function () {
+      var rows = document.querySelectorAll("#ranking tbody tr");
+      var per = Math.max(5, Math.floor((window.innerHeight - 160) / 56));
+      var pages = Math.max(1, Math.ceil(rows.length / per));
+      page = (page + 1) % pages;
+      rows.forEach(function (tr, i) { tr.style.display = Math.floor(i / per) === page ? "" : "none"; });
+    }, 10000);
+  }
+})();

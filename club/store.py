@@ -1,0 +1,257 @@
+"""The results store: SQLite in WAL mode, ``synchronous=FULL``, one file per club server.
+
+Every game message is stored (every revision, as received) before the broker is told it
+arrived; refused messages are stored too, with the reason, for the director's eyes. The
+director's corrections are an append-only audit (who, when, why, before and after). Nothing is
+ever updated in place except the players, the seating and each table's last status.
+"""
+
+from __future__ import annotations
+
+import json
+import sqlite3
+import threading
+from collections.abc import Iterator
+from contextlib import contextmanager
+from dataclasses import dataclass
+from datetime import UTC, datetime
+from pathlib import Path
+from typing import Any
+
+SCHEMA = """
+CREATE TABLE IF NOT EXISTS settings (key TEXT PRIMARY KEY, value TEXT NOT NULL);
+CREATE TABLE IF NOT EXISTS players (
+    id TEXT PRIMARY KEY, name TEXT NOT NULL, club TEXT NOT NULL DEFAULT '',
+    tag TEXT, present INTEGER NOT NULL DEFAULT 1, registered_at TEXT NOT NULL);
+CREATE TABLE IF NOT EXISTS series (
+    number INTEGER PRIMARY KEY, state TEXT NOT NULL, method TEXT NOT NULL,
+    seed TEXT NOT NULL, drawn_at TEXT NOT NULL, closed_at TEXT);
+CREATE TABLE IF NOT EXISTS seats (
+    series INTEGER NOT NULL, table_id TEXT NOT NULL, seat INTEGER NOT NULL,
+    player TEXT NOT NULL, PRIMARY KEY (series, table_id, seat));
+CREATE TABLE IF NOT EXISTS revisions (
+    seq INTEGER PRIMARY KEY AUTOINCREMENT, game_id TEXT NOT NULL, revision INTEGER NOT NULL,
+    series INTEGER NOT NULL, table_id TEXT NOT NULL, game INTEGER NOT NULL,
+    payload TEXT NOT NULL, scored TEXT NOT NULL, received_at TEXT NOT NULL,
+    UNIQUE (game_id, revision));
+CREATE TABLE IF NOT EXISTS rejected (
+    seq INTEGER PRIMARY KEY AUTOINCREMENT, topic TEXT NOT NULL, payload BLOB NOT NULL,
+    reason TEXT NOT NULL, received_at TEXT NOT NULL);
+CREATE TABLE IF NOT EXISTS corrections (
+    seq INTEGER PRIMARY KEY AUTOINCREMENT, game_id TEXT NOT NULL, kind TEXT NOT NULL,
+    who TEXT NOT NULL, at TEXT NOT NULL, reason TEXT NOT NULL,
+    before TEXT NOT NULL, after TEXT NOT NULL);
+CREATE TABLE IF NOT EXISTS table_status (
+    table_id TEXT PRIMARY KEY, payload TEXT NOT NULL, received_at TEXT NOT NULL);
+CREATE INDEX IF NOT EXISTS revisions_game ON revisions (game_id);
+"""
+
+
+def now() -> str:
+    return datetime.now(UTC).isoformat(timespec="milliseconds").replace("+00:00", "Z")
+
+
+class StoreError(ValueError):
+    """The database cannot be opened or is not a club database."""
+
+
+@dataclass(frozen=True)
+class Revision:
+    seq: int
+    game_id: str
+    revision: int
+    series: int
+    table_id: str
+    game: int
+    payload: dict[str, Any]
+    scored: dict[str, Any]
+    received_at: str
+
+
+@dataclass(frozen=True)
+class Correction:
+    seq: int
+    game_id: str
+    kind: str
+    who: str
+    at: str
+    reason: str
+    before: dict[str, Any]
+    after: dict[str, Any]
+
+
+class Store:
+    """One SQLite connection shared by the MQTT thread and the web handlers (a lock keeps
+    them apart; each write is its own committed transaction)."""
+
+    def __init__(self, path: str | Path) -> None:
+        self.path = Path(path)
+        try:
+            self._db = sqlite3.connect(self.path, check_same_thread=False, isolation_level=None)
+            self._db.execute("PRAGMA journal_mode=WAL")
+            self._db.execute("PRAGMA synchronous=FULL")
+            self._db.executescript(SCHEMA)
+        except sqlite3.DatabaseError as exc:
+            raise StoreError(f"{self.path}: not a club database ({exc})") from None
+        self._lock = threading.RLock()
+
+    def close(self) -> None:
+        with self._lock:
+            self._db.close()
+
+    @contextmanager
+    def transaction(self) -> Iterator[sqlite3.Connection]:
+        with self._lock:
+            self._db.execute("BEGIN IMMEDIATE")
+            try:
+                yield self._db
+            except BaseException:
+                self._db.execute("ROLLBACK")
+                raise
+            self._db.execute("COMMIT")
+
+    def _all(self, sql: str, args: tuple[Any, ...] = ()) -> list[tuple[Any, ...]]:
+        with self._lock:
+            return self._db.execute(sql, args).fetchall()
+
+    # --- settings ----------------------------------------------------------------------------
+
+    def setting(self, key: str) -> str | None:
+        rows = self._all("SELECT value FROM settings WHERE key = ?", (key,))
+        return rows[0][0] if rows else None
+
+    def set_setting(self, key: str, value: str) -> None:
+        with self.transaction() as db:
+            db.execute("INSERT OR REPLACE INTO settings VALUES (?, ?)", (key, value))
+
+    # --- players -----------------------------------------------------------------------------
+
+    def add_players(self, players: list[tuple[str, str, str, str | None]]) -> None:
+        """Register or update ``(id, name, club, tag)``."""
+        at = now()
+        with self.transaction() as db:
+            for pid, name, club, tag in players:
+                db.execute(
+                    "INSERT INTO players (id, name, club, tag, present, registered_at) "
+                    "VALUES (?, ?, ?, ?, 1, ?) ON CONFLICT (id) DO UPDATE SET "
+                    "name = excluded.name, club = excluded.club, tag = excluded.tag",
+                    (pid, name, club, tag, at))
+
+    def set_present(self, pid: str, present: bool) -> None:
+        with self.transaction() as db:
+            db.execute("UPDATE players SET present = ? WHERE id = ?", (int(present), pid))
+
+    def players(self) -> list[dict[str, Any]]:
+        rows = self._all("SELECT id, name, club, tag, present FROM players ORDER BY name, id")
+        return [dict(id=r[0], name=r[1], club=r[2], tag=r[3], present=bool(r[4])) for r in rows]
+
+    # --- series and seating ------------------------------------------------------------------
+
+    def add_series(self, number: int, method: str, seed: str,
+                   tables: dict[str, list[str]]) -> None:
+        with self.transaction() as db:
+            db.execute("INSERT INTO series VALUES (?, 'running', ?, ?, ?, NULL)",
+                       (number, method, seed, now()))
+            for table_id, pids in tables.items():
+                for seat, pid in enumerate(pids):
+                    db.execute("INSERT INTO seats VALUES (?, ?, ?, ?)",
+                               (number, table_id, seat, pid))
+
+    def set_series_state(self, number: int, state: str) -> None:
+        with self.transaction() as db:
+            db.execute("UPDATE series SET state = ?, closed_at = ? WHERE number = ?",
+                       (state, now() if state == "closed" else None, number))
+
+    def series(self) -> list[dict[str, Any]]:
+        rows = self._all("SELECT number, state, method, seed, drawn_at, closed_at FROM series "
+                         "ORDER BY number")
+        return [dict(number=r[0], state=r[1], method=r[2], seed=r[3], drawn_at=r[4],
+                     closed_at=r[5]) for r in rows]
+
+    def seating(self, series: int) -> dict[str, list[str]]:
+        out: dict[str, list[str]] = {}
+        for table_id, _seat, pid in self._all(
+                "SELECT table_id, seat, player FROM seats WHERE series = ? "
+                "ORDER BY CAST(table_id AS INTEGER), table_id, seat", (series,)):
+            out.setdefault(table_id, []).append(pid)
+        return out
+
+    # --- game revisions ----------------------------------------------------------------------
+
+    def add_revision(self, game_id: str, revision: int, series: int, table_id: str, game: int,
+                     payload: dict[str, Any], scored: dict[str, Any]) -> bool:
+        """Store one revision; False when this (id, revision) is already stored."""
+        with self.transaction() as db:
+            cur = db.execute(
+                "INSERT OR IGNORE INTO revisions (game_id, revision, series, table_id, game, "
+                "payload, scored, received_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
+                (game_id, revision, series, table_id, game,
+                 json.dumps(payload, ensure_ascii=False, sort_keys=True),
+                 json.dumps(scored, ensure_ascii=False), now()))
+            return cur.rowcount == 1
+
+    def revision(self, game_id: str, revision: int) -> Revision | None:
+        rows = self._all(_REV + "WHERE game_id = ? AND revision = ?", (game_id, revision))
+        return _revision(rows[0]) if rows else None
+
+    def revisions(self, game_id: str | None = None) -> list[Revision]:
+        if game_id is None:
+            return [_revision(r) for r in self._all(_REV + "ORDER BY seq")]
+        return [_revision(r) for r in
+                self._all(_REV + "WHERE game_id = ? ORDER BY revision", (game_id,))]
+
+    # --- refused messages --------------------------------------------------------------------
+
+    def add_rejected(self, topic: str, payload: bytes, reason: str) -> None:
+        with self.transaction() as db:
+            db.execute("INSERT INTO rejected (topic, payload, reason, received_at) "
+                       "VALUES (?, ?, ?, ?)", (topic, payload, reason, now()))
+
+    def rejected(self, limit: int = 500) -> list[dict[str, Any]]:
+        rows = self._all("SELECT seq, topic, payload, reason, received_at FROM rejected "
+                         "ORDER BY seq DESC LIMIT ?", (limit,))
+        return [dict(seq=r[0], topic=r[1], payload=bytes(r[2]).decode("utf-8", "replace"),
+                     reason=r[3], received_at=r[4]) for r in rows]
+
+    def rejected_count(self) -> int:
+        return int(self._all("SELECT COUNT(*) FROM rejected")[0][0])
+
+    # --- corrections -------------------------------------------------------------------------
+
+    def add_correction(self, game_id: str, kind: str, who: str, reason: str,
+                       before: dict[str, Any], after: dict[str, Any]) -> Correction:
+        at = now()
+        with self.transaction() as db:
+            cur = db.execute(
+                "INSERT INTO corrections (game_id, kind, who, at, reason, before, after) "
+                "VALUES (?, ?, ?, ?, ?, ?, ?)",
+                (game_id, kind, who, at, reason, json.dumps(before, ensure_ascii=False),
+                 json.dumps(after, ensure_ascii=False)))
+            seq = int(cur.lastrowid or 0)
+        return Correction(seq, game_id, kind, who, at, reason, before, after)
+
+    def corrections(self, game_id: str | None = None) -> list[Correction]:
+        sql = "SELECT seq, game_id, kind, who, at, reason, before, after FROM corrections "
+        rows = (self._all(sql + "ORDER BY seq") if game_id is None else
+                self._all(sql + "WHERE game_id = ? ORDER BY seq", (game_id,)))
+        return [Correction(r[0], r[1], r[2], r[3], r[4], r[5], json.loads(r[6]),
+                           json.loads(r[7])) for r in rows]
+
+    # --- table status ------------------------------------------------------------------------
+
+    def set_status(self, table_id: str, payload: dict[str, Any]) -> None:
+        with self.transaction() as db:
+            db.execute("INSERT OR REPLACE INTO table_status VALUES (?, ?, ?)",
+                       (table_id, json.dumps(payload, ensure_ascii=False), now()))
+
+    def statuses(self) -> dict[str, dict[str, Any]]:
+        return {r[0]: dict(json.loads(r[1]), received_at=r[2])
+                for r in self._all("SELECT table_id, payload, received_at FROM table_status")}
+
+
+_REV = ("SELECT seq, game_id, revision, series, table_id, game, payload, scored, received_at "
+        "FROM revisions ")
+
+
+def _revision(r: tuple[Any, ...]) -> Revision:
+    return Revision(r[0], r[1], r[2], r[3], r[4], r[5], json.loads(r[6]), json.loads(r[7]), r[8])

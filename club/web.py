@@ -1,0 +1,379 @@
+"""The pages: live ranking (and its projector mode), tables and their lists, players, the
+director's pages (password, session cookie, CSRF token on every form) and the exports.
+
+Every public page is read-only. Live updates: each page listens to ``/events`` (server-sent
+events); on a change it fetches itself again with ``X-Fragment: 1`` and swaps the part that
+changed, so what a browser shows is always what a reload would show.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import hmac
+import json
+import secrets
+from collections.abc import AsyncIterator
+from pathlib import Path
+from typing import Any
+
+from jinja2 import Environment, FileSystemLoader, select_autoescape
+from starlette.applications import Starlette
+from starlette.middleware import Middleware
+from starlette.middleware.sessions import SessionMiddleware
+from starlette.requests import Request
+from starlette.responses import (
+    HTMLResponse,
+    JSONResponse,
+    PlainTextResponse,
+    RedirectResponse,
+    Response,
+    StreamingResponse,
+)
+from starlette.routing import Mount, Route
+from starlette.staticfiles import StaticFiles
+
+from club import export
+from club.config import check_password
+from club.scoring import GameCheckError
+from club.service import ClubService
+from club.sheets import contract_text, player_stats, table_sheet
+from club.tournament import TournamentError, parse_players_csv
+
+HERE = Path(__file__).resolve().parent
+
+
+class Hub:
+    """Fans the service's change notices out to the open event streams, at most every
+    ``interval`` seconds (a burst of games becomes one notice)."""
+
+    def __init__(self, interval: float = 0.1) -> None:
+        self.interval = interval
+        self.version = 0
+        self._sent = 0
+        self._ids: list[str] = []
+        self._queues: set[asyncio.Queue[dict[str, Any]]] = set()
+        self._loop: asyncio.AbstractEventLoop | None = None
+        self._wake: asyncio.Event | None = None
+        self._task: asyncio.Task[None] | None = None
+
+    def notify(self, version: int, ids: list[str]) -> None:
+        """Called from any thread (the MQTT thread, a request handler)."""
+        loop = self._loop
+        if loop is None:
+            return
+        loop.call_soon_threadsafe(self._note, version, ids)
+
+    def _note(self, version: int, ids: list[str]) -> None:
+        self.version = max(self.version, version)
+        self._ids.extend(ids)
+        if self._wake is not None:
+            self._wake.set()
+
+    async def start(self) -> None:
+        self._loop = asyncio.get_running_loop()
+        self._wake = asyncio.Event()
+        self._task = asyncio.create_task(self._run())
+
+    async def stop(self) -> None:
+        if self._task is not None:
+            self._task.cancel()
+        for q in list(self._queues):
+            q.put_nowait({"bye": True})
+
+    async def _run(self) -> None:
+        assert self._wake is not None
+        while True:
+            await self._wake.wait()
+            self._wake.clear()
+            if self.version != self._sent:
+                self._sent = self.version
+                ids, self._ids = self._ids[-500:], []
+                event = {"version": self.version, "ids": ids}
+                for q in list(self._queues):
+                    if q.full():
+                        q.get_nowait()
+                    q.put_nowait(event)
+            await asyncio.sleep(self.interval)
+
+    async def stream(self, request: Request) -> AsyncIterator[str]:
+        q: asyncio.Queue[dict[str, Any]] = asyncio.Queue(maxsize=4)
+        self._queues.add(q)
+        try:
+            yield f"retry: 2000\nevent: hello\ndata: {json.dumps({'version': self.version})}\n\n"
+            while True:
+                try:
+                    event = await asyncio.wait_for(q.get(), timeout=15)
+                except TimeoutError:
+                    yield ": keep-alive\n\n"
+                    continue
+                if event.get("bye"):
+                    return
+                yield f"event: changed\ndata: {json.dumps(event)}\n\n"
+        finally:
+            self._queues.discard(q)
+
+
+def create_app(service: ClubService, hub: Hub | None = None) -> Starlette:
+    hub = hub or Hub()
+    service.listeners.append(hub.notify)
+    cfg = service.config
+    env = Environment(loader=FileSystemLoader(HERE / "templates"),
+                      autoescape=select_autoescape(["html"]), trim_blocks=True,
+                      lstrip_blocks=True)
+    env.globals.update(contract_text=contract_text, club_name=cfg.club_name,
+                       tournament=cfg.tournament)
+    env.filters["money"] = lambda d: f"{d:,.2f}"
+    env.filters["signed"] = lambda v: "" if v is None else f"{v:+d}"
+
+    def page(request: Request, name: str, status: int = 200, **ctx: Any) -> HTMLResponse:
+        session = request.session
+        ctx.setdefault("director", bool(session.get("director")))
+        ctx["csrf"] = _csrf(session)
+        ctx["fragment"] = request.headers.get("x-fragment") == "1"
+        ctx["current_series"] = service.current_series()
+        ctx["rejected_count"] = service.store.rejected_count() if ctx["director"] else 0
+        return HTMLResponse(env.get_template(name).render(**ctx), status_code=status)
+
+    # --- public pages ------------------------------------------------------------------------
+
+    async def ranking(request: Request) -> Response:
+        projector = request.query_params.get("projector") == "1"
+        pool, prizes = service.prizes()
+        return page(request, "ranking.html", rows=service.ranking(), projector=projector,
+                    live=True, pool=pool, prizes=prizes, version=service.version,
+                    games=len(service.games()))
+
+    async def tables(request: Request) -> Response:
+        series = _int(request.query_params.get("series")) or service.current_series()
+        rows = []
+        statuses = service.store.statuses()
+        names = service.players()
+        if series is not None:
+            for table, pids in service.store.seating(series).items():
+                games = [g for g in service.games(series=series, table=table)]
+                st = statuses.get(table, {})
+                rows.append(dict(table=table, players=[names.get(p, (p, ""))[0] for p in pids],
+                                 games=len(games), due=cfg.tournament.games_for(len(pids)),
+                                 last=games[-1] if games else None,
+                                 state=st.get("state", "unknown"), seen=st.get("received_at")))
+        return page(request, "tables.html", rows=rows, series=series, live=True,
+                    all_series=service.store.series())
+
+    async def table_list(request: Request) -> Response:
+        series = int(request.path_params["series"])
+        sheet = table_sheet(service, series, request.path_params["table"])
+        if sheet is None:
+            return page(request, "message.html", 404, title="No such table",
+                        text="That table does not play in that series.")
+        status = service.store.statuses().get(sheet.table, {})
+        return page(request, "table.html", sheet=sheet, live=True, status=status)
+
+    async def players(request: Request) -> Response:
+        return page(request, "players.html", players=service.store.players())
+
+    async def player(request: Request) -> Response:
+        pid = request.path_params["pid"]
+        names = service.players()
+        if pid not in names:
+            return page(request, "message.html", 404, title="No such player",
+                        text=f"No player has the id {pid}.")
+        games = service.games(player=pid)
+        rank = next((r for r in service.ranking() if r.player == pid), None)
+        return page(request, "player.html", pid=pid, name=names[pid][0], club=names[pid][1],
+                    games=games, stats=player_stats(games, pid), rank=rank, live=True,
+                    names=names)
+
+    async def game(request: Request) -> Response:
+        gid = request.path_params["gid"]
+        g = service.game(gid)
+        if g is None:
+            return page(request, "message.html", 404, title="No such game",
+                        text=f"No game {gid} has arrived.")
+        names = service.players()
+        return page(request, "game.html", g=g, names=names,
+                    revisions=service.store.revisions(gid),
+                    corrections=service.store.corrections(gid),
+                    error=request.query_params.get("error"))
+
+    async def events(request: Request) -> Response:
+        return StreamingResponse(hub.stream(request), media_type="text/event-stream",
+                                 headers={"Cache-Control": "no-cache",
+                                          "X-Accel-Buffering": "no"})
+
+    async def standings_json(request: Request) -> Response:
+        return JSONResponse(service.standings_message())
+
+    # --- exports -----------------------------------------------------------------------------
+
+    async def ranking_csv(request: Request) -> Response:
+        return _download(export.ranking_csv(service), "text/csv; charset=utf-8",
+                         "ranking.csv")
+
+    async def ranking_pdf(request: Request) -> Response:
+        return _download(export.ranking_pdf(service), "application/pdf", "ranking.pdf")
+
+    async def list_export(request: Request) -> Response:
+        series = int(request.path_params["series"])
+        table, fmt = request.path_params["table"], request.path_params["fmt"]
+        sheet = table_sheet(service, series, table)
+        if sheet is None or fmt not in ("pdf", "csv"):
+            return PlainTextResponse("no such list", 404)
+        name = f"list-s{series}-t{table}.{fmt}"
+        if fmt == "pdf":
+            return _download(export.sheet_pdf(service, sheet), "application/pdf", name)
+        return _download(export.sheet_csv(sheet), "text/csv; charset=utf-8", name)
+
+    async def games_iss(request: Request) -> Response:
+        return _download(export.games_iss(service), "text/plain; charset=utf-8",
+                         "games.iss")
+
+    # --- the director ------------------------------------------------------------------------
+
+    async def login(request: Request) -> Response:
+        if request.method == "GET":
+            return page(request, "login.html", configured=cfg.director_hash is not None)
+        form = await request.form()
+        if not _csrf_ok(request, form):
+            return _csrf_failed(page, request)
+        ok = cfg.director_hash is not None and check_password(
+            cfg.director_hash, str(form.get("password", "")))
+        if not ok:
+            return page(request, "login.html", 401, configured=cfg.director_hash is not None,
+                        error="Wrong password.")
+        request.session.clear()
+        request.session["director"] = True
+        request.session["csrf"] = secrets.token_urlsafe(24)
+        return RedirectResponse("/director", 303)
+
+    async def logout(request: Request) -> Response:
+        form = await request.form()
+        if _csrf_ok(request, form):
+            request.session.clear()
+        return RedirectResponse("/", 303)
+
+    async def director(request: Request) -> Response:
+        if not request.session.get("director"):
+            return RedirectResponse("/director/login", 303)
+        return page(request, "director.html", players=service.store.players(),
+                    series=service.store.series(), rejected=service.store.rejected(100),
+                    error=request.query_params.get("error"),
+                    info=request.query_params.get("info"),
+                    max_series=cfg.tournament.series)
+
+    async def director_post(request: Request) -> Response:
+        if not request.session.get("director"):
+            return RedirectResponse("/director/login", 303)
+        form = await request.form()
+        if not _csrf_ok(request, form):
+            return _csrf_failed(page, request)
+        action = request.path_params["action"]
+        back = "/director"
+        info = ""
+        try:
+            if action == "player":
+                service.register(str(form.get("id", "")).strip(), str(form.get("name", "")),
+                                 str(form.get("club", "")), str(form.get("tag", "")) or None)
+                info = "Player registered."
+            elif action == "import":
+                rows, errors = parse_players_csv(str(form.get("csv", "")))
+                service.store.add_players([(r.id, r.name, r.club, r.tag) for r in rows])
+                service.register_done()
+                info = f"{len(rows)} players imported." + (
+                    " Refused: " + "; ".join(errors) if errors else "")
+            elif action == "present":
+                service.store.set_present(str(form.get("id")), form.get("present") == "1")
+                service.register_done()
+            elif action == "draw":
+                method = str(form.get("method", "")) or None
+                n = service.draw_series(method)
+                info = f"Series {n} is seated."
+            elif action in ("close", "reopen"):
+                service.set_series_state(int(str(form.get("series", "0"))),
+                                         "closed" if action == "close" else "running")
+            elif action == "correct":
+                gid = str(form.get("game_id", ""))
+                back = f"/games/{gid}"
+                kind = str(form.get("kind", "correct"))
+                declarer_text = str(form.get("declarer", ""))
+                declarer = None if declarer_text in ("", "none") else int(declarer_text)
+                service.correct(
+                    gid, "director", str(form.get("reason", "")),
+                    declarer=declarer, won=str(form.get("won")) == "1",
+                    value=int(str(form.get("value", "0")) or 0),
+                    annul=kind == "annul", restore=kind == "restore")
+                info = "Correction saved."
+            else:
+                return PlainTextResponse("unknown action", 404)
+        except (TournamentError, GameCheckError, ValueError) as exc:
+            sep = "&" if "?" in back else "?"
+            from urllib.parse import quote
+
+            return RedirectResponse(f"{back}{sep}error={quote(str(exc))}", 303)
+        if info and back == "/director":
+            from urllib.parse import quote
+
+            back += f"?info={quote(info)}"
+        return RedirectResponse(back, 303)
+
+    async def startup() -> None:
+        await hub.start()
+
+    async def shutdown() -> None:
+        await hub.stop()
+
+    routes = [
+        Route("/", ranking),
+        Route("/tables", tables),
+        Route("/tables/{series:int}/{table}", table_list),
+        Route("/players", players),
+        Route("/players/{pid}", player),
+        Route("/games/{gid:path}", game),
+        Route("/events", events),
+        Route("/api/standings", standings_json),
+        Route("/export/ranking.csv", ranking_csv),
+        Route("/export/ranking.pdf", ranking_pdf),
+        Route("/export/list/{series:int}/{table}.{fmt}", list_export),
+        Route("/export/games.iss", games_iss),
+        Route("/director/login", login, methods=["GET", "POST"]),
+        Route("/director/logout", logout, methods=["POST"]),
+        Route("/director", director),
+        Route("/director/{action}", director_post, methods=["POST"]),
+        Mount("/static", StaticFiles(directory=HERE / "static"), name="static"),
+    ]
+    middleware = [Middleware(SessionMiddleware, secret_key=service.secret,
+                             session_cookie="skat_club", max_age=12 * 3600,
+                             same_site="strict", https_only=cfg.web.secure_cookies)]
+    return Starlette(routes=routes, middleware=middleware, on_startup=[startup],
+                     on_shutdown=[shutdown])
+
+
+def _csrf(session: Any) -> str:
+    token = session.get("csrf")
+    if not token:
+        token = secrets.token_urlsafe(24)
+        session["csrf"] = token
+    return str(token)
+
+
+def _csrf_ok(request: Request, form: Any) -> bool:
+    want = request.session.get("csrf")
+    got = form.get("csrf")
+    return bool(want) and isinstance(got, str) and hmac.compare_digest(want, got)
+
+
+def _csrf_failed(page: Any, request: Request) -> Response:
+    return page(request, "message.html", 403, title="Form out of date",
+                text="This form was not sent from this server's page, or it is too old. "
+                     "Reload the page and try again.")
+
+
+def _download(body: bytes | str, media: str, filename: str) -> Response:
+    return Response(body, media_type=media,
+                    headers={"Content-Disposition": f'attachment; filename="{filename}"'})
+
+
+def _int(text: str | None) -> int | None:
+    try:
+        return int(text) if text else None
+    except ValueError:
+        return None

@@ -376,7 +376,10 @@ class ClubService:
     def standings_message(self) -> dict[str, Any]:
         """The retained ``skat/CLUB/tournament/ID/standings`` payload."""
         rows = self.ranking()
+        with self.lock:
+            counted = len(self._games)
         return {"tournament": self.config.tournament.id, "version": self.version, "at": now(),
+                "games": counted,
                 "ranking": [{"place": r.place, "id": r.player, "name": r.name,
                              "series": list(r.series), "total": r.total, "won": r.won,
                              "lost": r.lost} for r in rows]}

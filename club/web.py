@@ -9,6 +9,7 @@ changed, so what a browser shows is always what a reload would show.
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import hmac
 import json
 import secrets
@@ -315,11 +316,13 @@ def create_app(service: ClubService, hub: Hub | None = None) -> Starlette:
             back += f"?info={quote(info)}"
         return RedirectResponse(back, 303)
 
-    async def startup() -> None:
+    @contextlib.asynccontextmanager
+    async def lifespan(app: Starlette) -> AsyncIterator[None]:
         await hub.start()
-
-    async def shutdown() -> None:
-        await hub.stop()
+        try:
+            yield
+        finally:
+            await hub.stop()
 
     routes = [
         Route("/", ranking),
@@ -343,8 +346,7 @@ def create_app(service: ClubService, hub: Hub | None = None) -> Starlette:
     middleware = [Middleware(SessionMiddleware, secret_key=service.secret,
                              session_cookie="skat_club", max_age=12 * 3600,
                              same_site="strict", https_only=cfg.web.secure_cookies)]
-    return Starlette(routes=routes, middleware=middleware, on_startup=[startup],
-                     on_shutdown=[shutdown])
+    return Starlette(routes=routes, middleware=middleware, lifespan=lifespan)
 
 
 def _csrf(session: Any) -> str:

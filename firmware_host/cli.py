@@ -38,6 +38,7 @@ COMMANDS: dict[str, tuple[str, str, str]] = {
         "cmd_export",
         "write a journalled series as ISS records and as a table script",
     ),
+    "club": ("club.cli", "cmd_club", "the club server: a tournament across many tables, live"),
     "bench": ("firmware_host.bench", "cmd_bench", "measure speed and resource use"),
     "duel": (
         "firmware_host.duel",

@@ -14,12 +14,14 @@ from pathlib import Path
 import pytest
 
 ROOT = Path(__file__).resolve().parent.parent
-PACKAGES = ("engine", "drivers", "display", "firmware_host")
+PACKAGES = ("engine", "drivers", "display", "firmware_host", "club")
 FORBIDDEN = {
     "engine": {"drivers", "display", "firmware_host", "pygame", "serial", "gpiozero", "spidev"},
     "drivers": {"display", "firmware_host", "pygame"},
     "display": {"drivers", "firmware_host", "serial", "gpiozero", "spidev"},
     "firmware_host": set(),
+    # the club server scores with the engine and never touches the table's hardware
+    "club": {"drivers", "display", "firmware_host", "pygame", "serial", "gpiozero", "spidev"},
 }
 PI_ONLY = {"RPi", "spidev", "lgpio", "smbus", "smbus2"}
 
@@ -88,5 +90,6 @@ def test_cli_help_lists_every_command() -> None:
         cwd=ROOT, capture_output=True, text=True, timeout=60,
     )
     assert out.returncode == 0, out.stderr
-    for name in ("run", "simulate", "enroll", "replay", "iss-check", "export", "bench", "duel"):
+    for name in ("run", "simulate", "enroll", "replay", "iss-check", "export", "bench", "duel",
+                 "club"):
         assert name in out.stdout

@@ -149,7 +149,7 @@ class ClubService:
 
     def _game(self, topic: str, payload: bytes, table: str, d: dict[str, Any]) -> Outcome:
         try:
-            g, claim = self._check(table, d)
+            g = self._check(table, d)
         except (GameCheckError, TournamentError) as exc:
             return self._reject(topic, payload, str(exc))
         existing = self.store.revision(g.game_id, g.revision)
@@ -173,7 +173,7 @@ class ClubService:
         self._changed([g.game_id])
         return Outcome("counted", game_id=g.game_id)
 
-    def _check(self, table: str, d: dict[str, Any]) -> tuple[ScoredGame, dict[str, Any]]:
+    def _check(self, table: str, d: dict[str, Any]) -> ScoredGame:
         t = self.config.tournament
         gid = d.get("id")
         if not isinstance(gid, str):
@@ -226,7 +226,7 @@ class ClubService:
         if diffs:
             raise GameCheckError(f"{gid}: the table's result disagrees with the engine: "
                                  + "; ".join(diffs))
-        return g, claim
+        return g
 
     # --- the director ------------------------------------------------------------------------
 

@@ -87,7 +87,7 @@ class SimTable:
             if take and rng.random() < 0.85:
                 return take[0]
         declares = [a for a in actions if isinstance(a, Declare)]
-        if declares and len(declares) == len(actions) or (declares and rng.random() < 0.3):
+        if declares and (len(declares) == len(actions) or rng.random() < 0.3):
             plain = [a for a in declares if not (a.contract.ouvert or a.contract.schneider)]
             return rng.choice(plain or declares)
         others = [a for a in actions if not isinstance(a, Declare)]

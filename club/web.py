@@ -126,14 +126,15 @@ def create_app(service: ClubService, hub: Hub | None = None) -> Starlette:
     env.filters["money"] = lambda d: f"{d:,.2f}"
     env.filters["signed"] = lambda v: "" if v is None else f"{v:+d}"
 
-    def page(request: Request, name: str, status: int = 200, **ctx: Any) -> HTMLResponse:
+    def page(request: Request, template: str, status: int = 200, /, **ctx: Any
+             ) -> HTMLResponse:
         session = request.session
         ctx.setdefault("director", bool(session.get("director")))
         ctx["csrf"] = _csrf(session)
         ctx["fragment"] = request.headers.get("x-fragment") == "1"
         ctx["current_series"] = service.current_series()
         ctx["rejected_count"] = service.store.rejected_count() if ctx["director"] else 0
-        return HTMLResponse(env.get_template(name).render(**ctx), status_code=status)
+        return HTMLResponse(env.get_template(template).render(**ctx), status_code=status)
 
     # --- public pages ------------------------------------------------------------------------
 
@@ -167,7 +168,7 @@ def create_app(service: ClubService, hub: Hub | None = None) -> Starlette:
             return page(request, "message.html", 404, title="No such table",
                         text="That table does not play in that series.")
         status = service.store.statuses().get(sheet.table, {})
-        return page(request, "table.html", sheet=sheet, live=True, status=status)
+        return page(request, "table.html", sheet=sheet, live=True, table_status=status)
 
     async def players(request: Request) -> Response:
         return page(request, "players.html", players=service.store.players())

@@ -18,7 +18,6 @@ from club.service import ClubService
 from club.simtables import SimTable, encode, topic
 from club.store import Store
 from club.tournament import TournamentError, parse_players_csv, table_sizes
-from engine.series import Series
 
 
 def make_service(tmp_path: Path, players: int = 14, **tournament: object) -> ClubService:

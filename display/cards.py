@@ -200,6 +200,8 @@ class CardFaces:
         # Mirrored halves, as on a double-headed court card: a bust with the rank's headwear
         # (crown, tiara, cap) and the suit, then the same turned. Small cards keep the letter.
         hw, hh = frame.width, frame.height // 2
+        if hw < 2 or hh < 2:  # a card too small for a picture: the corner index says it
+            return
         if hh >= 40:
             half = self._bust(hw, hh, court, suit, style, colour)
         else:

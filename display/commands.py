@@ -43,6 +43,11 @@ class DealNext:
 
 
 @dataclass(frozen=True)
+class DealRest:
+    """Simulator: deal every card still to deal in this deal."""
+
+
+@dataclass(frozen=True)
 class Press:
     """A seat's button: bid (``value`` None = the next legal value), yes, pass, skat, ..."""
 
@@ -91,8 +96,8 @@ class Quit:
 
 
 Command = (
-    LayCard | DealNext | Press | Declare | SetLanguage | SetCardStyle | ShowLastTrick | ShowSheet
-    | Quit
+    LayCard | DealNext | DealRest | Press | Declare | SetLanguage | SetCardStyle | ShowLastTrick
+    | ShowSheet | Quit
 )
 
 

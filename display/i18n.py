@@ -71,6 +71,11 @@ class Translator:
     def __call__(self, message: str) -> str:
         return self._tr.gettext(message)
 
+    def ngettext(self, singular: str, plural: str, n: int) -> str:
+        """The form for ``n`` by the language's plural rule (Polish and Czech have three:
+        ``1 karta``, ``3 karty``, ``5 kart``)."""
+        return self._tr.ngettext(singular, plural, n)
+
     def suit(self, letter: str) -> str:
         """A suit as a noun (``"H"`` -> ``"Herz"``); ``"T"`` is trump."""
         if self.german_suits and letter in GERMAN_SUIT_WORDS:
@@ -127,10 +132,11 @@ def translator(code: str, german_suits: bool = False) -> Translator:
     return Translator(code, german_suits)
 
 
-def read_po(path: Path) -> dict[str, str]:
+def read_po(path: Path) -> dict[str | tuple[str, int], str]:
     """The msgid -> msgstr pairs of a ``.po`` file (the subset of the format our catalogs use:
-    no plurals, no contexts; continuation lines joined). The header entry is left out."""
-    entries: dict[str, str] = {}
+    no contexts; continuation lines joined); a plural entry gives ``(msgid, i)`` -> form ``i``,
+    as ``gettext`` keeps them. The header entry is left out."""
+    entries: dict[str | tuple[str, int], str] = {}
     key: str | None = None
     current: list[str] = []
     msgid = ""
@@ -148,17 +154,23 @@ def read_po(path: Path) -> dict[str, str]:
             msgid = "".join(current)
         elif key == "msgstr" and msgid:
             entries[msgid] = "".join(current)
+        elif key is not None and key.startswith("msgstr[") and msgid:
+            entries[(msgid, int(key[7:-1]))] = "".join(current)
 
     for raw in path.read_text(encoding="utf-8").splitlines():
         line = raw.strip()
         if not line or line.startswith("#"):
             continue
-        if line.startswith("msgid "):
+        word, _, rest = line.partition(" ")
+        if word == "msgid":
             flush()
-            key, current = "msgid", [unquote(line[6:])]
-        elif line.startswith("msgstr "):
+            key, current = "msgid", [unquote(rest)]
+        elif word == "msgid_plural":
             flush()
-            key, current = "msgstr", [unquote(line[7:])]
+            key, current = "msgid_plural", [unquote(rest)]
+        elif word == "msgstr" or (word.startswith("msgstr[") and word.endswith("]")):
+            flush()
+            key, current = word, [unquote(rest)]
         elif line.startswith('"'):
             current.append(unquote(line))
         else:

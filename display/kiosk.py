@@ -30,7 +30,7 @@ from . import commands as cmd
 from .inputwatch import InputWatch
 from .layout import Element
 from .render import Renderer
-from .scenes import ToggleModifier, UiState
+from .scenes import CloseDialog, ToggleModifier, UiState
 from .view import CARD_STYLES, LANGUAGES, View
 
 log = logging.getLogger(__name__)
@@ -39,6 +39,7 @@ WINDOW_SIZE = (1024, 600)
 POLL_STEP = 0.02           # after kernel input SDL has not turned into an event yet, look again
 INPUT_GRACE = 0.1          # ... for this long, then sleep on the devices again
 BLOCKING_DRIVERS = {"x11", "wayland", "windows", "cocoa"}
+HIDDEN_DRIVERS = {"offscreen", "dummy"}  # SDL draws, but nothing is seen
 WAKE_EVENT = pygame.event.custom_type()
 
 
@@ -107,6 +108,12 @@ class Kiosk:
                 else:
                     # A window may be resized: the layout follows the new size.
                     self.screen = pygame.display.set_mode(size or WINDOW_SIZE, pygame.RESIZABLE)
+                got = pygame.display.get_driver()
+                if got in HIDDEN_DRIVERS and not self._driver and os.environ.get(
+                        "SDL_VIDEODRIVER", "").lower() != got:
+                    # SDL falls back to drawing off-screen when X11/Wayland/KMSDRM fail: a
+                    # window no one sees is no display.
+                    raise pygame.error(f"no video device (SDL fell back to its {got} driver)")
                 pygame.display.set_caption("Skat")
                 self._blocking_driver = pygame.display.get_driver() in BLOCKING_DRIVERS
                 break
@@ -144,7 +151,12 @@ class Kiosk:
         if view != self.view:
             if self.view is None or view.scene != self.view.scene:
                 self.ui = replace(self.ui, draft=frozenset(), focus=None, show_sheet=False,
-                                  show_last_trick=False, picker=False)
+                                  show_last_trick=False, picker=False, confirm="")
+            if self.view is None or view.refusal != self.view.refusal:
+                self.ui = replace(self.ui, hide_refusal=False)
+            if self.view is not None and (view.language, view.card_style) != (
+                    self.view.language, self.view.card_style):
+                self._keys = []  # every face, index and word changes: draw it all anew
             self.view = view
             self._wake()
         self._redraw()
@@ -174,6 +186,7 @@ class Kiosk:
         keys = [_key(e) for e in elements]
         focus_moved = self.ui.focus != self._drawn_focus
         if keys == self._keys and not full and not focus_moved:
+            self.elements = elements  # the same look, but the commands may be new ones
             return
         self._drawn_focus = self.ui.focus
         dirty = None
@@ -303,8 +316,16 @@ class Kiosk:
         if self._wake_from_idle():
             return []
         for el in sorted(self.elements, key=lambda e: -e.layer):
-            if el.command is not None and el.rect.collidepoint(x, y):
+            if not el.rect.collidepoint(x, y):
+                continue
+            if el.command is not None:
                 return self._activate(el)
+            if el.layer >= 2:
+                # A banner or a dialog takes the taps on it (never the button under it); a
+                # tap on the red banner closes it.
+                if el.role == "refusal":
+                    self._set_ui(hide_refusal=True)
+                return []
         return []
 
     def _wake_from_idle(self) -> bool:
@@ -339,6 +360,14 @@ class Kiosk:
         if isinstance(c, cmd.ShowLastTrick):
             self._set_ui(show_last_trick=not self.ui.show_last_trick)
             return [c]
+        if isinstance(c, CloseDialog):
+            self._set_ui(confirm="", focus=None)
+            return []
+        if isinstance(c, cmd.Press) and c.press == "concede" and self.ui.confirm != "concede":
+            self._set_ui(confirm="concede", focus=None)  # asked first: see the dialog
+            return []
+        if isinstance(c, cmd.Press) and c.press == "concede":
+            self._set_ui(confirm="", focus=None)
         if isinstance(c, cmd.Declare):
             self._set_ui(draft=frozenset())
         return [c] if c is not None else []
@@ -348,7 +377,10 @@ class Kiosk:
         self._redraw()
 
     def _actionable(self) -> list[Element]:
-        return [e for e in self.elements if e.command is not None]
+        """The tap targets a key may reach: those of an open dialog only, else all."""
+        top = max((e.layer for e in self.elements if e.role == "modal"), default=None)
+        return [e for e in self.elements
+                if e.command is not None and (top is None or e.layer > top)]
 
     def _key(self, event: pygame.event.Event) -> list[cmd.Command]:
         if self._wake_from_idle():
@@ -372,8 +404,8 @@ class Kiosk:
                 return self._activate(actionable[self.ui.focus])
             return []
         if key == pygame.K_ESCAPE:
-            if self.ui.picker or self.ui.show_sheet:
-                self._set_ui(picker=False, show_sheet=False)
+            if self.ui.picker or self.ui.show_sheet or self.ui.confirm:
+                self._set_ui(picker=False, show_sheet=False, confirm="", focus=None)
                 return []
             return [cmd.Quit()]
         if view is None:
@@ -388,8 +420,10 @@ class Kiosk:
             pygame.K_p: "press-pass", pygame.K_k: "press-skat", pygame.K_u: "undo",
             pygame.K_BACKSPACE: "undo", pygame.K_t: "last-button", pygame.K_s: "sheet-button",
             pygame.K_a: "concede", pygame.K_SPACE: "deal-next", pygame.K_d: "deal-next",
-            pygame.K_x: "kontra", pygame.K_r: "re",
+            pygame.K_x: "kontra", pygame.K_r: "re", pygame.K_n: "confirm-cancel",
         }
+        if self.ui.confirm:
+            letters = {pygame.K_n: "confirm-cancel"}
         if key == pygame.K_l:
             nxt = LANGUAGES[(LANGUAGES.index(view.language) + 1) % len(LANGUAGES)]
             return [cmd.SetLanguage(nxt)]

@@ -42,7 +42,7 @@ LOST: Colour = (236, 84, 76)
 
 LOGICAL_HEIGHT = 480
 LOGICAL_WIDTH = 800
-MIN_TEXT_UNITS = 13  # the smallest text on any screen: 13 px at 800x480 (7-inch), ~29 at 1080p
+MIN_TEXT_UNITS = 18  # the smallest text on any screen: 18 px at 800x480 (7-inch), ~40 at 1080p
 
 
 @dataclass
@@ -188,8 +188,10 @@ class Frame:
         return self.add(Element("card" if card is not None else "back", rect, role=role,
                                 card=card, command=command, draw_rect=full, layer=layer))
 
-    def slot(self, x: float, y: float, w: float, h: float, role: str = "slot") -> Element:
-        return self.add(Element("slot", self.r(x, y, w, h), role=role, radius=self.px(8)))
+    def slot(self, x: float, y: float, w: float, h: float, role: str = "slot",
+             layer: int = 1) -> Element:
+        return self.add(Element("slot", self.r(x, y, w, h), role=role, radius=self.px(8),
+                                layer=layer))
 
     def suit_icon(self, x: float, y: float, size: float, suit: str, role: str = "suit") -> Element:
         return self.add(Element("suit", self.r(x, y, size, size), role=role, suit=suit))

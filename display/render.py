@@ -48,7 +48,7 @@ class Renderer:
         surface.fill(FELT)
         letters = self.translator(view).rank_letters
         # Content in layer order, so banners (layer 2) float above the scene.
-        for layer in (0, 1, 2, 3):
+        for layer in (0, 1, 2, 3, 4):
             for el in elements:
                 if el.layer == layer and (area is None
                                           or area.colliderect(el.draw_rect or el.rect)):

@@ -28,7 +28,7 @@ from .layout import (
     WON,
     Frame,
 )
-from .view import CARD_STYLES, LANGUAGES, Fault, TrickView, View
+from .view import CARD_STYLES, LANGUAGES, Call, Fault, PlayView, TrickView, View
 from .wording import (
     breakdown_text,
     fault_sentence,
@@ -41,7 +41,9 @@ from .wording import (
 
 CARD_RATIO = 1.5  # height / width of a card
 OUT_PANEL = (14, 50, 36)  # a seat out of the deal or the bidding
-TOP = 46.0        # height of the top bar
+TOP = 60.0        # height of the top bar
+INDEX_SHARE = 0.4  # the corner index ("10") with its margin, as a share of the card's width
+BUTTON_H = 50.0   # the smallest tap target: 48 px (9 mm) and more on the 7-inch screen
 GAP = 8.0
 
 
@@ -65,6 +67,8 @@ class UiState:
     picker: bool = False                  # the language picker is open
     clock: str = ""                       # "14:05" on the idle screen
     focus: int | None = None              # index among the actionable elements
+    confirm: str = ""                     # an open question: "concede"
+    hide_refusal: bool = False            # the refusal banner was tapped away
 
 
 def compose_contract(game: str, skat_taken: bool, draft: frozenset[str]) -> str:
@@ -93,12 +97,16 @@ class SceneBuilder:
         self.ui = ui
 
     # ------------------------------------------------------------------ helpers
-    def name(self, seat: int | None) -> str:
+    def name(self, seat: int | None, limit: int | None = None) -> str:
         """A player's name as the screens show it: at most ``NAME_CHARS`` characters (a long
-        name is cut with an ellipsis rather than squeezing every sentence it appears in)."""
+        name is cut with an ellipsis rather than squeezing every sentence it appears in);
+        ``limit`` cuts shorter, for narrow boxes."""
         if seat is None or seat < 0 or seat >= len(self.v.players):
             return ""
-        return short_name(self.v.players[seat])
+        name = short_name(self.v.players[seat])
+        if limit is not None and len(name) > limit:
+            name = name[:limit - 1].rstrip() + "…"
+        return name
 
     def seats_in_play(self) -> list[int]:
         """The seats that hold cards this deal, left to right in table order."""
@@ -113,6 +121,9 @@ class SceneBuilder:
             b = v.bidding
             if seat in b.passed:
                 return _("passed")
+            said = [c for c in v.calls if c.seat == seat and c.what in ("bid", "yes")]
+            if said and said[-1].what == "bid":
+                return _("said {value}").format(value=said[-1].value)
             if seat == b.holder and b.value:
                 return _("holds {value}").format(value=b.value)
         if (v.scene == "play" and v.play and seat == v.play.declarer
@@ -120,7 +131,7 @@ class SceneBuilder:
             return _("declarer")
         if v.scene == "deal" and v.deal:
             n = v.deal.dealt[seat] if seat < len(v.deal.dealt) else 0
-            return _("{n} cards").format(n=n)
+            return self.tr.ngettext("{n} card", "{n} cards", n).format(n=n)
         if v.scene == "pushing" and v.pushing:
             for who, took in v.pushing.decided:
                 if who == seat:
@@ -132,7 +143,7 @@ class SceneBuilder:
         f, _, v = self.f, self._, self.v
         f.panel(0, 0, f.W, TOP, fill=FELT_DARK, radius=0, role="topbar")
         right = f.W - 6
-        w_lang, w_style, w_sheet, w_undo = 64.0, 52.0, 96.0, 116.0
+        w_lang, w_style = 64.0, 56.0
         right -= w_lang
         code = v.language.upper()
         f.button(right, 5, w_lang, TOP - 10, code, cmd.SetLanguage(v.language), role="language",
@@ -142,15 +153,22 @@ class SceneBuilder:
         f.button(right, 5, w_style, TOP - 10, "", cmd.SetCardStyle(nxt), role="card-style",
                  suit="H")
         if v.sheet is not None and v.scene not in ("sheet", "enrol"):
-            right -= w_sheet + 6
             label = _("Back") if self.ui.show_sheet else _("Sheet")
+            w_sheet = self.label_width(label, 18, 96.0)
+            right -= w_sheet + 6
             f.button(right, 5, w_sheet, TOP - 10, label, cmd.ShowSheet(), role="sheet-button",
-                     size=17)
+                     size=18)
+        if (v.scene == "sheet" and v.simulator and v.sheet is not None and v.sheet.finished
+                and not self.ui.picker):
+            right -= 190 + 6
+            f.button(right, 5, 190, TOP - 10, _("New series"), cmd.DealNext(),
+                     role="deal-next", fill=GOLD, colour=GOLD_DARK, size=18)
         if v.can_undo and v.scene not in ("idle", "fault", "sheet"):
+            w_undo = self.label_width(_("Undo"), 18, 96.0)
             right -= w_undo + 6
             f.button(right, 5, w_undo, TOP - 10, _("Undo"),
                      cmd.Press(v.turn if v.turn is not None else 0, "undo"), role="undo",
-                     size=17)
+                     size=18)
         left_w = right - 18
         sub = ""
         if v.game_number and v.sheet is not None and v.scene != "enrol":
@@ -159,20 +177,25 @@ class SceneBuilder:
                    else _("Game {n}").format(n=v.game_number))
         standing = v.faults if v.scene not in ("fault", "idle") else ()
         if standing:  # a reader down or the journal: said on every screen until it is fixed
-            title_w = left_w * 0.38
+            title_w = min(left_w * 0.45, max(left_w * 0.3, self.label_width(title, 19, 0)))
             sentence = fault_sentence(standing[0], self.tr, v.players)
             if len(standing) > 1:
                 sentence += f" (+{len(standing) - 1})"
-            f.text(12 + title_w + 6, 4, left_w - title_w - 6, TOP - 8, sentence, size=16,
+            f.text(12 + title_w + 6, 4, left_w - title_w - 6, TOP - 8, sentence, size=18,
                    face="bold", colour=ALERT_INK, fill=ALERT, role="standing-fault", wrap=True)
             sub = ""
         else:
             title_w = left_w * (0.55 if sub else 1.0)
         f.text(12, 4, title_w, TOP - 8, title, size=24, face="bold", align="left", role="title")
         if sub:
-            f.text(12 + title_w + 6, 8, left_w - title_w - 6, TOP - 16, sub, size=17,
+            f.text(12 + title_w + 6, 8, left_w - title_w - 6, TOP - 16, sub, size=18,
                    colour=MUTED, align="left", role="subtitle")
         return TOP + GAP
+
+    def label_width(self, label: str, size: float, least: float) -> float:
+        """The width (units) of a button that shows ``label`` whole at ``size``."""
+        px = self.f.fonts.size("bold", self.f.px(size), label)[0]
+        return max(least, px / self.f.scale + 24)
 
     def seat_row(self, with_hands: bool, bottom: float | None = None) -> float:
         """Seat panels along the bottom; returns the y where they start."""
@@ -200,22 +223,23 @@ class SceneBuilder:
                     selected=is_turn, role=f"seat{seat}" + (" turn" if is_turn else ""))
             name = self.name(seat) + (" ★" if seat in v.computer else "")
             status = self.status(seat)
-            name_w = pw - 16 - (94 if is_turn else 0)
+            word = (_("to act") if v.scene != "deal" else _("gets cards")) if is_turn else ""
+            turn_w = min(pw * 0.5, self.label_width(word, 18, 70.0) - 8) if is_turn else 0.0
+            name_w = pw - 16 - (turn_w + 6 if is_turn else 0)
             f.text(x + 8, y + 4, name_w, 28, name, size=21, face="bold", align="left",
                    role="seat-name", colour=GOLD if is_turn else (MUTED if out else INK),
                    ellipsize=True)
             if is_turn:
-                word = _("to act") if v.scene != "deal" else _("gets cards")
-                f.text(x + pw - 98, y + 6, 90, 24, word, size=16, face="bold",
-                       colour=GOLD_DARK, fill=GOLD, role="turn")
+                f.text(x + pw - 8 - turn_w, y + 5, turn_w, 26, word, size=18, face="bold",
+                       colour=GOLD_DARK, fill=GOLD, role="turn", ellipsize=True)
             role = v.role_of(seat)
             parts = [self.tr.role(role)] if role else []
+            if status:  # what the seat said or did: before the dealer mark, which may be cut
+                parts.append(status)
             if v.dealer == seat:
                 parts.append(_("dealer"))
-            if status:
-                parts.append(status)
-            f.text(x + 8, y + 34, pw - 16, 22, " · ".join(parts) or " ", size=16,
-                   colour=MUTED, align="left", role="seat-role")
+            f.text(x + 8, y + 33, pw - 16, 24, " · ".join(parts) or " ", size=18,
+                   colour=MUTED, align="left", role="seat-role", ellipsize=True)
             hand = hands[seat] if seat < len(hands) else None
             if show and hand:
                 self.fan(x + 8, y + 62, pw - 16, card_w, hand, seat)
@@ -227,6 +251,9 @@ class SceneBuilder:
         contract = self.v.play.contract if self.v.play is not None else None
         hand = tuple(sort_hand(hand, contract))
         n = len(hand)
+        # Each card's strip must show its whole corner index ("10" too): smaller cards rather
+        # than cut indices when a hand of 12 is fanned in a narrow panel.
+        card_w = min(card_w, w / (1 + INDEX_SHARE * max(0, n - 1)))
         card_h = card_w * CARD_RATIO
         step = card_w if n <= 1 else min(card_w + 2, (w - card_w) / (n - 1))
         push = self.v.pushing
@@ -244,7 +271,7 @@ class SceneBuilder:
     def banner(self, y: float, prompt_y: float | None = None) -> None:
         """The refusal banner and the computer's prompt, floating above the scene."""
         v = self.v
-        if v.refusal is not None:
+        if v.refusal is not None and not self.ui.hide_refusal:
             self.fault_banner(v.refusal, y)
         elif v.prompt is not None:
             self.prompt_banner(y if prompt_y is None else prompt_y)
@@ -269,7 +296,7 @@ class SceneBuilder:
         line2 = follow_hint(fault, self.tr) if cards else fault.detail
         right = x + w - 14 - (len(cards) * (cw + 6) if cards else 0)
         if line2:
-            f.text(tx, y + 42, right - tx - 6, 24 if cards else 56, line2, size=17,
+            f.text(tx, y + 42, right - tx - 6, 24 if cards else 56, line2, size=18,
                    colour=ALERT_INK, align="left",
                    role="refusal-detail", layer=3, wrap=not cards)
         for i, card in enumerate(cards):
@@ -294,7 +321,7 @@ class SceneBuilder:
                 what = str(p.value)
             else:
                 what = press_word(p.press or "", self.tr)
-            text = _("{who}: {what}: please press it").format(who=who, what=what)
+            text = _("{who} says {what}: please press it").format(who=who, what=what)
             tw = w - 24
         f.text(x + 12, y + 8, tw, 68, text, size=24, face="bold", colour=GOLD_DARK,
                role="prompt-text", layer=3, wrap=True)
@@ -324,9 +351,9 @@ class SceneBuilder:
         f.text(40, 200, f.W - 80, 60, "Skat", size=48, face="bold", colour=GOLD, role="brand")
         if v.sheet is not None and v.sheet.totals:
             parts = [f"{self.name(s)} {t:+d}" for s, t in enumerate(v.sheet.totals)]
-            f.text(40, 280, f.W - 80, 40, "   ".join(parts), size=26, role="totals")
+            f.text(40, 276, f.W - 80, 56, "   ".join(parts), size=26, role="totals", wrap=True)
         if v.note:
-            f.text(40, 336, f.W - 80, 36, v.note, size=22, colour=MUTED, role="note",
+            f.text(40, 340, f.W - 80, 36, v.note, size=22, colour=MUTED, role="note",
                    ellipsize=True)
         f.text(40, 400, f.W - 80, 40, _("Lay a card or touch the screen"), size=22,
                colour=MUTED, role="wake-hint")
@@ -381,8 +408,9 @@ class SceneBuilder:
             who = _("the skat") if d.to == -1 else self.name(d.to)
             pk = PACKETS[min(d.packet, len(PACKETS) - 1)]
             f.text(30, y + 228, f.W * 0.45, 30,
-                   _("Packet {n}: {count} cards to {who}").format(n=d.packet + 1, count=pk,
-                                                                   who=who),
+                   self.tr.ngettext("Packet {n}: {count} card to {who}",
+                                    "Packet {n}: {count} cards to {who}", pk).format(
+                       n=d.packet + 1, count=pk, who=who),
                    size=20, align="left", role="deal-packet", colour=GOLD)
         # The skat: two slots, backs for the cards already there.
         sx = f.W * 0.55
@@ -397,8 +425,12 @@ class SceneBuilder:
                 f.slot(sx + i * (card_w + 12), y + 36, card_w, card_h, role="skat-slot")
         if v.simulator and d.to is not None:
             by = y + 36 + card_h + 16
-            f.button(sx, by, min(f.W - sx - 20, 300.0), 56, _("Deal next card"),
+            bw = min(f.W - sx - 20, 300.0)
+            f.button(sx, by, bw, 56, _("Deal next card"),
                      cmd.DealNext(), role="deal-next", fill=GOLD, colour=GOLD_DARK, wrap=True)
+            if by + 56 + 8 + BUTTON_H <= bottom - GAP:
+                f.button(sx, by + 64, bw, BUTTON_H, _("Deal all cards"), cmd.DealRest(),
+                         role="deal-rest", wrap=True)
             if d.last is not None:
                 lw = min(60.0, card_h / CARD_RATIO * 0.7)
                 f.card(sx + 2 * (card_w + 12) + 12, y + 36, lw, lw * CARD_RATIO, d.last,
@@ -412,15 +444,14 @@ class SceneBuilder:
         y = self.top_bar(_("Bidding"))
         bottom = self.seat_row(with_hands=v.simulator)
         mid_h = bottom - y - GAP
-        cw = min(f.W - 40, 600.0)
+        cw = min(f.W - 40, 640.0)
         cx = (f.W - cw) / 2
         seat = b.to_act
         jumps = ([x for x in BID_VALUES if x > b.next_value][:4]
                  if seat == b.bidder and b.next_value and not b.forehand_alone else [])
-        k = min(1.0, mid_h / 330)
-        who_h, value_h, next_h, bh, jh = 34 * k, 110 * k, 26 * k, 68 * k, 50 * k
-        content = who_h + value_h + next_h + 10 + bh + (8 + jh if jumps else 0)
-        ph = min(mid_h, content + 20)
+        who_h, next_h, bh, hist_h = 30.0, 24.0, BUTTON_H, 26.0 if v.calls else 0.0
+        value_h = max(40.0, min(110.0, mid_h - 20 - who_h - next_h - bh - 10 - hist_h))
+        ph = min(mid_h, who_h + value_h + next_h + 10 + bh + hist_h + 20)
         py = y + (mid_h - ph) / 2
         f.panel(cx, py, cw, ph, role="bid-panel")
         ty = py + 10
@@ -450,20 +481,52 @@ class SceneBuilder:
         else:
             buttons = [(_("Yes"), cmd.Press(seat, "yes"), "press-yes"),
                        (_("Pass"), cmd.Press(seat, "pass"), "press-pass")]
-        bw = (cw - 24 - 12) / 2
+        # One row: the answer, pass, and the jump bids (the next legal values above).
+        inner = cw - 24
+        jw = 64.0 if jumps else 0.0
+        bw = (inner - len(jumps) * (jw + 8) - 12) / 2
+        bx = cx + 12
         for i, (label, command, role) in enumerate(buttons):
             primary = i == 0
-            f.button(cx + 12 + i * (bw + 12), ty, bw, bh, label, command, role=role,
+            f.button(bx, ty, bw, bh, label, command, role=role,
                      fill=GOLD if primary else BUTTON, colour=GOLD_DARK if primary else BUTTON_INK,
                      size=26)
-        ty += bh + 8
-        # Jump bids: the next few legal values above the next one.
-        if jumps:
-            jw = (cw - 24 - 8 * (len(jumps) - 1)) / len(jumps)
-            for i, val in enumerate(jumps):
-                f.button(cx + 12 + i * (jw + 8), ty, jw, jh, str(val),
-                         cmd.Press(seat, "bid", val), role="press-jump", size=20)
+            bx += bw + (12 if i == 0 else 8)
+        for val in jumps:
+            f.button(bx, ty, jw, bh, str(val), cmd.Press(seat, "bid", val), role="press-jump",
+                     size=22)
+            bx += jw + 8
+        ty += bh + 4
+        if hist_h:
+            f.text(cx + 12, ty, cw - 24, hist_h, self.history_line(cw - 24, 18), size=18,
+                   colour=MUTED, role="bid-history")
         self.banner(y + 40)
+
+    def call_word(self, call: Call) -> str:
+        """One call as players say it: ``18``, ``ja``, ``passe``, ``Skat``, ``Kreuz Hand``."""
+        _ = self._
+        if call.what == "bid":
+            return str(call.value)
+        if call.what == "yes":
+            return _("yes")
+        if call.what == "pass":
+            return _("pass")
+        if call.what == "skat":
+            return _("takes the skat")
+        if call.what == "declare":
+            return self.tr.contract(call.contract or "")
+        return press_word(call.what, self.tr)
+
+    def history_line(self, width: float, size: float) -> str:
+        """The latest calls that fit one line: ``Ben 18 · Anna ja · Ben 20 · Anna passe``."""
+        parts = [f"{self.name(c.seat)} {self.call_word(c)}" for c in self.v.calls]
+        px = self.f.px(size)
+        avail = self.f.px(width) - self.f.px(6)
+        for start in range(len(parts)):
+            text = ("… " if start else "") + " · ".join(parts[start:])
+            if self.f.fonts.size("sans", px, text)[0] <= avail:
+                return text
+        return parts[-1] if parts else ""
 
     def scene_declaration(self) -> None:
         f, _, v = self.f, self._, self.v
@@ -472,27 +535,38 @@ class SceneBuilder:
         y = self.top_bar(_("Declaration"))
         bottom = self.seat_row(with_hands=v.simulator)
         x0, w = 16.0, f.W - 32
-        f.text(x0, y, w, 30, _("{name} is declarer, bid {value}").format(
-            name=self.name(d.declarer), value=d.bid), size=22, face="bold", role="decl-who")
+        who_w = w * (0.5 if v.calls else 1.0)
+        f.text(x0, y, who_w, 30, _("{name} is declarer, bid {value}").format(
+            name=self.name(d.declarer), value=d.bid), size=22, face="bold", role="decl-who",
+            align="left" if v.calls else "center")
+        if v.calls:  # how the bidding went, for whoever looked away
+            f.text(x0 + who_w + 8, y, w - who_w - 8, 30, self.history_line(w - who_w - 8, 18),
+                   size=18, colour=MUTED, role="decl-history", align="right")
         y += 36
         offered = set(d.contracts)
         if not d.skat_taken:
-            f.button(x0, y, 220, 48, _("Take the skat"), cmd.Press(d.declarer, "skat"),
+            f.button(x0, y, 220, BUTTON_H, _("Take the skat"), cmd.Press(d.declarer, "skat"),
                      role="press-skat", fill=GOLD, colour=GOLD_DARK, size=20)
-            f.text(x0 + 232, y, w - 232, 48, _("or declare a hand game:"), size=20,
+            f.text(x0 + 232, y, w - 232, BUTTON_H, _("or declare a hand game:"), size=20,
                    align="left", colour=MUTED, role="decl-or")
         else:
             left = 2 - len(d.discards)
-            msg = {2: _("Lay two cards on the skat reader"),
-                   1: _("Lay one more card on the skat reader")}.get(left, _("Skat laid away"))
-            f.text(x0, y, w * 0.5, 48, msg, size=20, align="left", role="decl-discard")
+            if v.simulator:  # no reader here: the cards are tapped in the hand
+                msg = {2: _("Tap two cards of the hand to lay them away"),
+                       1: _("Tap one more card to lay away")}.get(left, _("Skat laid away"))
+            else:
+                msg = {2: _("Lay two cards on the skat reader"),
+                       1: _("Lay one more card on the skat reader")}.get(
+                    left, _("Skat laid away"))
+            f.text(x0, y, w * 0.5, 48, msg, size=20, align="left", role="decl-discard",
+                   wrap=True)
             for i, card in enumerate(d.discards):
                 f.card(x0 + w * 0.5 + 10 + i * 40, y - 4, 34, 51, card, role="discard")
-        y += 56
-        # Game icons: a tap declares with the modifiers toggled below.
+        y += 58
+        # Game icons: a tap declares with the modifiers toggled below (room kept for them).
         games = "CSHDGN"
         gw = (w - 8 * (len(games) - 1)) / len(games)
-        gh = min(96.0, max(44.0, (bottom - y - 70)))
+        gh = min(96.0, max(BUTTON_H, (bottom - y - GAP - BUTTON_H - 10)))
         for i, g in enumerate(games):
             text = compose_contract(g, d.skat_taken, self.ui.draft)
             allowed = text in offered
@@ -509,11 +583,11 @@ class SceneBuilder:
                         and compose_contract(g, d.skat_taken, frozenset({m}))
                         != compose_contract(g, d.skat_taken, frozenset())
                         for g in games)]
-        if avail and bottom - y - GAP >= 36:
+        if avail and bottom - y - GAP >= BUTTON_H:
             mw = min(200.0, (w - 8 * (len(avail) - 1)) / len(avail))
             for i, (m, label) in enumerate(avail):
                 on = m in self.ui.draft
-                f.button(x0 + i * (mw + 8), y, mw, min(44.0, bottom - y - GAP), label,
+                f.button(x0 + i * (mw + 8), y, mw, BUTTON_H, label,
                          ToggleModifier(m), role=f"mod-{m}" + (" on" if on else ""),
                          selected=on, fill=GOLD if on else BUTTON,
                          colour=GOLD_DARK if on else BUTTON_INK, size=18)
@@ -531,8 +605,8 @@ class SceneBuilder:
         cw = min(f.W - 40, 600.0)
         cx = (f.W - cw) / 2
         seat = p.to_act
-        k = min(1.0, mid_h / 300)
-        who_h, factor_h, line_h, bh = 34 * k, 84 * k, 26 * k, 68 * k
+        who_h, line_h, bh = 30.0, 26.0, max(BUTTON_H, min(68.0, mid_h * 0.25))
+        factor_h = max(36.0, min(84.0, mid_h - 20 - who_h - 2 * line_h - 10 - bh))
         ph = min(mid_h, who_h + factor_h + 2 * line_h + 10 + bh + 20)
         py = y + (mid_h - ph) / 2
         f.panel(cx, py, cw, ph, role="push-panel")
@@ -548,7 +622,7 @@ class SceneBuilder:
             n=p.pushes), size=18, colour=MUTED, role="push-count")
         ty += line_h
         if not p.jacks:
-            f.text(cx + 12, ty, cw - 24, line_h, _("Jacks may not be pushed"), size=16,
+            f.text(cx + 12, ty, cw - 24, line_h, _("Jacks may not be pushed"), size=18,
                    colour=MUTED, role="push-jacks")
         ty += line_h + 10
         bw = (cw - 24 - 12) / 2
@@ -559,8 +633,13 @@ class SceneBuilder:
                      role="press-pass", size=24)
         else:
             left = 2 - p.laid
-            msg = {2: _("Lay two cards on the skat reader"),
-                   1: _("Lay one more card on the skat reader")}.get(left, _("Skat laid away"))
+            if v.simulator:
+                msg = {2: _("Tap two cards of the hand to lay them away"),
+                       1: _("Tap one more card to lay away")}.get(left, _("Skat laid away"))
+            else:
+                msg = {2: _("Lay two cards on the skat reader"),
+                       1: _("Lay one more card on the skat reader")}.get(
+                    left, _("Skat laid away"))
             card_h = bh
             card_w = card_h / CARD_RATIO
             slots_w = 2 * card_w + 8
@@ -605,90 +684,134 @@ class SceneBuilder:
         mods = self.tr.contract(p.contract)[len(self.tr.game(game)):].strip()
         lines: list[tuple[str, float, str, tuple[int, int, int], str]] = []
         if mods:
-            lines.append((mods, 40, "contract-mods", GOLD, "bold"))
+            lines.append((mods, 46, "contract-mods", GOLD, "bold"))
         if p.kontra > 1:
-            lines.append((_("Re") if p.kontra == 4 else _("Kontra"), 22, "kontra", LOST, "bold"))
+            lines.append((_("Re") if p.kontra == 4 else _("Kontra"), 24, "kontra", LOST, "bold"))
         if not ramsch:
-            lines.append((_("Declarer: {name}").format(name=self.name(p.declarer)), 40,
+            lines.append((_("Declarer: {name}").format(name=self.name(p.declarer, 9)), 46,
                           "declarer", INK, "sans"))
-            lines.append((_("Bid: {value}").format(value=p.bid), 22, "bid", MUTED, "sans"))
+            lines.append((_("Bid: {value}").format(value=p.bid), 24, "bid", MUTED, "sans"))
             lines.append((_("Tricks: {name} {a}, defenders {b}").format(
-                name=self.name(p.declarer), a=p.tricks[0], b=p.tricks[1]), 40, "tricks",
+                name=self.name(p.declarer, 7), a=p.tricks[0], b=p.tricks[1]), 46, "tricks",
                 MUTED, "sans"))
         for text, h, role, colour, face in lines:
             if ty + h > y + mid_h - 4:
                 break
-            f.text(14, ty, iw - 12, h, text, size=16, align="left", colour=colour, face=face,
-                   role=role, wrap=h > 22)
+            f.text(14, ty, iw - 12, h, text, size=18, align="left", colour=colour, face=face,
+                   role=role, wrap=h > 24)
             ty += h + 2
-        # Right: the last trick, on request.
+        # Right: who took the last trick, and the buttons of the play.
         rw = 170.0
         rx = f.W - rw - 8
         f.panel(rx, y, rw, mid_h, role="last-panel")
         show_last = p.show_last_trick or self.ui.show_last_trick
         lt = p.last_trick
         ly = y + 6
-        if lt is not None and lt.winner is not None:
-            f.text(rx + 6, ly, rw - 12, 40, _("{name} took the last trick").format(
-                name=self.name(lt.winner)), size=16, role="last-winner", wrap=True)
-            ly += 44
-        if show_last and lt is not None:
-            n = len(lt.cards)
-            cw = min(46.0, (rw - 12 - 4 * (n - 1)) / max(1, n))
-            for i, (_seat, card) in enumerate(lt.cards):
-                f.card(rx + 6 + i * (cw + 4), ly, cw, cw * CARD_RATIO, card, role="last-card")
-            ly += cw * CARD_RATIO + 6
-        if lt is not None and ly + 40 <= y + mid_h:
-            f.button(rx + 6, ly, rw - 12, 40, _("Hide") if show_last else _("Last trick"),
-                     cmd.ShowLastTrick(), role="last-button", size=16)
-            ly += 48
-        if v.can_concede and not ramsch and ly + 40 <= y + mid_h:
-            f.button(rx + 6, ly, rw - 12, 40, _("Declarer concedes"),
-                     cmd.Press(p.declarer, "concede"), role="concede", size=16, wrap=True)
-            ly += 48
-        if v.can_concede and not ramsch and ly + 40 <= y + mid_h:
-            f.button(rx + 6, ly, rw - 12, 40, _("Defenders concede"),
-                     cmd.Press(self.defender(p.declarer), "concede"),
-                     role="concede-defenders", size=16, wrap=True)
-            ly += 48
-        if v.kontra_re and not ramsch and p.kontra < 4 and ly + 40 <= y + mid_h:
+        # Who took the last trick (said in the centre while the complete trick lies there).
+        if lt is not None and lt.winner is not None and p.trick.winner is None:
+            f.text(rx + 6, ly, rw - 12, 66, _("{name} took the last trick").format(
+                name=self.name(lt.winner, limit=10)), size=18, role="last-winner", wrap=True)
+            ly += 72
+        buttons: list[tuple[str, cmd.Command, str]] = []
+        if lt is not None:
+            buttons.append((_("Hide") if show_last else _("Last trick"), cmd.ShowLastTrick(),
+                            "last-button"))
+        if v.can_concede and not ramsch:
+            buttons.append((_("Concede"), cmd.Press(p.declarer, "concede"), "concede"))
+        if v.kontra_re and not ramsch and p.kontra < 4:
             word = "kontra" if p.kontra == 1 else "re"
             who = self.defender(p.declarer) if word == "kontra" else p.declarer
-            f.button(rx + 6, ly, rw - 12, 40, _("Kontra") if word == "kontra" else _("Re"),
-                     cmd.Press(who, word), role=word, size=16)
-        # Centre: the trick as it forms, one slot per seat in play.
-        self.trick(p.trick, 8 + iw + GAP, y, rx - GAP - (8 + iw + GAP), mid_h, p.to_act)
-        self.banner(y + max(0.0, (mid_h - 118) / 2), prompt_y=bottom - GAP - 84)
+            buttons.append((_("Kontra") if word == "kontra" else _("Re"),
+                            cmd.Press(who, word), word))  # type: ignore[arg-type]
+        for label, command, role in buttons:
+            if ly + BUTTON_H > y + mid_h - 4:
+                break
+            f.button(rx + 6, ly, rw - 12, BUTTON_H, label, command, role=role, size=20,
+                     wrap=True)
+            ly += BUTTON_H + 8
+        # Centre: the trick as it forms, one slot per seat in play; the last trick over it
+        # on request.
+        tx, tw = 8 + iw + GAP, rx - GAP - (8 + iw + GAP)
+        self.trick(p.trick, tx, y, tw, mid_h, p.to_act)
+        banner = v.refusal is not None and not self.ui.hide_refusal
+        if show_last and lt is not None and not banner:  # a refusal first; a tap closes it
+            f.panel(tx, y, tw, mid_h, fill=FELT_DARK, role="last-trick-panel", layer=2)
+            f.text(tx + 8, y + 4, tw - 16, 30, _("Last trick"), size=20, face="bold",
+                   role="last-title", layer=3)
+            self.trick(lt, tx, y + 30, tw, mid_h - 30, None, layer=3, role="last")
+        if self.ui.confirm == "concede" and v.can_concede and not ramsch:
+            self.concede_dialog(p)
+        else:
+            self.banner(y + max(0.0, (mid_h - 118) / 2), prompt_y=bottom - GAP - 84)
+
+    def concede_dialog(self, p: PlayView) -> None:
+        """Conceding ends the game: the kiosk asks first, with what it would count."""
+        f, _ = self.f, self._
+        f.panel(0, 0, f.W, f.H, fill=FELT_DARK, role="modal", radius=0, layer=2)
+        x, w = 60.0, f.W - 120
+        y = TOP + 10
+        f.text(x, y, w, 40, _("Give up this game?"), size=28, face="bold", role="confirm-title",
+               layer=3)
+        y += 52
+        name = self.name(p.declarer)
+        lost, won = p.concede_values
+        declarer = (_("{name} gives up: lost, {value}").format(name=name, value=f"{lost:+d}")
+                    if lost is not None else _("{name} gives up").format(name=name))
+        defenders = (_("The defenders give up: {name} wins, {value}").format(
+            name=name, value=f"{won:+d}") if won is not None
+            else _("The defenders give up"))
+        choices = [(declarer, cmd.Press(p.declarer, "concede"), "confirm-declarer"),
+                   (defenders, cmd.Press(self.defender(p.declarer), "concede"),
+                    "confirm-defenders"),
+                   (_("Cancel: play on"), CloseDialog(), "confirm-cancel")]
+        bh = min(72.0, (f.H - y - 16 - 2 * 12) / 3)
+        for i, (label, command, role) in enumerate(choices):
+            f.button(x, y, w, bh, label, command, role=role, size=24, layer=3, wrap=True,
+                     fill=GOLD if i == 2 else BUTTON,
+                     colour=GOLD_DARK if i == 2 else BUTTON_INK)
+            y += bh + 12
 
     def defender(self, declarer: int) -> int:
         return next(s for s in self.seats_in_play() if s != declarer)
 
     def trick(self, trick: TrickView, x: float, y: float, w: float, h: float,
-              to_act: int | None) -> None:
+              to_act: int | None, layer: int = 1, role: str = "trick") -> None:
+        """The trick: a name over each slot or card; a complete trick marks who took it."""
         f, _ = self.f, self._
         seats = self.seats_in_play()
         laid = dict(trick.cards)
         n = len(seats)
-        label_h = 26.0
-        card_h = min(h - label_h - 14, (w - 10 * (n + 1)) / n * CARD_RATIO, 210.0)
+        label_h = 28.0
+        complete = trick.winner is not None and len(laid) == n
+        foot_h = 36.0 if complete else 0.0
+        card_h = min(h - label_h - foot_h - 14, (w - 10 * (n + 1)) / n * CARD_RATIO, 210.0)
         card_w = card_h / CARD_RATIO
         total = n * card_w + (n - 1) * 12
         cx = x + (w - total) / 2
-        cy = y + (h - card_h - label_h) / 2
+        cy = y + (h - card_h - label_h - foot_h) / 2
         for i, seat in enumerate(seats):
             sx = cx + i * (card_w + 12)
-            is_turn = seat == to_act and seat not in laid
+            is_turn = seat == to_act and seat not in laid and not complete
             mark = self.name(seat)
             if seat == trick.leader:
                 mark += " ▸"
-            f.text(sx - 4, cy, card_w + 8, label_h - 2, mark, size=17,
-                   face="bold" if is_turn else "sans", colour=GOLD if is_turn else INK,
-                   role="trick-name", ellipsize=True)
+            f.text(sx - 5, cy, card_w + 10, label_h - 2, mark, size=18,
+                   face="bold" if is_turn or seat == trick.winner else "sans",
+                   colour=GOLD if is_turn or (complete and seat == trick.winner) else INK,
+                   role=f"{role}-name", ellipsize=True, layer=layer)
             if seat in laid:
-                f.card(sx, cy + label_h, card_w, card_h, laid[seat], role="trick-card")
+                if complete and seat == trick.winner:  # a gold bar under the winning card
+                    f.bar(sx, cy + label_h + card_h + 2, card_w, 6, 1.0, role=f"{role}-winner")
+                    self.f.elements[-1].layer = layer
+                f.card(sx, cy + label_h, card_w, card_h, laid[seat], role=f"{role}-card",
+                       layer=layer)
             else:
                 f.slot(sx, cy + label_h, card_w, card_h,
-                       role="trick-slot turn" if is_turn else "trick-slot")
+                       role=f"{role}-slot turn" if is_turn else f"{role}-slot", layer=layer)
+        if complete:
+            f.text(x + 8, cy + label_h + card_h + 10, w - 16, foot_h - 6,
+                   _("{name} takes the trick").format(name=self.name(trick.winner)),
+                   size=20, face="bold", colour=GOLD, role=f"{role}-taken", layer=layer)
 
     def scene_result(self) -> None:
         f, _, v = self.f, self._, self.v
@@ -727,9 +850,9 @@ class SceneBuilder:
                 f.text(x + w * 0.66, ly, w * 0.34, 34, _("Bid: {value}").format(value=r.bid),
                        size=20, align="right", colour=MUTED, role="result-bid")
             ly += ch + 6
-            f.text(x, ly, w, 56, breakdown_text(r, self.tr), size=22, align="left",
+            f.text(x, ly, w, 68, breakdown_text(r, self.tr), size=22, align="left",
                    role="result-breakdown", wrap=True)
-            ly += 62
+            ly += 74
             if r.ramsch_points:
                 f.text(x, ly, w, 32, "  ".join(
                     f"{self.name(s)} {p}" for s, p in enumerate(r.ramsch_points)
@@ -737,9 +860,12 @@ class SceneBuilder:
                     size=22, align="left", role="result-points")
                 ly += 38
             elif r.points is not None:
-                f.text(x, ly, w, 32, _("{points} card points, {tricks} tricks").format(
-                    points=r.points, tricks=r.tricks if r.tricks is not None else 0),
-                    size=22, align="left", role="result-points")
+                tricks = r.tricks if r.tricks is not None else 0
+                f.text(x, ly, w, 32, ", ".join((
+                    self.tr.ngettext("{points} card point", "{points} card points",
+                                     r.points).format(points=r.points),
+                    self.tr.ngettext("{tricks} trick", "{tricks} tricks", tricks).format(
+                        tricks=tricks))), size=22, align="left", role="result-points")
                 ly += 38
             for line in result_notes(r, self.tr):
                 if ly + 56 > bottom - 4:
@@ -780,6 +906,16 @@ class SceneBuilder:
         if r.next_dealer is not None and ty + 30 <= bottom:
             f.text(rx, ty + 4, rw, 30, _("Next dealer: {name}").format(
                 name=self.name(r.next_dealer)), size=19, colour=MUTED, role="next-dealer")
+            ty += 38
+        # How the next deal starts: a button in the simulator; on the table the first card.
+        nh = min(64.0, bottom - ty)
+        if v.simulator:
+            f.button(rx, bottom - nh, rw, nh, _("Next deal"), cmd.DealNext(), role="deal-next",
+                     fill=GOLD, colour=GOLD_DARK, size=24)
+        elif nh >= 30:
+            f.text(rx, bottom - nh, rw, nh, _("Deal the next game: its first card over the "
+                                              "deal reader starts it"), size=18, colour=GOLD,
+                   role="next-hint", wrap=True)
 
     def scene_sheet(self) -> None:
         self.sheet(title_key="sheet")
@@ -796,8 +932,8 @@ class SceneBuilder:
         x0 = 8.0
         row_h = 28.0
         f.panel(x0, y, f.W - 16, f.H - y - 8, role="sheet-panel")
-        f.text(x0 + 4, y + 4, num_w - 4, row_h, "#", size=17, colour=MUTED, role="sheet-head")
-        f.text(x0 + num_w, y + 4, game_w - 8, row_h, _("Game"), size=17, colour=MUTED,
+        f.text(x0 + 4, y + 4, num_w - 4, row_h, "#", size=18, colour=MUTED, role="sheet-head")
+        f.text(x0 + num_w, y + 4, game_w - 8, row_h, _("Game"), size=18, colour=MUTED,
                role="sheet-head", align="left")
         for s in range(n):
             f.text(x0 + num_w + game_w + s * col_w, y + 4, col_w - 8, row_h, self.name(s),
@@ -811,21 +947,21 @@ class SceneBuilder:
         rows = sh.rows[-fit_rows:] if fit_rows else ()
         for i, row in enumerate(rows):
             ry = body_top + i * row_h
-            f.text(x0 + 4, ry, num_w - 4, row_h - 2, str(row.number), size=16, colour=MUTED,
+            f.text(x0 + 4, ry, num_w - 4, row_h - 2, str(row.number), size=18, colour=MUTED,
                    role="sheet-num")
             game = (self.tr.contract(row.contract, short=True) if row.contract
                     else _("passed in"))
-            f.text(x0 + num_w, ry, game_w - 74, row_h - 2, game, size=16, align="left",
-                   role="sheet-game")
+            f.text(x0 + num_w, ry, game_w - 74, row_h - 2, game, size=18, align="left",
+                   role="sheet-game", ellipsize=True)
             if row.contract:
                 f.text(x0 + num_w + game_w - 70, ry, 62, row_h - 2, f"{row.value:+d}",
-                       size=16, align="right", colour=WON if row.value > 0 else LOST,
+                       size=18, align="right", colour=WON if row.value > 0 else LOST,
                        role="sheet-value")
             for s in range(n):
                 cx = x0 + num_w + game_w + s * col_w
                 value_w = min(col_w - 34, 76.0)
                 if s == row.dealer:
-                    f.text(cx + col_w - 8 - value_w - 24, ry, 22, row_h - 2, "◆", size=13,
+                    f.text(cx + col_w - 8 - value_w - 24, ry, 22, row_h - 2, "◆", size=18,
                            colour=MUTED, role="sheet-dealer")
                 if s == row.declarer:
                     f.text(cx + col_w - 8 - value_w, ry, value_w, row_h - 2,
@@ -834,11 +970,12 @@ class SceneBuilder:
         fy = f.H - 8 - foot_h + 6
         played = len(sh.rows)
         label = (_("{n} of {total} games").format(n=played, total=sh.games_total)
-                 if sh.games_total else _("{n} games").format(n=played))
-        f.text(x0 + 4, fy, (num_w + game_w) * 0.6, row_h, label, size=16, align="left",
+                 if sh.games_total else self.tr.ngettext("{n} game", "{n} games",
+                                                         played).format(n=played))
+        f.text(x0 + 4, fy, (num_w + game_w) * 0.52, row_h, label, size=18, align="left",
                colour=MUTED, role="sheet-progress")
-        f.text(x0 + 4 + (num_w + game_w) * 0.6, fy, (num_w + game_w) * 0.4 - 8, row_h,
-               "◆ " + _("dealer"), size=14, align="left", colour=MUTED, role="sheet-legend")
+        f.text(x0 + 4 + (num_w + game_w) * 0.52, fy, (num_w + game_w) * 0.48 - 8, row_h,
+               "◆ " + _("dealer"), size=18, align="left", colour=MUTED, role="sheet-legend")
         for s in range(n):
             total = sh.totals[s] if s < len(sh.totals) else 0
             f.text(x0 + num_w + game_w + s * col_w, fy, col_w - 8, row_h, str(total),
@@ -846,14 +983,14 @@ class SceneBuilder:
                    colour=GOLD if sh.winner == s else INK)
         fy += row_h
         if sh.seeger_fabian is not None:
-            f.text(x0 + 4, fy, num_w + game_w - 8, row_h, _("Seeger-Fabian"), size=16,
+            f.text(x0 + 4, fy, num_w + game_w - 8, row_h, _("Seeger-Fabian"), size=18,
                    align="left", colour=MUTED, role="sheet-sf-label")
             for s in range(n):
                 f.text(x0 + num_w + game_w + s * col_w, fy, col_w - 8, row_h,
                        str(sh.seeger_fabian[s]), size=18, align="right", role="sheet-sf")
             fy += row_h
         if sh.settlement is not None:
-            f.text(x0 + 4, fy, num_w + game_w - 8, row_h, _("Settlement"), size=16,
+            f.text(x0 + 4, fy, num_w + game_w - 8, row_h, _("Settlement"), size=18,
                    align="left", colour=MUTED, role="sheet-settlement-label")
             for s in range(n):
                 amount = sh.settlement[s] if s < len(sh.settlement) else 0.0
@@ -878,7 +1015,7 @@ class SceneBuilder:
                 role="fault-text")
             if fault.detail and h >= 70:
                 f.text(30, y + 8 + min(40.0, h * 0.45) + 4, f.W - 60, min(30.0, h * 0.3),
-                       fault.detail, size=17, colour=ALERT_INK, role="fault-detail",
+                       fault.detail, size=18, colour=ALERT_INK, role="fault-detail",
                        min_units=12)
             y += h + 8
 
@@ -893,6 +1030,11 @@ class SceneBuilder:
                      cmd.SetLanguage(code), role=f"pick-{code}", size=24,
                      selected=code == self.v.language,
                      fill=GOLD if code == self.v.language else BUTTON)
+
+
+@dataclass(frozen=True)
+class CloseDialog:
+    """Kiosk-internal: close an open question (the concede confirmation); never sent on."""
 
 
 @dataclass(frozen=True)

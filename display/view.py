@@ -161,6 +161,20 @@ class PushingView:
 
 
 @dataclass(frozen=True)
+class Call:
+    """One thing a player said in the bidding or the declaration, for the history on screen.
+
+    ``what``: ``bid`` (``value``), ``yes`` (``value`` held), ``pass``, ``skat`` (took it up),
+    ``declare`` (``contract``), ``kontra``, ``re``.
+    """
+
+    seat: int
+    what: str
+    value: int | None = None
+    contract: str | None = None
+
+
+@dataclass(frozen=True)
 class TrickView:
     leader: int                      # seat that led
     cards: tuple[tuple[int, Card], ...]  # (seat, card) in the order laid
@@ -178,6 +192,9 @@ class PlayView:
     tricks: tuple[int, int] = (0, 0)     # tricks taken: declarer, defenders
     show_last_trick: bool = False
     kontra: int = 1                      # 1, 2 (Kontra) or 4 (Re)
+    # What conceding now would enter on the sheet for the declarer (signed): if the declarer
+    # gives up, if the defenders give up. None: not known (the kiosk asks without a value).
+    concede_values: tuple[int | None, int | None] = (None, None)
 
 
 @dataclass(frozen=True)
@@ -256,6 +273,7 @@ class View:
     can_concede: bool = False
     kontra_re: bool = False          # the house rule is on: offer Kontra/Re buttons
     note: str = ""                   # a line for the idle screen (e.g. the table's name)
+    calls: tuple[Call, ...] = ()     # this deal's bidding and declaration, in order
 
     def __post_init__(self) -> None:
         n = len(self.players)

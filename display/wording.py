@@ -4,7 +4,11 @@ players count it, names as shown. Pure functions of the view's values and a tran
 
 from __future__ import annotations
 
-from .i18n import Translator
+import re
+
+from engine.cards import Card
+
+from .i18n import Translator, _n
 from .view import Fault, ResultView
 
 NAME_CHARS = 14
@@ -86,6 +90,59 @@ def result_notes(r: ResultView, tr: Translator) -> list[str]:
     return notes
 
 
+# The controller's reasons (English, for logs and scripts) that the screens say in the table's
+# language: pattern -> message. Groups named ``card``/``prompt`` are cards (said in words).
+DETAILS: tuple[tuple[re.Pattern[str], str], ...] = tuple((re.compile(p), m) for p, m in (
+    (r"^there is nothing to undo$", _n("There is nothing to undo")),
+    (r"^the series is over$", _n("The series is over")),
+    (r"^the game is over: deal the next one( over the deal reader)?$",
+     _n("The game is over. Deal the next one over the deal reader")),
+    (r"^bidding is on: no card is laid now$", _n("The bidding is on: no card is laid now")),
+    (r"^(?P<name>.+) takes up the skat or declares a hand game first: no card is laid now$",
+     _n("{name} takes up the skat or declares a hand game first")),
+    (r"^(?P<name>.+) \(computer\) (plays|puts away) (?P<prompt>[CSHD][789TJQKA]): please lay "
+     r"[CSHD][789TJQKA]$", _n("The computer ({name}) chose {prompt}. Please lay that card")),
+    (r"^the cards are still being dealt \((?P<n>\d+) of 32\)$",
+     _n("The cards are still being dealt ({n} of 32)")),
+    (r"^Kontra and Re are not played at this table$", _n("Kontra and Re are not played here")),
+    (r"^the bidding is over$", _n("The bidding is over")),
+    (r"^the bidding is not over$", _n("The bidding is not over yet")),
+    (r"^the skat has already been taken up$", _n("The skat has already been taken up")),
+    (r"^the skat cannot be taken up during play$", _n("The skat cannot be taken up now")),
+    (r"^a game can be conceded only during play$", _n("A game can be conceded only during play")),
+    (r"^(?P<card>[CSHD][789TJQKA]) has already been played in trick (?P<n>\d+)$",
+     _n("{card} was played in trick {n}")),
+    (r"^(?P<card>[CSHD][789TJQKA]) lies in the skat$", _n("{card} lies in the skat")),
+    (r"^(?P<name>.+) deals and sits out this game$", _n("{name} deals and sits out this game")),
+    (r"^(?P<other>.+) is the declarer, not (?P<name>.+)$", _n("{other} is the declarer")),
+    (r"^(?P<name>.+) lays the (discards|pushed cards) on the skat reader$",
+     _n("{name} lays the cards away on the skat reader")),
+    (r"^deal (?P<card>[CSHD][789TJQKA]) over the deal reader, not on \w+$",
+     _n("Deal {card} over the deal reader")),
+    (r"^(?P<whose>.+) already has all (?P<n>\d+) cards$", _n("{whose} has all cards already")),
+))
+
+
+def refusal_detail(fault: Fault, tr: Translator) -> str:
+    """The controller's reason in the table's language; "" when the sentence above it says it
+    all already, or when there are no words for it in this language (never English words
+    under a German sentence)."""
+    if fault.kind in ("revoke", "out-of-turn", "bid-not-higher", "bid-not-legal",
+                      "already-dealt", "short-deal", "duplicate-tag"):
+        return ""
+    text = fault.detail.strip()
+    for pattern, message in DETAILS:
+        m = pattern.match(text)
+        if m is None:
+            continue
+        words = {k: short_name(v) for k, v in m.groupdict().items()}
+        for k in ("card", "prompt"):
+            if k in words:
+                words[k] = tr.card(Card.parse(m.group(k)))
+        return tr(message).format(**words)
+    return text if tr.code == "en" else ""
+
+
 def follow_hint(fault: Fault, tr: Translator) -> str:
     _ = tr
     return _("Play one of these:") if fault.follow_with else ""
@@ -131,7 +188,7 @@ def fault_sentence(fault: Fault, tr: Translator, players: tuple[str, ...]) -> st
                                                                           players))
     if k == "journal":
         return _("The journal cannot be written")
-    return fault.detail or _("Not allowed")
+    return refusal_detail(fault, tr) or _("Not allowed")
 
 
 def zone_name(zone: str | None, tr: Translator, players: tuple[str, ...]) -> str:

@@ -259,10 +259,11 @@ class Table:
         if idx < 0:
             return Outcome("refused", Refusal("other", "there is nothing to undo", seat=seat))
         undone = self.stack[idx][0]
-        keep = self.stack[:idx]
+        keep, dropped = self.stack[:idx], self.stack[idx:]
         self._rebuild(keep)
-        if isinstance(undone, TagLaid):
-            self.present.get(undone.zone, set()).discard(undone.tag)
+        for inp, _source in dropped:  # those cards are taken back: they may be laid again
+            if isinstance(inp, TagLaid):
+                self.present.get(inp.zone, set()).discard(inp.tag)
         return Outcome("accepted", note=f"undone: {describe_input(undone, self)}")
 
     def _rebuild(self, keep: list[tuple[Input, Source]]) -> None:

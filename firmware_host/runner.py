@@ -15,6 +15,7 @@ import queue
 import signal
 import sys
 import threading
+import time
 from collections.abc import Callable
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
@@ -59,6 +60,14 @@ class EventLoop:
         self.running = False
         self.waker: Callable[[], None] | None = None
         self.lights: Any = None  # drivers.gpio.TableIO when the table has buttons and lights
+        # The simulator's window paces the computer's cards so a person can follow them: a
+        # card every ``pace`` seconds, a completed trick stays ``trick_pause`` seconds (or until
+        # the person leads). 0 (tests, the real table) lays them at once.
+        self.pace = 0.0
+        self.trick_pause = 0.0
+        self.clock: Callable[[], float] = time.monotonic
+        self._due: float | None = None
+        self._card_at = -1e9
 
     # Drivers accept anything with put() as their event sink.
     def post(self, event: Any) -> None:
@@ -113,6 +122,8 @@ class EventLoop:
         if isinstance(event, c.DealNext) and self.simulator is not None:
             card = self.simulator.next_card()
             return None if card is None else TagLaid("deal", tags[card])
+        if isinstance(event, c.DealRest) and self.simulator is not None:
+            self._deal_rest()
         if isinstance(event, c.SetLanguage):
             self.language = event.code
         elif isinstance(event, c.SetCardStyle):
@@ -139,6 +150,14 @@ class EventLoop:
                 self.last_refusal = out.refusal
                 if out.refusal is not None and self.beep is not None:
                     self.beep()
+                if out.refusal is not None and self.simulator is not None \
+                        and isinstance(inp, TagLaid):
+                    # In the simulator a click is a card laid and, when refused, taken back
+                    # at once (as a player takes a refused card off the reader): it can be
+                    # laid again later, when it is the right card.
+                    self.session.submit(TagGone(inp.zone, inp.tag))
+                if out.accepted and isinstance(inp, TagLaid):
+                    self._card_at = self.clock()
                 self.computers()
         self.refresh()
         return out
@@ -149,8 +168,14 @@ class EventLoop:
         In the simulator the simulated hardware also lays the computer's cards; on the real
         table a person does, prompted on the screen.
         """
-        table = self.session.table
+        self._due = None
         for _ in range(400):
+            table = self.session.table
+            if self.simulator is not None and table.phase == "play":
+                wait = self._pause_left(table)
+                if wait > 0:
+                    self._due = self.clock() + wait
+                    return
             move = self.session.computer_move()
             if move is None:
                 return
@@ -159,7 +184,30 @@ class EventLoop:
                     return
                 zone = "centre" if table.phase == "play" else "skat"
                 tag = table.config.card_tags()[move.card]
-                self.session.submit(TagLaid(zone, tag))
+                # The computer's own move: an undo reaches back over it to the person's.
+                if self.session.submit(TagLaid(zone, tag), "computer").accepted:
+                    self._card_at = self.clock()
+
+    def _pause_left(self, table: Any) -> float:
+        """How long the simulator waits before the computer lays its next card."""
+        if not (self.pace or self.trick_pause) or table.seat_to_act() not in \
+                self.session.players:
+            return 0.0
+        game = table.game
+        pause = self.trick_pause if not game.trick and game.tricks else self.pace
+        return self._card_at + pause - self.clock()
+
+    def _deal_rest(self) -> None:
+        """Simulator: deal every card still to deal in this deal."""
+        tags = self.session.table.config.card_tags()
+        for _ in range(32):
+            card = self.simulator.next_card()
+            if card is None:
+                return
+            out = self.session.submit(TagLaid("deal", tags[card]))
+            self.last_refusal = out.refusal
+            if not out.accepted or self.session.table.phase != "dealing":
+                return
 
     def refresh(self) -> None:
         if self.show is not None:
@@ -198,18 +246,34 @@ class EventLoop:
         interval = min(tick, self.notifier.ping_every or tick)
         try:
             while stop is None or not stop.is_set():
-                events = self._next_events(interval, wait)
-                self.notifier.watchdog()
-                for event in events:
-                    if event is STOP:
-                        return
-                    try:
-                        self.handle(event)
-                    except Exception:  # one bad event must not stop the table
-                        log.exception("event %r failed", event)
+                if not self.serve_once(interval, wait):
+                    return
         finally:
             self.running = False
             self.notifier.stopping("the table is shutting down")
+
+    def serve_once(self, interval: float,
+                   wait: Callable[[float], list[Any]] | None = None) -> bool:
+        """Wait for events (at most ``interval`` s, less when a paced computer card is due)
+        and handle them; False when asked to stop."""
+        if self._due is not None:
+            interval = max(0.0, min(interval, self._due - self.clock()))
+        events = self._next_events(interval, wait)
+        self.notifier.watchdog()
+        for event in events:
+            if event is STOP:
+                return False
+            try:
+                self.handle(event)
+            except Exception:  # one bad event must not stop the table
+                log.exception("event %r failed", event)
+        if self._due is not None and self.clock() >= self._due:
+            try:
+                self.computers()
+                self.refresh()
+            except Exception:
+                log.exception("the computer's move failed")
+        return True
 
     def _next_events(self, interval: float,
                      wait: Callable[[float], list[Any]] | None) -> list[Any]:
@@ -363,7 +427,11 @@ def _stop_on_signals(loop: EventLoop) -> None:
 
 
 class DealingSimulator:
-    """The simulator's dealer: a shuffled deck, one card per click."""
+    """The simulator's dealer: a shuffled deck, one card per click.
+
+    The deck goes on from the cards the table already has for this deal (after a resume or an
+    undo too), so the next card is always one that has not been dealt.
+    """
 
     def __init__(self, session: Any, seed: int | None = None) -> None:
         import random
@@ -371,48 +439,77 @@ class DealingSimulator:
         self.session = session
         self.rng = random.Random(seed)
         self._order: list[Any] = []
-        self._deal_number = 0
 
     def next_card(self) -> Any:
+        """The next card to deal, or None when nothing is to be dealt now. After a scored
+        deal (or the last of a series) it is the first card of a new shuffle."""
+        from engine.cards import Card
         from engine.deal import Deal
 
         table = self.session.table
-        if table.phase not in ("dealing", "scored"):
-            return None
-        number = table.deal.number + (1 if table.phase == "scored" else 0)
-        if number != self._deal_number or not self._order:
-            self._deal_number = number
+        phase = table.phase
+        if phase in ("scored", "over"):
             self._order = Deal.random(self.rng).dealt_order()
-        dealt = len(table.deal.dealt) if table.phase == "dealing" else 0
-        return self._order[dealt] if dealt < 32 else None
+            return self._order[0]
+        if phase != "dealing":
+            return None
+        dealt = list(table.deal.dealt)
+        if len(dealt) >= 32:
+            return None
+        if len(self._order) != 32 or self._order[:len(dealt)] != dealt:
+            rest = [c for c in Card if c not in dealt]
+            self.rng.shuffle(rest)
+            self._order = dealt + rest
+        return self._order[len(dealt)]
 
 
-def run_kiosk(config: Any, simulated: bool, journal_path: str | None) -> int:
+def open_kiosk(config: Any, simulated: bool) -> Any:
+    """The kiosk with its window open; raises ``DisplayUnavailable``. The table retries a
+    display that is not there yet (a TV switched on late); a desktop simulator does not."""
+    from display.kiosk import Kiosk
+
+    size = config.display.get("size")
+    kiosk = Kiosk(size=tuple(size) if size else None,
+                  fullscreen=bool(config.display.get("fullscreen", not simulated)),
+                  driver=config.display.get("driver"),
+                  idle_after=float(config.display.get("idle_after", 300.0)))
+    kiosk.open(attempts=1 if simulated else 8)
+    return kiosk
+
+
+def kiosk_loop(config: Any, session: Any, kiosk: Any, simulated: bool,
+               seed: int | None = None) -> EventLoop:
+    """The event loop of a kiosk: in the simulator with a dealer and paced computer cards."""
+    sim = DealingSimulator(session, seed) if simulated else None
+    loop = EventLoop(session, show=kiosk.show, notifier=Notifier.from_environment(),
+                     simulator=sim)
+    if simulated:
+        loop.pace, loop.trick_pause = 0.6, 1.5
+    loop.waker = kiosk.notify
+    return loop
+
+
+def run_kiosk(config: Any, simulated: bool, journal_path: str | None,
+              seed: int | None = None, kiosk: Any = None) -> int:
     """The pygame kiosk (a window in the simulator, full screen on the table)."""
     try:
-        from display.kiosk import DisplayUnavailable, Kiosk
+        from display.kiosk import DisplayUnavailable
     except ImportError as exc:
         print(f"skat-table: the kiosk display is not available ({exc}); "
               "use --headless / --no-display", file=sys.stderr)
         return 1
+    if kiosk is None:
+        try:
+            kiosk = open_kiosk(config, simulated)
+        except DisplayUnavailable as exc:
+            print(f"skat-table: no display: {exc}", file=sys.stderr)
+            return 1
     session = _open_or_say(config, Path(journal_path) if journal_path else None)
     if session is None:
+        kiosk.close()
         return 1
     session.warm_up_players()
-    sim = DealingSimulator(session) if simulated else None
-    size = config.display.get("size")
-    try:
-        kiosk = Kiosk(size=tuple(size) if size else None,
-                      fullscreen=bool(config.display.get("fullscreen", not simulated)),
-                      driver=config.display.get("driver"),
-                      idle_after=float(config.display.get("idle_after", 300.0)))
-        kiosk.open()
-    except DisplayUnavailable as exc:
-        print(f"skat-table: no display: {exc}", file=sys.stderr)
-        return 1
-    loop = EventLoop(session, show=kiosk.show, notifier=Notifier.from_environment(),
-                     simulator=sim)
-    loop.waker = kiosk.notify
+    loop = kiosk_loop(config, session, kiosk, simulated, seed)
     closers = [] if simulated else start_hardware(config, loop)
     _stop_on_signals(loop)
     stop = threading.Event()

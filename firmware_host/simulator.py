@@ -134,11 +134,22 @@ def cmd_simulate(args: argparse.Namespace) -> int:
     if args.window or (has_display() and not args.headless):
         from dataclasses import replace
 
-        from firmware_host.runner import run_kiosk
+        from display.kiosk import DisplayUnavailable
+        from firmware_host.runner import open_kiosk, run_kiosk
 
         if not args.config:  # in the window a person plays seat 0 against the computer
             config = replace(config, computer=replace(config.computer, seats=(1, 2)))
-        return run_kiosk(config, simulated=True, journal_path=args.journal)
+        try:
+            kiosk = open_kiosk(config, simulated=True)
+        except DisplayUnavailable as exc:
+            if args.window:
+                print(f"skat-table: no window can be opened: {exc}", file=sys.stderr)
+                return 1
+            print(f"skat-table simulate: no window can be opened ({exc}); "
+                  "running headless instead", file=sys.stderr)
+            return run_headless(config, args)
+        return run_kiosk(config, simulated=True, journal_path=args.journal, seed=args.seed,
+                         kiosk=kiosk)
     return run_headless(config, args)
 
 

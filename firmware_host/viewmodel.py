@@ -52,6 +52,7 @@ def build_view(session: Any, refusal: Refusal | None = None, simulator: bool = F
         prompt=prompt, simulator=simulator, can_undo=bool(table.stack),
         can_concede=phase == "play", kontra_re=bool(getattr(table.rules, "kontra_re", False)),
         hands=_hands(table, d, simulator), sheet=_sheet(table),
+        calls=_calls(d) if phase not in ("dealing", "scored", "over") else (),
     )
     if phase == "dealing":
         return v.View(scene="deal", deal=_deal_view(table, d), **common)
@@ -99,6 +100,40 @@ def _pushing_view(table: Table, d: DealState, simulator: bool) -> Any:
         to_act=d.seats[game.to_act], taken=bool(game.pushing), laid=laid, pushes=game.pushes,
         decided=decided, jacks=bool(getattr(table.rules, "schieberamsch_jacks", False)),
         laid_cards=tuple(mask_cards(game.skat)) if simulator and laid else ())
+
+
+def _calls(d: DealState) -> tuple[Any, ...]:
+    """Who said what in this deal's bidding and declaration, in order (table seats)."""
+    from display.view import Call
+    from engine import actions as a
+
+    game = d.game
+    if game is None:
+        return ()
+    out = []
+    for act in game.actions:
+        seat = d.seats[act.pos] if getattr(act, "pos", None) is not None else None
+        if seat is None:
+            continue
+        if isinstance(act, a.Bid):
+            out.append(Call(seat, "bid", value=act.value))
+        elif isinstance(act, a.Hold):
+            out.append(Call(seat, "yes", value=_last_value(out)))
+        elif isinstance(act, a.Pass) and not isinstance(act, a.Push):
+            out.append(Call(seat, "pass"))
+        elif isinstance(act, a.TakeSkat):
+            out.append(Call(seat, "skat"))
+        elif isinstance(act, a.Declare):
+            out.append(Call(seat, "declare", contract=str(act.contract)))
+        elif isinstance(act, a.Kontra | a.Re):
+            out.append(Call(seat, "kontra" if isinstance(act, a.Kontra) else "re"))
+        elif isinstance(act, a.Play):
+            break
+    return tuple(out)
+
+
+def _last_value(calls: list[Any]) -> int | None:
+    return next((c.value for c in reversed(calls) if c.value is not None), None)
 
 
 def _holder(game: Any, seat: Any) -> int | None:
@@ -172,13 +207,39 @@ def _play_view(table: Table, d: DealState) -> Any:
     game = d.game
     declarer = game.declarer if game.declarer is not None else 0
     taken = sum(1 for t in game.tricks if t.winner == declarer)
-    last = game.tricks[-1] if game.tricks else None
+    tricks = game.tricks
+    if not game.trick and tricks:
+        # The trick just completed stays on the table, its winner marked, until the next
+        # card is laid; "last trick" is then the one before it.
+        done = tricks[-1]
+        trick = _trick_view(d, done.leader, done.cards, done.winner)
+        last = tricks[-2] if len(tricks) > 1 else None
+    else:
+        trick = _trick_view(d, game.trick_leader, list(game.trick), None)
+        last = tricks[-1] if tricks else None
     return PlayView(
         declarer=d.seats[declarer], contract=str(game.contract) if game.contract else "R",
-        bid=game.bid, to_act=d.seats[game.to_act],
-        trick=_trick_view(d, game.trick_leader, list(game.trick), None),
+        bid=game.bid, to_act=d.seats[game.to_act], trick=trick,
         last_trick=None if last is None else _trick_view(d, last.leader, last.cards, last.winner),
-        tricks=(taken, len(game.tricks) - taken), kontra=int(getattr(game, "kontra", 1) or 1))
+        tricks=(taken, len(game.tricks) - taken), kontra=int(getattr(game, "kontra", 1) or 1),
+        concede_values=_concede_values(game) if not game.is_ramsch else (None, None))
+
+
+def _concede_values(game: Any) -> tuple[int | None, int | None]:
+    """The signed value a concession now would give the declarer: (declarer gives up,
+    the defenders give up)."""
+    from engine.actions import Concede
+
+    out: list[int | None] = []
+    declarer = game.declarer
+    for pos in (declarer, (declarer + 1) % 3):
+        try:
+            trial = game.copy()
+            trial.push(Concede(pos))
+            out.append(int(trial.result.value))
+        except Exception:  # a rule that forbids it now: ask without a value
+            out.append(None)
+    return (out[0], out[1])
 
 
 def _result_view(table: Table, d: DealState) -> Any:

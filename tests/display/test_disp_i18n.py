@@ -17,43 +17,115 @@ ROOT = Path(__file__).resolve().parents[2]
 PLACEHOLDER = re.compile(r"\{[a-z_]*\}")
 
 
+def literal(node: ast.AST) -> str | None:
+    return node.value if isinstance(node, ast.Constant) and isinstance(node.value, str) else None
+
+
 def source_messages() -> set[str]:
-    """Every literal passed to ``_()`` or ``_n()`` in display/."""
+    """Every literal passed to ``_()`` or ``_n()``, and the singular of every ``ngettext``
+    call, in display/."""
     found: set[str] = set()
     for path in (ROOT / "display").glob("*.py"):
         for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
-            if (isinstance(node, ast.Call) and isinstance(node.func, ast.Name)
-                    and node.func.id in ("_", "_n") and node.args
-                    and isinstance(node.args[0], ast.Constant)
-                    and isinstance(node.args[0].value, str)):
-                found.add(node.args[0].value)
+            if not isinstance(node, ast.Call) or not node.args:
+                continue
+            name = node.func.id if isinstance(node.func, ast.Name) else (
+                node.func.attr if isinstance(node.func, ast.Attribute) else "")
+            if name in ("_", "_n", "ngettext") and literal(node.args[0]) is not None:
+                found.add(literal(node.args[0]))  # type: ignore[arg-type]
     return found
 
 
-def po(lang: str) -> dict[str, str]:
+def plural_messages() -> dict[str, str]:
+    """singular -> plural of every ``ngettext`` call in display/."""
+    found: dict[str, str] = {}
+    for path in (ROOT / "display").glob("*.py"):
+        for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+            if (isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute)
+                    and node.func.attr == "ngettext" and len(node.args) == 3
+                    and literal(node.args[0]) is not None):
+                found[literal(node.args[0])] = literal(node.args[1])  # type: ignore[index]
+    return found
+
+
+def po(lang: str) -> dict:
     return read_po(LOCALE_DIR / lang / "LC_MESSAGES" / f"{DOMAIN}.po")
+
+
+def msgids(catalog: dict) -> set[str]:
+    return {k if isinstance(k, str) else k[0] for k in catalog}
 
 
 def test_source_has_messages() -> None:
     assert len(source_messages()) > 100
+    assert len(plural_messages()) >= 4
 
 
 @pytest.mark.parametrize("lang", LANGUAGES)
 def test_no_message_missing_or_empty(lang: str) -> None:
     catalog = po(lang)
-    missing = sorted(source_messages() - set(catalog))
+    missing = sorted(source_messages() - msgids(catalog))
     assert not missing, f"{lang}: missing {missing}"
-    empty = sorted(k for k, v in catalog.items() if not v.strip())
+    empty = sorted(str(k) for k, v in catalog.items() if not v.strip())
     assert not empty, f"{lang}: empty translations {empty}"
-    unused = sorted(set(catalog) - source_messages())
+    unused = sorted(msgids(catalog) - source_messages())
     assert not unused, f"{lang}: messages no longer in the source {unused}"
+    plurals = {k[0] for k in catalog if isinstance(k, tuple)}
+    assert plurals == set(plural_messages()), f"{lang}: plural entries {plurals}"
+
+
+# How many plural forms each language has, and a number for each form.
+PLURAL_FORMS = {"de": (1, 2), "en": (1, 2), "fr": (1, 2), "es": (1, 2), "nb": (1, 2),
+                "nl": (1, 2), "cs": (1, 3, 5), "pl": (1, 3, 5)}
+
+
+@pytest.mark.parametrize("lang", LANGUAGES)
+def test_plural_forms(lang: str) -> None:
+    """Every plural message has the language's number of forms, each different, and
+    gettext picks the right one: "1 card", "2 cards"; Polish "1 karta", "3 karty", "5 kart"."""
+    catalog = po(lang)
+    t = translator(lang)
+    for singular, plural in plural_messages().items():
+        forms = [catalog[(singular, i)] for i in range(len(PLURAL_FORMS[lang]))]
+        assert (singular, len(forms)) not in catalog, (lang, singular)
+        for n, form in zip(PLURAL_FORMS[lang], forms, strict=True):
+            assert t.ngettext(singular, plural, n) == form
+        assert len(set(forms)) == len(forms) or lang in ("nb",) or not any(
+            ch.isalpha() for ch in PLACEHOLDER.sub("", singular)), (lang, forms)
+    one = t.ngettext("{n} card", "{n} cards", 1).format(n=1)
+    assert "cards" not in one and "kart " not in one + " "
+
+
+def test_polish_and_czech_card_counts() -> None:
+    pl, cs = translator("pl"), translator("cs")
+    assert [pl.ngettext("{n} card", "{n} cards", n).format(n=n) for n in (1, 3, 5, 22)] == [
+        "1 karta", "3 karty", "5 kart", "22 karty"]
+    assert [cs.ngettext("{n} card", "{n} cards", n).format(n=n) for n in (1, 3, 5)] == [
+        "1 karta", "3 karty", "5 karet"]
+    assert translator("en").ngettext("{n} card", "{n} cards", 1).format(n=1) == "1 card"
 
 
 @pytest.mark.parametrize("lang", LANGUAGES)
 def test_placeholders_kept(lang: str) -> None:
-    bad = [(k, v) for k, v in po(lang).items()
-           if sorted(PLACEHOLDER.findall(k)) != sorted(PLACEHOLDER.findall(v))]
+    plurals = plural_messages()
+    bad = []
+    for k, v in po(lang).items():
+        source = k if isinstance(k, str) else k[0]
+        names = sorted(PLACEHOLDER.findall(source))
+        if isinstance(k, tuple):  # a form for one number may leave the number out
+            if not set(PLACEHOLDER.findall(v)) <= set(names + PLACEHOLDER.findall(
+                    plurals.get(source, ""))):
+                bad.append((k, v))
+        elif names != sorted(PLACEHOLDER.findall(v)):
+            bad.append((k, v))
     assert not bad, bad
+
+
+def test_no_double_colon() -> None:
+    """A sentence has at most one colon (the Czech computer prompt had two)."""
+    for lang in LANGUAGES:
+        for k, v in po(lang).items():
+            assert v.count(":") <= 1, (lang, k, v)
 
 
 @pytest.mark.parametrize("lang", LANGUAGES)
@@ -70,7 +142,7 @@ def test_compiled_catalog_matches_source(lang: str) -> None:
 def test_translated_not_copied(lang: str) -> None:
     """Most messages differ from English (Skat terms like Grand, Null, Hand may not)."""
     catalog = po(lang)
-    same = [k for k, v in catalog.items() if k == v and PLACEHOLDER.sub("", k).strip()]
+    same = [k for k, v in catalog.items() if k == v and PLACEHOLDER.sub("", str(k)).strip()]
     assert len(same) < 0.2 * len(catalog), same
 
 

@@ -3,6 +3,7 @@ everything is on the screen, tap targets are big, and the screen actually gets d
 
 from __future__ import annotations
 
+import functools
 import itertools
 
 import pygame
@@ -19,7 +20,7 @@ from display.view import LANGUAGES, SCENES, View
 from engine.cards import Card
 
 SIZES = ((800, 480), (1920, 1080))
-MIN_TARGET_UNITS = 36  # ~7 mm on a 7-inch 800x480 screen
+MIN_TARGET_UNITS = 48  # 9 mm on a 7-inch 800x480 screen (1 px is about 0.19 mm)
 
 
 def all_views(language: str) -> dict[str, View]:
@@ -58,8 +59,29 @@ def check_layout(elements: list[Element], size: tuple[int, int]) -> list[str]:
             short = min(e.rect.w, e.rect.h) / scale
             if short < MIN_TARGET_UNITS - 0.5:
                 problems.append(f"{e.role}: tap target {e.rect} is too small")
+        if e.kind in ("card", "back") and e.command is not None:
+            # A card of a fanned hand: its visible strip is the target, as high as a button
+            # and wide enough to show the card's whole corner index.
+            if e.rect.h / scale < MIN_TARGET_UNITS - 0.5:
+                problems.append(f"{e.role}: card target {e.rect} is too low")
+            full = e.draw_rect or e.rect
+            if e.rect.w < index_width(full.w) - 1:
+                problems.append(f"{e.role}: {e.card} shows {e.rect.w} px of {full.w}, "
+                                f"its index needs {index_width(full.w)}")
     problems += overlaps(elements)
     return problems
+
+
+@functools.cache
+def index_width(card_w: int) -> int:
+    """Pixels from a card's left edge to the right of its widest corner index ("10"), as
+    ``display.cards`` draws it."""
+    from display.fonts import Fonts
+
+    h = round(card_w * 1.5)
+    px = max(8, int(h * 0.15))
+    pad = max(2, int(card_w * 0.05))
+    return pad + Fonts().size("condbold", px, "10")[0]
 
 
 def measured_fit(renderer: Renderer, e: Element) -> bool:
@@ -168,7 +190,8 @@ def test_pushing_says_who_decides_the_doubling_and_the_cards_laid(
     elements = renderer.layout(laying, size)
     texts = [e.text for e in elements]
     assert "press-skat" not in {e.role for e in elements}
-    assert "×4" in texts and "Lay one more card on the skat reader" in texts
+    assert "×4" in texts and ("Lay one more card on the skat reader" in texts
+                              or "Tap one more card to lay away" in texts)
     assert [e.card for e in elements if e.role == "pushed-card"] == [Card.D8]
     assert len([e for e in elements if e.role == "push-slot"]) == 1
     assert "passed it on" in " ".join(e.text for e in elements if e.role == "seat-role")

@@ -1,0 +1,276 @@
+"""The simulator's window as a person meets it: taps posted into the running kiosk, through
+the real event loop, controller and computer seats (see ``tabletop.py``)."""
+
+from __future__ import annotations
+
+import os
+import subprocess
+import sys
+
+import pygame
+import pytest
+from tabletop import Tabletop
+
+from display.kiosk import DisplayUnavailable, Kiosk
+
+
+@pytest.fixture
+def table():
+    t = Tabletop(seed=1, games=2)
+    yield t
+    t.close()
+
+
+def play_until(t: Tabletop, done, steps: int = 400) -> None:
+    for _ in range(steps):
+        if done():
+            return
+        t.act()
+    raise AssertionError(f"not reached; the screen shows {t.view.scene}")
+
+
+def anna_holds_an_illegal_card(t: Tabletop) -> bool:
+    return t.anna_to_play() and len(t.legal_cards()) < len(t.view.hands[0])
+
+
+def test_a_refused_card_can_be_laid_when_it_is_right() -> None:
+    """Item 1: a card refused once is laid again later, when it is the card to play."""
+    for seed in range(1, 30):
+        t = Tabletop(seed=seed, games=None)
+        try:
+            play_until(t, lambda t=t: anna_holds_an_illegal_card(t) or t.view.scene == "result")
+            if t.view.scene != "play":
+                continue
+            legal = t.legal_cards()
+            wrong = next(c for c in t.view.hands[0] if c not in legal)
+            t.tap(t.hand_card(wrong))
+            assert t.view.refusal is not None and t.view.refusal.card == wrong
+            assert wrong in t.view.hands[0]
+            # Play on (other cards) until the refused card is a legal one, then lay it.
+            for _ in range(60):
+                if t.view.scene != "play":
+                    break
+                if t.anna_to_play() and wrong in t.legal_cards():
+                    t.tap(t.hand_card(wrong))
+                    assert t.view.refusal is None
+                    assert wrong not in (t.view.hands[0] or ())
+                    return
+                if t.anna_to_play():
+                    t.tap(t.hand_card(next(c for c in t.legal_cards() if c != wrong)))
+                else:
+                    t.act()
+        finally:
+            t.close()
+    pytest.fail("no deal in 30 seeds let a refused card become legal")
+
+
+def test_the_real_table_takes_a_refused_card_back() -> None:
+    """Item 1 on the real table: the refused card is lifted off the reader (gone) and laid
+    again later; nothing is left that keeps a legal card from being laid."""
+    from firmware_host.inputs import TagGone, TagLaid
+
+    t = Tabletop(seed=3, games=None)
+    try:
+        play_until(t, lambda: anna_holds_an_illegal_card(t))
+        tags = t.table.config.card_tags()
+        wrong = next(c for c in t.view.hands[0] if c not in t.legal_cards())
+        t.loop.handle(TagLaid("centre", tags[wrong]))
+        assert t.session.rejected and t.view.refusal.card == wrong
+        t.loop.handle(TagGone("centre", tags[wrong]))     # the player takes it back
+        assert not t.table.present.get("centre", set()) & {tags[wrong]}
+        right = t.legal_cards()[0]
+        t.loop.handle(TagLaid("centre", tags[right]))
+        assert t.view.refusal is None and right not in (t.view.hands[0] or ())
+    finally:
+        t.close()
+
+
+def test_a_whole_series_to_its_end_and_the_next(table: Tabletop) -> None:
+    """Item 2: the result screen deals the next game; the series ends on the sheet, which
+    offers a new series; every step by taps."""
+    seen = set()
+    for _ in range(2000):
+        seen.add(table.view.scene)
+        if table.view.scene == "result":
+            assert table.one("deal-next").text
+        if table.view.scene == "sheet" and table.view.sheet.finished:
+            break
+        table.act()
+    assert table.view.scene == "sheet" and table.view.sheet.finished
+    assert {"deal", "result"} <= seen
+    table.tap("deal-next")            # "New series"
+    assert table.view.scene == "deal" and table.view.sheet.rows == ()
+    assert table.view.deal.counted == 1
+
+
+def test_space_deals_the_next_game(table: Tabletop) -> None:
+    play_until(table, lambda: table.view.scene == "result")
+    number = table.view.game_number
+    table.key(pygame.K_SPACE)
+    assert table.view.scene == "deal" and table.view.game_number == number + 1
+
+
+def test_the_real_table_says_how_the_next_deal_starts() -> None:
+    from display.render import Renderer
+    from display.samples import sample_view
+
+    elements = Renderer().layout(sample_view("result", "de"), (800, 480))
+    hint = next(e for e in elements if e.role == "next-hint")
+    assert "Kartengeber" in hint.text or "Karte" in hint.text
+
+
+def test_a_tap_on_the_banner_closes_it_and_reaches_nothing_under_it() -> None:
+    """Item 3: the red banner takes the taps on it; a tap closes it."""
+    t = Tabletop(seed=2, games=None)
+    try:
+        play_until(t, lambda: anna_holds_an_illegal_card(t))
+        wrong = next(c for c in t.view.hands[0] if c not in t.legal_cards())
+        t.tap(t.hand_card(wrong))
+        banner = t.one("refusal")
+        inputs = len(t.table.stack)
+        t.tap_at(banner.rect.right - 5, banner.rect.centery, touch=True)  # its right end
+        assert len(t.table.stack) == inputs and t.table.phase == "play"
+        assert not t.find("refusal") and t.view.refusal is not None
+        t.tap(t.hand_card(t.legal_cards()[0]))   # the next card is laid as ever
+        assert len(t.table.stack) > inputs
+    finally:
+        t.close()
+
+
+def test_no_tap_on_a_banner_reaches_a_button_under_it() -> None:
+    """Every sample screen with a banner, at three sizes: a tap on any point of the banner
+    where a button lies under it makes no command."""
+    from dataclasses import replace
+
+    from display.samples import extra_views, sample_view
+
+    kiosk = Kiosk().open((800, 480))
+    checked = 0
+    try:
+        for size in ((800, 480), (1024, 600), (1920, 1080)):
+            kiosk.screen = pygame.display.set_mode(size)
+            kiosk._keys = []
+            views = [v for v in extra_views("de").values() if v.refusal or v.prompt]
+            views.append(replace(sample_view("play", "de", simulator=True),
+                                 refusal=extra_views("de")["play-refused"].refusal))
+            for view in views:
+                kiosk.show(view)
+                banners = [e for e in kiosk.elements if e.role in ("refusal", "prompt")]
+                for banner in banners:
+                    for el in [e for e in kiosk.elements if e.command is not None
+                               and e.layer < banner.layer and e.rect.colliderect(banner.rect)]:
+                        kiosk.ui = replace(kiosk.ui, hide_refusal=False)
+                        kiosk.show(view)
+                        x, y = banner.rect.clip(el.rect).center
+                        pygame.event.post(pygame.event.Event(
+                            pygame.MOUSEBUTTONDOWN, pos=(x, y), button=1, touch=False))
+                        assert kiosk.wait_events(0.01) == [], (view.scene, el.role)
+                        checked += 1
+    finally:
+        kiosk.close()
+    assert checked > 0
+
+
+@pytest.mark.parametrize("seed", [2, 3, 5])
+def test_conceding_asks_first(seed: int) -> None:
+    """Item 3: "Anna gives up: lost, -72?" - cancel plays on, yes ends the game."""
+    table = Tabletop(seed=seed, games=None, bids=True)
+    try:
+        play_until(table, lambda: (table.view.scene == "play"
+                                   and table.view.play.declarer == 0)
+                   or table.view.scene == "result", 800)
+        if table.view.scene == "play":
+            check_concede(table)
+            return
+    finally:
+        table.close()
+    pytest.fail(f"Anna did not declare in the first deal of seed {seed}")
+
+
+def check_concede(table: Tabletop) -> None:
+    table.tap("concede")
+    assert table.view.scene == "play" and table.find("confirm-declarer")
+    lost = table.view.play.concede_values[0]
+    assert f"{lost:+d}" in table.one("confirm-declarer").text
+    table.tap("confirm-cancel")
+    assert table.view.scene == "play" and not table.find("confirm-declarer")
+    table.tap("concede")
+    table.tap("confirm-declarer")
+    assert table.view.scene == "result" and table.view.result.value == lost
+    assert table.view.result.ending == "declarer-conceded"
+
+
+def test_undo_takes_back_the_persons_card_and_the_computers_after_it(table: Tabletop) -> None:
+    """Item 4: undo with computer seats reaches back to Anna's own last card."""
+    play_until(table, lambda: table.anna_to_play() and table.view.play.trick.winner is None
+               and not table.view.play.trick.cards)
+    hand = table.view.hands[0]
+    card = table.legal_cards()[0]
+    table.tap(table.hand_card(card))
+    assert card not in table.view.hands[0]
+    table.tap("undo")
+    assert table.view.hands[0] == hand and table.anna_to_play()
+    # ... and the computer's cards can be laid again: the game goes on.
+    table.tap(table.hand_card(card))
+    assert card not in table.view.hands[0]
+    assert table.view.prompt is None
+
+
+def test_no_display_is_said_not_hidden() -> None:
+    """Item 5: SDL's off-screen fallback is no window: the kiosk says so."""
+    env_driver = os.environ.pop("SDL_VIDEODRIVER", None)
+    display = os.environ.get("DISPLAY")
+    os.environ["DISPLAY"] = ":97"
+    try:
+        with pytest.raises(DisplayUnavailable, match=r"no video device|no display"):
+            Kiosk(size=(800, 480)).open(attempts=1)
+    finally:
+        pygame.display.quit()
+        if env_driver is not None:
+            os.environ["SDL_VIDEODRIVER"] = env_driver
+        if display is None:
+            os.environ.pop("DISPLAY", None)
+        else:
+            os.environ["DISPLAY"] = display
+
+
+def test_simulate_without_a_display_falls_back_to_headless(tmp_path) -> None:
+    env = {k: v for k, v in os.environ.items() if k != "SDL_VIDEODRIVER"}
+    env.update(DISPLAY=":97", XDG_DATA_HOME=str(tmp_path))
+    out = subprocess.run([sys.executable, "-m", "firmware_host", "simulate", "--games", "1",
+                          "--seed", "4"], env=env, capture_output=True, text=True, timeout=120)
+    assert out.returncode == 0, out.stderr
+    assert "headless" in out.stderr and "Series over" in out.stdout
+
+
+def test_a_complete_trick_stays_with_its_winner() -> None:
+    """Item 6: the third card completes the trick; it stays, winner marked, for 1.5 s in
+    the simulator before the computer leads."""
+    t = Tabletop(seed=1, games=None, paced=True)
+    now = [100.0]
+    t.loop.clock = lambda: now[0]
+    try:
+        for _ in range(600):
+            v = t.view
+            if v.scene == "play" and len(v.play.trick.cards) == 2 and t.anna_to_play():
+                break
+            if v.scene == "play" and not t.anna_to_play():
+                now[0] += 2.0
+                t.settle(0.0)
+                continue
+            t.act()
+        else:
+            pytest.fail("Anna never completed a trick")
+        t.tap(t.hand_card(t.legal_cards()[0]))
+        trick = t.view.play.trick
+        assert len(trick.cards) == 3 and trick.winner is not None
+        assert t.one("trick-winner") and t.one("trick-taken")
+        if trick.winner != 0:   # the computer leads only after the pause
+            now[0] += 1.0
+            t.settle(0.0)
+            assert t.view.play.trick.winner is not None
+            now[0] += 1.0
+            t.settle(0.0)
+            assert t.view.play.trick.winner is None and len(t.view.play.trick.cards) >= 1
+    finally:
+        t.close()

@@ -6,8 +6,10 @@ reported at once as a :class:`ReaderFault` and skipped (it never stalls the othe
 tried again every ``retry_every`` seconds and reported as :class:`ReaderBack` when it answers.
 A reader is dead only when the chip fails its self-check: a tag that answers but cannot be read
 for ``unreadable_after`` passes in a row is a :class:`TagUnreadable`, said once until the zone
-reads cleanly again. A tag read by two readers in one pass (pads set too close) counts in that
-pass only for the zone where it already lies, or for neither. Nothing raises out of the thread.
+reads cleanly again. Pads set too close: a tag read by two readers in one pass counts for
+neither in that pass; a new tag counts only for the reader that heard it most often in the last
+``gone_after`` seconds; and a tag that lies (is laid) in one zone is not counted for another
+until it has gone from the first. Nothing raises out of the thread.
 
 >>> from drivers.clock import VirtualClock
 >>> from drivers.mfrc522 import MFRC522
@@ -78,6 +80,7 @@ class MFRC522Poller:
         self.min_pass = min_pass
         self.retry_every = retry_every
         self.unreadable_after = unreadable_after
+        self._heard: dict[str, dict[str, list[float]]] = {}
         self.passes = 0
         self._stop = threading.Event()
         self._thread: threading.Thread | None = None
@@ -125,13 +128,42 @@ class MFRC522Poller:
         for slot, uids, _ in reads:
             for uid in uids:
                 seen_in.setdefault(uid, set()).add(slot.zone)
+        laid_in = {slot.zone: self.tracker.present(slot.zone) for slot in self.slots}
+        heard = self._remember(reads)
         for slot, uids, at in reads:
-            kept = [uid for uid in uids if len(seen_in[uid]) == 1
-                    or uid in self.tracker.present(slot.zone)]
+            kept = []
+            for uid in uids:
+                if len(seen_in[uid]) > 1:
+                    continue  # two fields reached it: this pass cannot tell where it lies
+                if uid not in laid_in[slot.zone]:
+                    if any(uid in there for zone, there in laid_in.items() if zone != slot.zone):
+                        continue  # it lies on another pad until it has gone from there
+                    mine = len(heard[uid].get(slot.zone, ()))
+                    if any(len(times) >= mine for zone, times in heard[uid].items()
+                           if zone != slot.zone):
+                        continue  # another reader hears it as often: a neighbour's card
+                kept.append(uid)
             self.tracker.seen_all(slot.zone, kept, at)
         frozen = {slot.zone for slot in self.slots if not slot.ok}
         self.tracker.expire(self.clock.now(), frozen)
         self.passes += 1
+
+    def _remember(self, reads: list[tuple[_Slot, list[str], float]]) -> dict[str, dict[str, list]]:
+        """Which readers heard each tag within the last ``gone_after`` seconds, and when."""
+        now = self.clock.now()
+        for slot, uids, at in reads:
+            for uid in uids:
+                self._heard.setdefault(uid, {}).setdefault(slot.zone, []).append(at)
+        horizon = now - self.tracker.gone_after
+        for uid in list(self._heard):
+            zones = self._heard[uid]
+            for zone in list(zones):
+                zones[zone] = [t for t in zones[zone] if t > horizon]
+                if not zones[zone]:
+                    del zones[zone]
+            if not zones:
+                del self._heard[uid]
+        return self._heard
 
     def _watch_unreadable(self, slot: _Slot) -> None:
         if getattr(slot.reader, "unreadable", 0):

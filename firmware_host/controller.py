@@ -203,6 +203,10 @@ class Table:
             zone = self.present.setdefault(inp.zone, set())
             if inp.tag in zone:
                 return Outcome("ignored", note=f"{inp.tag} still lies on {inp.zone}")
+            lying = self._lies_in_trick(inp)
+            if lying is not None:
+                zone.add(inp.tag)
+                return Outcome("ignored", note=f"{lying} still lies in the trick on {inp.zone}")
             zone.add(inp.tag)
             if inp.tag in self.stale.get(inp.zone, ()):
                 self.stale[inp.zone].discard(inp.tag)
@@ -248,6 +252,26 @@ class Table:
         for zone, tags in self.present.items():
             self.stale.setdefault(zone, set()).update(tags)
         self.present = {}
+
+    def _lies_in_trick(self, inp: TagLaid) -> Card | None:
+        """The card, if ``inp`` is a card of the trick lying on the table read again.
+
+        Stacked stickers detune each other: a card under the one laid after it may fall silent
+        for a second (a "gone") and be read again. The trick lies until its winner takes it away
+        (docs/hardware.md, "The table flow"), so such a read is no new card and no refusal.
+        """
+        game = self.game
+        in_play = self.stage == "game" and self.phase == "play"
+        if game is None or not (
+            (in_play and (inp.zone == "centre" or inp.zone.startswith("seat")))
+            or (self.stage == "scored" and inp.zone == "centre")
+        ):
+            return None
+        card = self.config.deck.get(inp.tag)
+        if card is None:
+            return None
+        lying = list(game.trick) or (list(game.tricks[-1].cards) if game.tricks else [])
+        return card if card in lying else None
 
     def _undo(self, seat: int) -> Outcome:
         if not 0 <= seat < self.n:

@@ -115,12 +115,15 @@ def refusal_script() -> tuple[Script, dict[int, str]]:
     s.gone("centre", "SA").gone("seat1", "SA").lay("seat1", "SA")
     refused("must follow trump")
     s.lay("seat1", "C8").play("HQ")
+    # The trick lies until its winner takes it away: a card of it read again is no new card.
     s.gone("centre", "CJ").lay("centre", "CJ")
-    refused("already been played in trick 1")
+    noop.add(len(s.lines))
     s.lay("centre", "C9")
     refused("lies in the skat")
     # Trick 2: hearts led; Ben must follow with HK or HT.
     s.play("HA")
+    s.gone("centre", "CJ").lay("centre", "CJ")  # trick 1 has been taken away: a refusal
+    refused("already been played in trick 1")
     s.gone("seat1", "SA").lay("seat1", "SA")
     refused("must follow hearts")
     s.play("HK H9")

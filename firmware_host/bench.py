@@ -21,6 +21,7 @@ GROUPS: dict[str, str] = {
     "controller": "firmware_host.latency:bench",
     "display": "display.bench:bench",
     "players": "engine.players.bench:bench",
+    "analysis": "engine.players.analysis_bench:bench",
 }
 
 

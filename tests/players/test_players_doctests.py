@@ -10,7 +10,7 @@ import pytest
 MODULES = [
     "engine.players", "engine.players.base", "engine.players.evaluate",
     "engine.players.solver", "engine.players.rule", "engine.players.table",
-    "engine.players.pimc", "engine.players.strength",
+    "engine.players.pimc", "engine.players.strength", "engine.players.analysis",
 ]
 
 

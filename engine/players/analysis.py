@@ -1,0 +1,591 @@
+""""Could I have won?": the double-dummy analysis of a finished game.
+
+With every hand open, the solver (:mod:`engine.players.solver`) says what the declarer can
+force from any point of the play. This module asks it after every card of a game and keeps:
+
+- whether the contract was makeable from the first lead with the declarer's actual discard
+  (``start``) and, after a pick-up, with the best discard (``best_discard``);
+- the double-dummy value after every card (the card points the declarer can force, skat
+  included; in null only whether he can escape every trick) and whether he then makes it;
+- for each side the first card after which the result turned against it (a card can only
+  worsen the double-dummy result of the side that lays it), and every card that lost points.
+
+Everything is computed with all cards open: it says what was possible, not what a player
+could have known. The analysis is pure (no threads, no I/O); the controller runs it in a
+worker so that it never delays the next deal.
+
+>>> from engine.deal import Deal
+>>> from engine.players.rule import RulePlayer
+>>> from engine.players.table import play_game
+>>> g = play_game(Deal.shuffled(4), [RulePlayer(1), RulePlayer(2), RulePlayer(3)])
+>>> a = analyse(g)
+>>> a.contract, a.goal, a.start.makes, len(a.steps)
+('C', '61', True, 30)
+>>> Analysis.from_json(a.to_json()) == a
+True
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+from typing import Any
+
+from engine.actions import Abort, Concede, Play
+from engine.cards import Card, mask_points
+from engine.contract import Contract, GameType
+from engine.game import Game, Phase
+from engine.players.solver import HAVE_C, SearchLimitReached, Solver, tables
+from engine.scoring import suit_grand_value
+from engine.trick import matadors, trick_winner
+
+DECLARER = "declarer"
+DEFENDERS = "defenders"
+SIDES = (DECLARER, DEFENDERS)
+VALUES = "values"  # full detail: the value after every card
+OUTCOME = "outcome"  # the outcome only (made or not) after every card: the slow fallback
+JSON_VERSION = 1
+DISCARD_NODES_C = 20_000_000
+DISCARD_NODES_PY = 300_000
+
+
+class AnalysisError(ValueError):
+    """A game or position the analysis cannot work on (says why)."""
+
+
+@dataclass(frozen=True)
+class Point:
+    """The double-dummy result at one point of the play.
+
+    ``value``: the card points the declarer can force in the whole game (skat and the
+    points already taken included); None in null or when only the outcome was computed.
+    ``makes``: whether the declarer makes his contract with best play on both sides;
+    None when the search gave up (node budget).
+    """
+
+    value: int | None
+    makes: bool | None
+
+
+@dataclass(frozen=True)
+class Step:
+    """One card laid and the double-dummy result right after it.
+
+    ``index`` counts the cards of the play from 0, ``trick`` from 1; ``pos`` is the position
+    (0 forehand, 1 middlehand, 2 rearhand) that laid ``card``.
+    """
+
+    index: int
+    trick: int
+    pos: int
+    card: Card
+    after: Point
+
+
+@dataclass(frozen=True)
+class BestDiscard:
+    """After a pick-up: could the contract be made with some discard? ``discard`` is one that
+    makes it (the actual one when it does), or None; ``makes`` None: not decided (budget)."""
+
+    makes: bool | None
+    discard: tuple[Card, Card] | None
+
+
+@dataclass(frozen=True)
+class Analysis:
+    """The open-card analysis of one game (positions, not table seats).
+
+    ``goal`` is what the declarer needs: ``"61"``/``"90"`` card points (90 when schneider is
+    announced, or when only schneider lifts the game to the bid), ``"all"`` (every trick),
+    ``"null"`` (no trick), ``"none"`` (no play reaches the bid: the game is lost anyway).
+    ``detail`` is ``"values"`` or ``"outcome"`` (values not computed: the slow fallback).
+    """
+
+    contract: str
+    declarer: int
+    goal: str
+    detail: str
+    start: Point
+    best_discard: BestDiscard | None
+    steps: tuple[Step, ...]
+    won: bool | None = None  # the actual result, for the sentence
+    points: int | None = None
+    complete: bool = field(default=True)  # False when a node budget left a point undecided
+
+    # ---------------------------------------------------------------- derived answers
+
+    @property
+    def is_null(self) -> bool:
+        return self.goal == "null"
+
+    def side_of(self, pos: int) -> str:
+        return DECLARER if pos == self.declarer else DEFENDERS
+
+    def before(self, index: int) -> Point:
+        """The result before card ``index`` (the start for the first card)."""
+        return self.start if index == 0 else self.steps[index - 1].after
+
+    def turned(self, side: str) -> Step | None:
+        """The first card after which the game's double-dummy result turned against ``side``:
+        the declarer's card after which he no longer makes it, or a defender's card after
+        which he does. None when it never turned against that side.
+
+        >>> a = Analysis("G", 0, "61", VALUES, Point(70, True), None, (
+        ...     Step(0, 1, 0, Card.CJ, Point(50, False)),
+        ...     Step(1, 1, 1, Card.SJ, Point(66, True))))
+        >>> str(a.turned(DECLARER).card), str(a.turned(DEFENDERS).card)
+        ('CJ', 'SJ')
+        """
+        if side not in SIDES:
+            raise AnalysisError(f"side must be one of {SIDES}, not {side!r}")
+        bad_for_declarer = side == DECLARER
+        for s in self.steps:
+            b, a = self.before(s.index).makes, s.after.makes
+            if b is None or a is None or self.side_of(s.pos) != side:
+                continue
+            if b == bad_for_declarer and a != bad_for_declarer:
+                return s
+        return None
+
+    def lost(self, index: int) -> int | None:
+        """Card points the card ``index`` gave away (0: it was a best card; None: unknown)."""
+        s = self.steps[index]
+        b, a = self.before(index).value, s.after.value
+        if b is None or a is None:
+            return None
+        return b - a if s.pos == self.declarer else a - b
+
+    def losing_cards(self, side: str | None = None) -> list[tuple[Step, int]]:
+        """Every card that lost points, with how many (of ``side`` only when given)."""
+        out = []
+        for s in self.steps:
+            n = self.lost(s.index)
+            if n and (side is None or self.side_of(s.pos) == side):
+                out.append((s, n))
+        return out
+
+    def deciding(self) -> Step | None:
+        """The card that decided the game as it ended: the last card that turned the result to
+        the actual outcome (in null: the card that let the declarer be caught, or escape).
+        None when the result was the same from the first lead on."""
+        last = None
+        for s in self.steps:
+            b, a = self.before(s.index).makes, s.after.makes
+            if b is not None and a is not None and b != a:
+                last = s
+        if last is not None and self.won is not None and last.after.makes != self.won:
+            return None
+        return last
+
+    # ---------------------------------------------------------------- JSON
+
+    def to_json(self) -> dict[str, Any]:
+        def point(p: Point) -> dict[str, Any]:
+            return {"value": p.value, "makes": p.makes}
+
+        turned = {}
+        for side in SIDES:
+            t = self.turned(side)
+            turned[side] = None if t is None else t.index
+        return {
+            "version": JSON_VERSION,
+            "contract": self.contract,
+            "declarer": self.declarer,
+            "goal": self.goal,
+            "detail": self.detail,
+            "complete": self.complete,
+            "start": point(self.start),
+            "best_discard": None if self.best_discard is None else {
+                "makes": self.best_discard.makes,
+                "discard": None if self.best_discard.discard is None
+                else [str(c) for c in self.best_discard.discard],
+            },
+            "cards": [
+                {"trick": s.trick, "pos": s.pos, "card": str(s.card), **point(s.after)}
+                for s in self.steps
+            ],
+            "won": self.won,
+            "points": self.points,
+            # derived, for readers that do not load this module (the club server)
+            "turned": turned,
+            "lost": [{"index": s.index, "pos": s.pos, "points": n}
+                     for s, n in self.losing_cards()],
+        }
+
+    @classmethod
+    def from_json(cls, d: dict[str, Any]) -> Analysis:
+        """Read :meth:`to_json` back; bad input raises :class:`AnalysisError`."""
+        try:
+            if d.get("version") != JSON_VERSION:
+                raise AnalysisError(f"analysis version {d.get('version')!r} is not "
+                                    f"{JSON_VERSION}")
+            bd = d["best_discard"]
+            steps = tuple(
+                Step(i, int(c["trick"]), int(c["pos"]), Card.parse(c["card"]),
+                     Point(c["value"], c["makes"]))
+                for i, c in enumerate(d["cards"])
+            )
+            return cls(
+                contract=str(d["contract"]), declarer=int(d["declarer"]), goal=str(d["goal"]),
+                detail=str(d["detail"]), start=Point(d["start"]["value"], d["start"]["makes"]),
+                best_discard=None if bd is None else BestDiscard(
+                    bd["makes"],
+                    None if bd["discard"] is None
+                    else tuple(Card.parse(c) for c in bd["discard"])),  # type: ignore[arg-type]
+                steps=steps, won=d.get("won"), points=d.get("points"),
+                complete=bool(d.get("complete", True)),
+            )
+        except (KeyError, TypeError, ValueError) as exc:
+            if isinstance(exc, AnalysisError):
+                raise
+            raise AnalysisError(f"not an analysis record: {exc}") from exc
+
+
+# ------------------------------------------------------------------------- the goal
+
+
+def goal_of(contract: Contract, bid: int, matador_count: int) -> str:
+    """What the declarer needs with open cards: ``"61"``, ``"90"``, ``"all"``, ``"null"`` or
+    ``"none"`` (an overbid no play can mend).
+
+    >>> goal_of(Contract.parse("C"), 18, 1)
+    '61'
+    >>> goal_of(Contract.parse("D"), 30, 1)    # diamonds with 1: 18; schneider makes 27
+    'all'
+    >>> goal_of(Contract.parse("D"), 46, 1)
+    'none'
+    """
+    if contract.game == GameType.NULL:
+        return "null"
+    if contract.game == GameType.RAMSCH:
+        raise AnalysisError("a Ramsch has no declarer to analyse")
+    if contract.schwarz:
+        return "all"
+    for points, name in ((61, "61"), (90, "90")):
+        if suit_grand_value(contract, bid, matador_count, points, 9)[0]:
+            return name
+    if suit_grand_value(contract, bid, matador_count, 120, 10)[0]:
+        return "all"
+    return "none"
+
+
+# ------------------------------------------------------------------------- positions
+
+
+@dataclass
+class Position:
+    """A point of the play, with what the side of the declarer has so far.
+
+    ``taken``: the declarer's card points so far (skat included in suit and grand);
+    ``declarer_tricks`` and ``defender_tricks`` count completed tricks.
+    """
+
+    hands: list[int]
+    leader: int
+    trick: list[int]
+    taken: int = 0
+    declarer_tricks: int = 0
+    defender_tricks: int = 0
+
+    def copy(self) -> Position:
+        return Position(list(self.hands), self.leader, list(self.trick), self.taken,
+                        self.declarer_tricks, self.defender_tricks)
+
+    @property
+    def to_play(self) -> int:
+        return (self.leader + len(self.trick)) % 3
+
+    def left(self) -> int:
+        """Card points still out (in hands and in the trick on the table)."""
+        return mask_points(self.hands[0] | self.hands[1] | self.hands[2]) + sum(
+            mask_points(1 << c) for c in self.trick)
+
+    def lay(self, card: int, game: int, declarer: int) -> None:
+        pos = self.to_play
+        if not self.hands[pos] >> card & 1:
+            raise AnalysisError(f"position {pos} does not hold {Card(card)}")
+        self.hands[pos] &= ~(1 << card)
+        self.trick.append(card)
+        if len(self.trick) == 3:
+            w = (self.leader + trick_winner(self.trick, game)) % 3
+            if w == declarer:
+                self.declarer_tricks += 1
+                if game != GameType.NULL:
+                    self.taken += sum(mask_points(1 << c) for c in self.trick)
+            else:
+                self.defender_tricks += 1
+            self.leader = w
+            self.trick = []
+
+
+class Analyser:
+    """The solver questions of one game type, declarer and goal.
+
+    ``detail``: ``"values"`` (the exact value after every card; suit and grand) or
+    ``"outcome"`` (only made or not). ``max_nodes`` (0: none) bounds each solver question;
+    a question past it is left undecided (None).
+    """
+
+    def __init__(self, game: int, declarer: int, goal: str, detail: str = VALUES,
+                 use_c: bool | None = None, max_nodes: int = 0) -> None:
+        if detail not in (VALUES, OUTCOME):
+            raise AnalysisError(f"detail must be {VALUES!r} or {OUTCOME!r}, not {detail!r}")
+        if goal not in ("61", "90", "all", "null", "none"):
+            raise AnalysisError(f"unknown goal {goal!r}")
+        if (goal == "null") != (game == GameType.NULL):
+            raise AnalysisError(f"goal {goal!r} does not fit game type {game}")
+        self.game = game
+        self.declarer = declarer
+        self.goal = goal
+        self.detail = detail
+        self.solver = Solver(game, declarer, use_c=use_c, max_nodes=max_nodes,
+                             tt_entries=1 << 19)
+        self.undecided = 0
+        # the whole best-discard search: a few seconds at most (null positions can need
+        # tens of millions of nodes per discard)
+        self.discard_nodes = DISCARD_NODES_C if self.solver.uses_c else DISCARD_NODES_PY
+
+    @property
+    def values(self) -> bool:
+        return self.detail == VALUES and self.game != GameType.NULL
+
+    def _reaches(self, p: Position, total: int) -> bool | None:
+        try:
+            return self.solver.reaches(p.hands, p.leader, p.trick, total - p.taken)
+        except SearchLimitReached:
+            self.undecided += 1
+            return None
+
+    def _over(self, p: Position) -> bool:
+        return not p.trick and not any(p.hands)
+
+    def makes(self, p: Position, value: int | None = None) -> bool | None:
+        """Does the declarer make his goal from ``p`` (``value``: the known value there)?"""
+        g = self.goal
+        if g == "none":
+            return False
+        if g == "null":
+            if p.declarer_tricks:
+                return False
+            if self._over(p):
+                return True
+            try:
+                return self.solver.null_won(p.hands, p.leader, p.trick)
+            except SearchLimitReached:
+                self.undecided += 1
+                return None
+        if g == "all":
+            if p.defender_tricks:
+                return False
+            if self._over(p):
+                return True
+            try:
+                return self.solver.takes_all(p.hands, p.leader, p.trick)
+            except SearchLimitReached:
+                self.undecided += 1
+                return None
+        need = int(g)
+        if value is not None:
+            return value >= need
+        if self._over(p):
+            return p.taken >= need
+        return self._reaches(p, need)
+
+    def value(self, p: Position, known: int | None = None, at_most: bool = True
+              ) -> int | None:
+        """The points the declarer can force in the whole game from ``p``. ``known`` is the
+        value before the card just laid: the declarer's own card can only keep or lower the
+        value, a defender's only keep or raise it, so the value at ``p`` is at most ``known``
+        (``at_most``) or at least it, and one question usually settles it.
+        """
+        if not self.values:
+            return None
+        if self._over(p):
+            return p.taken
+        lo, hi = p.taken, p.taken + p.left()  # the answer lies in [lo, hi]
+        if known is not None:
+            if at_most:
+                r = self._reaches(p, known)
+                if r is None:
+                    return None
+                if r:
+                    return known
+                hi = known - 1
+            else:
+                r = self._reaches(p, known + 1)
+                if r is None:
+                    return None
+                if not r:
+                    return known
+                lo = known + 1
+        while lo < hi:
+            mid = (lo + hi + 1) // 2
+            r = self._reaches(p, mid)
+            if r is None:
+                return None
+            if r:
+                lo = mid
+            else:
+                hi = mid - 1
+        return lo
+
+    def point(self, p: Position, known: int | None = None, at_most: bool = True) -> Point:
+        v = self.value(p, known, at_most)
+        return Point(v, self.makes(p, v))
+
+    def trace(self, start: Position, cards: Sequence[int]) -> tuple[Point, list[Step]]:
+        """The result at ``start`` and after each of ``cards`` laid in turn from there.
+
+        The value before a card bounds the value after it (see :meth:`value`), so after the
+        first point one question usually settles each card. (Solving from the last card back
+        was tried: slower, as the late positions off the best line teach the table little.)
+        """
+        p = start.copy()
+        first = self.point(p)
+        prev = first
+        steps = []
+        trick_no = (30 - sum(h.bit_count() for h in p.hands) - len(p.trick)) // 3 + 1
+        for i, c in enumerate(cards):
+            pos = p.to_play
+            trick = trick_no
+            p.lay(int(c), self.game, self.declarer)
+            if not p.trick:
+                trick_no += 1
+            after = self.point(p, prev.value, at_most=pos == self.declarer)
+            steps.append(Step(i, trick, pos, Card(c), after))
+            prev = after
+        return first, steps
+
+
+# ------------------------------------------------------------------------- whole games
+
+
+def first_lead(game: Game) -> Game:
+    """The game as it stood at its first lead (contract declared, skat laid away)."""
+    g = Game(game.deal, game.rules)
+    for a in game.actions:
+        if isinstance(a, Play | Concede | Abort):
+            break
+        g.push(a)
+    if g.phase != Phase.PLAY or g.contract is None or g.declarer is None or g.is_ramsch:
+        raise AnalysisError("the game has no declarer's contract in play to analyse")
+    return g
+
+
+def default_detail() -> str:
+    """What a table computes by default: every value with the C core, the outcome only with
+    the pure-Python search (about 20 times slower; too slow on a Pi for every value)."""
+    return VALUES if HAVE_C else OUTCOME
+
+
+def analyse(game: Game, detail: str | None = None, use_c: bool | None = None,
+            best_discard: bool = True, max_nodes: int = 0) -> Analysis:
+    """The double-dummy analysis of ``game`` (finished or not: the cards laid so far).
+
+    ``detail`` defaults to :func:`default_detail`; ``best_discard`` searches the discards of
+    a pick-up game when the actual one does not make it; ``max_nodes`` bounds each solver
+    question (the points it leaves undecided are None, and ``complete`` is False).
+    Passed-in games, Ramsch and games that ended before a contract was in play raise
+    :class:`AnalysisError`.
+    """
+    if detail is None:
+        detail = default_detail()
+    g0 = first_lead(game)
+    contract = g0.contract
+    declarer = g0.declarer
+    assert contract is not None and declarer is not None
+    gt = int(contract.game)
+    goal = "null" if gt == GameType.NULL else goal_of(
+        contract, g0.bid, matadors(g0.declarer_cards(), gt))
+    an = Analyser(gt, declarer, goal, detail, use_c=use_c, max_nodes=max_nodes)
+    skat_points = 0 if gt == GameType.NULL else mask_points(g0.skat)
+    start = Position(list(g0.hands), 0, [], taken=skat_points)
+    cards = [a.card for a in game.actions if isinstance(a, Play)]
+    first, steps = an.trace(start, cards)
+    bd = None
+    if g0.skat_taken and best_discard:
+        bd = _best_discard(an, g0, first.makes)
+    result = game.result
+    return Analysis(
+        contract=str(contract), declarer=declarer, goal=goal, detail=detail, start=first,
+        best_discard=bd, steps=tuple(steps),
+        won=None if result is None else result.won,
+        points=None if result is None else result.points,
+        complete=an.undecided == 0,
+    )
+
+
+def discard_choices(game: int, twelve: int, others: int) -> list[tuple[int, int]]:
+    """The discards of the declarer's ``twelve`` cards worth searching: two cards of one
+    following group with no card of ``others`` (the defenders' hands) between them and, in
+    suit and grand, the same points, are interchangeable (which of the two lies in the skat
+    changes nothing), so only one pair of each kind is kept.
+
+    >>> from engine.cards import parse_mask
+    >>> twelve = parse_mask("C7 C8 C9 CT S7 S8 H7 H9 D7 D8 DT DA")
+    >>> len(discard_choices(5, twelve, parse_mask("HT HA")))   # null: 4 runs, not 66 pairs
+    10
+    """
+    t = tables(game)
+    null = game == GameType.NULL
+    runs: list[list[int]] = []
+    prev = -1
+    for i in range(32):
+        c = t.to_engine[i]
+        if not twelve >> c & 1:
+            continue
+        if prev >= 0 and t.cls_mask[prev] == t.cls_mask[i] and (
+                null or t.points[prev] == t.points[i]) and not (
+                t.internal(others) & ((1 << i) - (2 << prev))):
+            runs[-1].append(c)
+        else:
+            runs.append([c])
+        prev = i
+    out = []
+    for a, ra in enumerate(runs):
+        if len(ra) > 1:
+            out.append((ra[0], ra[1]))
+        out += [(ra[0], rb[0]) for rb in runs[a + 1:]]
+    return out
+
+
+def _best_discard(an: Analyser, g0: Game, actual_makes: bool | None) -> BestDiscard:
+    """Is there a discard with which the contract makes it? The actual one when it does;
+    else one of each kind of pair (:func:`discard_choices`), the richest first (their
+    points count for the declarer), within a node budget (past it: undecided)."""
+    d = an.declarer
+    actual = tuple(sorted((Card(c) for c in range(32) if g0.skat >> c & 1), reverse=True))
+    if actual_makes:
+        return BestDiscard(True, actual)  # type: ignore[arg-type]
+    if an.goal == "none":
+        return BestDiscard(False, None)
+    twelve = g0.hands[d] | g0.skat
+    others = g0.hands[(d + 1) % 3] | g0.hands[(d + 2) % 3]
+    pairs = discard_choices(an.game, twelve, others)
+    if an.game != GameType.NULL:
+        pairs.sort(key=lambda ab: -mask_points(1 << ab[0] | 1 << ab[1]))
+    unknown = actual_makes is None
+    solver = an.solver
+    saved = solver.max_nodes
+    budget = solver.nodes + an.discard_nodes
+    try:
+        for a, b in pairs:
+            skat = 1 << a | 1 << b
+            if skat == g0.skat:
+                continue
+            hands = list(g0.hands)
+            hands[d] = twelve & ~skat
+            p = Position(hands, 0, [],
+                         taken=0 if an.game == GameType.NULL else mask_points(skat))
+            left = budget - solver.nodes
+            if left <= 0:
+                return BestDiscard(None, None)
+            solver.max_nodes = left if not saved else min(saved, left)
+            m = an.makes(p)
+            if m:
+                return BestDiscard(True, tuple(sorted((Card(a), Card(b)), reverse=True)))  # type: ignore[arg-type]
+            if m is None:
+                unknown = True
+    finally:
+        solver.max_nodes = saved
+    return BestDiscard(None if unknown else False, None)

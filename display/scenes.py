@@ -405,13 +405,13 @@ class SceneBuilder:
                align="left", role="deal-count-label")
         f.bar(30, y + 206, f.W * 0.45, 16, d.counted / 32, role="deal-progress")
         if d.to is not None:
-            who = _("the skat") if d.to == -1 else self.name(d.to)
+            who = _("the skat") if d.to == -1 else self.name(d.to, 10)
             pk = PACKETS[min(d.packet, len(PACKETS) - 1)]
-            f.text(30, y + 228, f.W * 0.45, 30,
+            f.text(30, y + 228, f.W * 0.45, 48,
                    self.tr.ngettext("Packet {n}: {count} card to {who}",
                                     "Packet {n}: {count} cards to {who}", pk).format(
                        n=d.packet + 1, count=pk, who=who),
-                   size=20, align="left", role="deal-packet", colour=GOLD)
+                   size=20, align="left", role="deal-packet", colour=GOLD, wrap=True)
         # The skat: two slots, backs for the cards already there.
         sx = f.W * 0.55
         card_h = min(mid_h - 40, 140.0)
@@ -458,8 +458,8 @@ class SceneBuilder:
         if b.forehand_alone:
             line = _("{name} may play for 18 or pass").format(name=self.name(b.to_act))
         else:
-            line = _("{bidder} says, {listener} hears").format(bidder=self.name(b.bidder),
-                                                              listener=self.name(b.listener))
+            line = _("{bidder} says, {listener} hears").format(
+                bidder=self.name(b.bidder, 10), listener=self.name(b.listener, 10))
         f.text(cx + 12, ty, cw - 24, who_h, line, size=24, role="bid-who")
         ty += who_h
         f.text(cx + 12, ty, cw - 24, value_h, str(b.value) if b.value else "–",
@@ -605,15 +605,16 @@ class SceneBuilder:
         cw = min(f.W - 40, 600.0)
         cx = (f.W - cw) / 2
         seat = p.to_act
-        who_h, line_h, bh = 30.0, 26.0, max(BUTTON_H, min(68.0, mid_h * 0.25))
+        who_h, line_h, bh = 46.0, 26.0, max(BUTTON_H, min(68.0, mid_h * 0.25))
         factor_h = max(36.0, min(84.0, mid_h - 20 - who_h - 2 * line_h - 10 - bh))
         ph = min(mid_h, who_h + factor_h + 2 * line_h + 10 + bh + 20)
         py = y + (mid_h - ph) / 2
         f.panel(cx, py, cw, ph, role="push-panel")
         ty = py + 10
         who = (_("{name} took the skat") if p.taken
-               else _("{name}: push the skat on or pass it on")).format(name=self.name(seat))
-        f.text(cx + 12, ty, cw - 24, who_h, who, size=24, role="push-who")
+               else _("{name}: push the skat on or pass it on")).format(
+                   name=self.name(seat, 10))
+        f.text(cx + 12, ty, cw - 24, who_h, who, size=24, role="push-who", wrap=True)
         ty += who_h
         f.text(cx + 12, ty, cw - 24, factor_h, f"×{p.factor}", size=factor_h * 0.85,
                face="bold", colour=GOLD, role="push-factor")
@@ -692,7 +693,7 @@ class SceneBuilder:
                           "declarer", INK, "sans"))
             lines.append((_("Bid: {value}").format(value=p.bid), 24, "bid", MUTED, "sans"))
             lines.append((_("Tricks: {name} {a}, defenders {b}").format(
-                name=self.name(p.declarer, 7), a=p.tricks[0], b=p.tricks[1]), 46, "tricks",
+                name=self.name(p.declarer, 5), a=p.tricks[0], b=p.tricks[1]), 46, "tricks",
                 MUTED, "sans"))
         for text, h, role, colour, face in lines:
             if ty + h > y + mid_h - 4:
@@ -710,7 +711,7 @@ class SceneBuilder:
         # Who took the last trick (said in the centre while the complete trick lies there).
         if lt is not None and lt.winner is not None and p.trick.winner is None:
             f.text(rx + 6, ly, rw - 12, 66, _("{name} took the last trick").format(
-                name=self.name(lt.winner, limit=10)), size=18, role="last-winner", wrap=True)
+                name=self.name(lt.winner, limit=7)), size=18, role="last-winner", wrap=True)
             ly += 72
         buttons: list[tuple[str, cmd.Command, str]] = []
         if lt is not None:
@@ -833,7 +834,7 @@ class SceneBuilder:
                 head = _("Lost: {names}").format(names=losers) if losers else _("Ramsch")
             else:
                 head = (_("{name} wins") if r.won else _("{name} loses")).format(
-                    name=self.name(r.declarer))
+                    name=self.name(r.declarer, 8))
             f.text(x, y + 8, w * 0.64, 58, head, size=42, face="bold", colour=colour,
                    align="left", role="result-head")
             f.text(x + w * 0.64, y + 8, w * 0.36, 58, f"{r.value:+d}", size=52, face="bold",
@@ -905,7 +906,8 @@ class SceneBuilder:
             ty += 10
         if r.next_dealer is not None and ty + 30 <= bottom:
             f.text(rx, ty + 4, rw, 30, _("Next dealer: {name}").format(
-                name=self.name(r.next_dealer)), size=19, colour=MUTED, role="next-dealer")
+                name=self.name(r.next_dealer, 10)), size=19, colour=MUTED, role="next-dealer",
+                ellipsize=True)
             ty += 38
         # How the next deal starts: a button in the simulator; on the table the first card.
         nh = min(64.0, bottom - ty)

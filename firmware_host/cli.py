@@ -40,6 +40,11 @@ COMMANDS: dict[str, tuple[str, str, str]] = {
     ),
     "club": ("club.cli", "cmd_club", "the club server: a tournament across many tables, live"),
     "bench": ("firmware_host.bench", "cmd_bench", "measure speed and resource use"),
+    "link": (
+        "link.command",
+        "cmd_link",
+        "the table's club link: publish finished games to the club's broker, take the seating",
+    ),
     "duel": (
         "firmware_host.duel",
         "cmd_duel",

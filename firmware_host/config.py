@@ -23,6 +23,7 @@ from pathlib import Path
 from typing import Any
 
 from engine.cards import Card
+from firmware_host.clubconfig import ClubConfig, parse_club
 
 ZONES = ("deal", "centre", "skat", "seat0", "seat1", "seat2", "seat3")
 RULE_SETS = ("isko", "pub")
@@ -88,6 +89,7 @@ class Config:
     display: Mapping[str, Any] = field(default_factory=dict)
     source: Path | None = None
     other_decks: Mapping[str, tuple[str, Card]] = field(default_factory=dict)
+    club: ClubConfig | None = None  # [club]: read by `skat-table link`, never by the controller
 
     @property
     def n_players(self) -> int:
@@ -125,7 +127,8 @@ def parse_config(
     deck_required: bool = True,
     source: Path | None = None,
 ) -> Config:
-    known = {"table", "deck", "house", "readers", "gpio", "computer", "journal", "display"}
+    known = {"table", "deck", "house", "readers", "gpio", "computer", "journal", "display",
+             "club"}
     for key in raw:
         if key not in known:
             raise ConfigError(f"[{key}]", f"unknown section; known: {', '.join(sorted(known))}")
@@ -147,10 +150,11 @@ def parse_config(
     display = _section(raw, "display")
     _only(display, "display", {"size", "fullscreen", "deck_style", "driver", "idle_after"})
     _display(display)
+    club = parse_club(_section(raw, "club"), base_dir) if "club" in raw else None
     return Config(
         table=table, deck=deck, house=house, readers=readers, gpio=gpio, computer=computer,
         other_decks=other_decks,
-        data_dir=data_dir, display=dict(display), source=source,
+        data_dir=data_dir, display=dict(display), source=source, club=club,
     )
 
 

@@ -1,7 +1,9 @@
 """The layout rules of DESIGN.md, checked on the source: who may import whom.
 
 engine/ imports the standard library only; drivers/ and display/ never import each other;
-nothing imports Pi-only modules at module level.
+nothing imports Pi-only modules at module level. The controller (firmware_host/) opens no
+socket: no network module anywhere in it (the club traffic is the link/ process), and the one
+socket module import, the systemd notify datagram (AF_UNIX), is in sdnotify.py only.
 """
 
 from __future__ import annotations
@@ -14,14 +16,17 @@ from pathlib import Path
 import pytest
 
 ROOT = Path(__file__).resolve().parent.parent
-PACKAGES = ("engine", "drivers", "display", "firmware_host", "club")
+PACKAGES = ("engine", "drivers", "display", "firmware_host", "club", "link")
+NETWORK = {"paho", "ssl", "amqtt", "http", "urllib", "asyncio", "aiohttp", "websockets",
+           "requests", "link", "club"}
 FORBIDDEN = {
     "engine": {"drivers", "display", "firmware_host", "pygame", "serial", "gpiozero", "spidev"},
     "drivers": {"display", "firmware_host", "pygame"},
     "display": {"drivers", "firmware_host", "serial", "gpiozero", "spidev"},
-    "firmware_host": set(),
+    "firmware_host": NETWORK,
     # the club server scores with the engine and never touches the table's hardware
     "club": {"drivers", "display", "firmware_host", "pygame", "serial", "gpiozero", "spidev"},
+    "link": {"display", "drivers", "pygame", "serial", "gpiozero", "spidev"},
 }
 PI_ONLY = {"RPi", "spidev", "lgpio", "smbus", "smbus2"}
 
@@ -91,5 +96,21 @@ def test_cli_help_lists_every_command() -> None:
     )
     assert out.returncode == 0, out.stderr
     for name in ("run", "simulate", "enroll", "replay", "iss-check", "export", "bench", "duel",
-                 "club"):
+                 "club", "link"):
         assert name in out.stdout
+
+
+def test_controller_opens_no_socket() -> None:
+    """``socket`` only in sdnotify.py, and there only for AF_UNIX (systemd's notify socket)."""
+    bad = []
+    for path in _sources("firmware_host"):
+        text = path.read_text(encoding="utf-8")
+        tree = ast.parse(text, filename=str(path))
+        for line, module in _imports(tree, top_level_only=False):
+            if module == "socket" and path.name != "sdnotify.py":
+                bad.append(f"{path.relative_to(ROOT)}:{line} imports socket")
+        if path.name == "sdnotify.py":
+            families = {n.attr for n in ast.walk(tree)
+                        if isinstance(n, ast.Attribute) and n.attr.startswith("AF_")}
+            assert families <= {"AF_UNIX"}, families
+    assert not bad, "\n".join(bad)

@@ -22,6 +22,7 @@ GROUPS: dict[str, str] = {
     "display": "display.bench:bench",
     "players": "engine.players.bench:bench",
     "analysis": "engine.players.analysis_bench:bench",
+    "club": "link.bench:bench",
 }
 
 

@@ -39,11 +39,30 @@ class JournalOutbox:
 
     def __init__(self, path: str | Path) -> None:
         self.path = Path(path)
+        self._seen: tuple[Any, ...] | None = None
+
+    def _stamp(self) -> tuple[Any, ...]:
+        """What changes whenever the journal commits (the database and its WAL file)."""
+        out: list[Any] = []
+        for p in (self.path, Path(f"{self.path}-wal")):
+            try:
+                st = p.stat()
+                out += [st.st_mtime_ns, st.st_size, st.st_ino]
+            except OSError:
+                out += [None, None, None]
+        return tuple(out)
 
     def read(self, after_seq: int, limit: int) -> list[Any]:
+        """New items after ``after_seq``. Polled often: when neither file changed since the
+        last read that was not cut short by ``limit``, the database is not opened at all."""
         from firmware_host import journal
 
+        stamp = (after_seq, *self._stamp())
+        if stamp == self._seen:
+            return []
         try:
-            return list(journal.read_outbox(self.path, after_seq, limit))
+            rows = list(journal.read_outbox(self.path, after_seq, limit))
         except journal.JournalError as exc:
             raise OutboxError(str(exc)) from None
+        self._seen = stamp if len(rows) < limit else None
+        return rows

@@ -41,7 +41,7 @@ from firmware_host.clubfiles import (
     write_json,
 )
 from firmware_host.seating import SeatingError, parse_seating
-from link.ledger import Ledger
+from link.ledger import Ledger, LedgerError
 from link.messages import StatusPayloadError, encode, game_message, parse_status, status_message
 from link.outbox import OutboxError, OutboxSource
 
@@ -51,7 +51,7 @@ MAX_QUEUE = 5000  # outbox items held in memory at once; more wait in the journa
 
 @dataclass
 class LinkOptions:
-    poll_interval: float = 0.5    # how often the outbox and table.json are looked at
+    poll_interval: float = 0.05   # how often the outbox and table.json are looked at
     window: int = 20              # games in flight (published, not yet acknowledged)
     batch: int = 500              # outbox items read at once
     backoff_min: float = 1.0      # reconnect delays double from this ...
@@ -116,7 +116,7 @@ class Link:
 
     # ---- the loop ------------------------------------------------------------------------
 
-    def run(self, stop: Callable[[], bool], tick: float = 0.2) -> None:
+    def run(self, stop: Callable[[], bool], tick: float = 0.05) -> None:
         while not stop():
             self.run_once(tick)
         self.close()
@@ -140,6 +140,7 @@ class Link:
                            f"did not answer within {self.opt.connect_timeout:g} s")
         else:
             time.sleep(max(0.0, min(timeout, self._next_attempt - now)))
+        self._record_acks()
         self._fill_window()
         self._write_status()
 
@@ -197,6 +198,9 @@ class Link:
     def _acked(self, item: _Item) -> None:
         item.acked = True
         self.published += 1
+
+    def _record_acks(self) -> None:
+        """Write what the broker acknowledged in this turn: one transaction, one fsync."""
         done = []
         while self.queue and self.queue[0].acked:
             done.append(self.queue.popleft())
@@ -204,7 +208,15 @@ class Link:
             return
         cursor = done[-1].seq if not self.queue or self.queue[0].seq != done[-1].seq else (
             done[-1].seq - 1)
-        self.ledger.record([(i.seq, i.n, i.id, i.revision) for i in done], cursor=cursor)
+        try:
+            self.ledger.record([(i.seq, i.n, i.id, i.revision) for i in done], cursor=cursor)
+        except LedgerError as exc:
+            # Not recorded: they stay waiting and are sent again (a repeat changes nothing).
+            log.error("club: %s", exc)
+            for i in reversed(done):
+                i.acked, i.mid = False, None
+                self.queue.appendleft(i)
+            return
         if self.on_acked is not None:
             for i in done:
                 self.on_acked(i.id, i.revision)
@@ -419,8 +431,8 @@ class Link:
         if state != self.state:
             if state == "online" or was_online or self.state == "connecting":
                 self.since = self.clock()
-            log.log(logging.INFO if state == "online" else logging.WARNING, "club: %s (%s)",
-                    state, detail)
+            quiet = state == "online" or self._closed
+            log.log(logging.INFO if quiet else logging.WARNING, "club: %s (%s)", state, detail)
         elif detail != self.detail:
             log.info("club: still %s (%s)", state, detail)
         self.state, self.detail = state, detail
@@ -461,6 +473,7 @@ class Link:
                     conn.client.loop(timeout=0.1)
         if conn is not None:
             self._drop(conn)
+        self._record_acks()
         self._set_state("offline", "the link was stopped")
         self.ledger.close()
 

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import contextlib
 import threading
 from pathlib import Path
 from typing import Any
@@ -85,3 +86,114 @@ class LinkThread:
 def start_link(cfg: ClubConfig, source: Any, spool: Path,
                options: LinkOptions = FAST) -> LinkThread:
     return LinkThread(Link(cfg, source, spool, options))
+
+
+class FileOutbox:
+    """A scripted controller's outbox in an SQLite file of its own (writer and reader side).
+
+    The stand-in for the journal's outbox where a test runs links in other processes; the
+    reader has the journal reader's shape: ``read(after_seq, limit)``.
+    """
+
+    def __init__(self, path: Path) -> None:
+        self.path = Path(path)
+        self._conn: Any = None
+
+    def _writer(self) -> Any:
+        import sqlite3
+
+        if self._conn is None:
+            self._conn = sqlite3.connect(self.path, isolation_level=None,
+                                         check_same_thread=False)
+            self._conn.execute("PRAGMA journal_mode=WAL")
+            self._conn.execute("CREATE TABLE IF NOT EXISTS outbox (seq INTEGER PRIMARY KEY, "
+                               "series INT, game INT, revision INT, payload TEXT)")
+        return self._conn
+
+    def add(self, game: int, revision: int = 1, **extra: Any) -> None:
+        import json
+
+        self._writer().execute(
+            "INSERT INTO outbox (series, game, revision, payload) VALUES (1, ?, ?, ?)",
+            (game, revision, json.dumps(payload(game, revision, **extra))))
+
+    def read(self, after_seq: int, limit: int) -> list[OutboxRow]:
+        import json
+        import sqlite3
+
+        if not self.path.exists():
+            return []
+        conn = sqlite3.connect(f"file:{self.path}?mode=ro", uri=True, timeout=5)
+        try:
+            rows = conn.execute("SELECT seq, series, game, revision, payload FROM outbox "
+                                "WHERE seq > ? ORDER BY seq LIMIT ?", (after_seq, limit))
+            return [OutboxRow(s, 0, se, g, r, json.loads(p)) for s, se, g, r, p in rows]
+        except sqlite3.Error:
+            return []
+        finally:
+            conn.close()
+
+
+class TcpForwarder:
+    """A network cable for one table: closed (connection refused) until :meth:`open`, then
+    forwarding every connection to ``127.0.0.1:target``."""
+
+    def __init__(self, target: int) -> None:
+        import socket
+
+        self.target = target
+        with socket.socket() as s:
+            s.bind(("127.0.0.1", 0))
+            self.port = s.getsockname()[1]
+        self._stop = threading.Event()
+        self._threads: list[threading.Thread] = []
+        self._server: Any = None
+
+    def open(self) -> None:
+        import socket
+
+        self._server = socket.create_server(("127.0.0.1", self.port), reuse_port=False)
+        self._server.settimeout(0.2)
+        t = threading.Thread(target=self._accept, daemon=True)
+        t.start()
+        self._threads.append(t)
+
+    def _accept(self) -> None:
+        import socket
+
+        while not self._stop.is_set():
+            try:
+                client, _ = self._server.accept()
+            except (TimeoutError, OSError):
+                continue
+            try:
+                upstream = socket.create_connection(("127.0.0.1", self.target), timeout=2)
+            except OSError:
+                client.close()
+                continue
+            for a, b in ((client, upstream), (upstream, client)):
+                t = threading.Thread(target=self._pipe, args=(a, b), daemon=True)
+                t.start()
+
+    def _pipe(self, a: Any, b: Any) -> None:
+        a.settimeout(0.5)
+        try:
+            while not self._stop.is_set():
+                try:
+                    data = a.recv(65536)
+                except TimeoutError:
+                    continue
+                if not data:
+                    break
+                b.sendall(data)
+        except OSError:
+            pass
+        finally:
+            for s in (a, b):
+                with contextlib.suppress(OSError):
+                    s.shutdown(2)
+
+    def close(self) -> None:
+        self._stop.set()
+        if self._server is not None:
+            self._server.close()

@@ -1,0 +1,17 @@
+"""The club bench group runs and gives its two figures (no timing is asserted here)."""
+
+from __future__ import annotations
+
+import math
+
+from firmware_host.bench import GROUPS
+
+
+def test_club_bench_quick_gives_both_keys() -> None:
+    from link.bench import bench
+
+    assert GROUPS["club"] == "link.bench:bench"
+    figures = bench(quick=True)
+    assert figures["club_publish_p99_ms"] > 0 and math.isfinite(figures["club_publish_p99_ms"])
+    assert figures["club_backlog_drain_games_per_s"] > 0
+    assert figures["club_bench_broker_is_mosquitto"] in (0.0, 1.0)

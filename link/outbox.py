@@ -60,8 +60,11 @@ class JournalOutbox:
         stamp = (after_seq, *self._stamp())
         if stamp == self._seen:
             return []
+        reader = getattr(journal, "read_outbox", None)
+        if reader is None:
+            raise OutboxError("this version of the journal keeps no outbox")
         try:
-            rows = list(journal.read_outbox(self.path, after_seq, limit))
+            rows = list(reader(self.path, after_seq, limit))
         except journal.JournalError as exc:
             raise OutboxError(str(exc)) from None
         self._seen = stamp if len(rows) < limit else None

@@ -3,7 +3,8 @@
 The journal keeps the configuration a series was played with, so the export needs only the
 journal: the series is rebuilt from its inputs, each finished game is written as one ISS record
 (``engine.iss.game_to_record``) and every input as a table-script line that ``replay`` plays
-again.
+again. Beside the ISS records goes a JSON sidecar with the open-card analysis of each game
+(:func:`analysis_sidecar`): ``games.iss`` gets ``games.analysis.json``.
 """
 
 from __future__ import annotations
@@ -25,6 +26,49 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
     p.add_argument("--list", action="store_true", help="list the journalled series")
     p.add_argument("--iss", metavar="FILE", help="write the games as ISS records ('-': stdout)")
     p.add_argument("--script", metavar="FILE", help="write the inputs as a table script")
+    p.add_argument("--analysis", metavar="FILE",
+                   help="write the open-card analysis of each game as JSON (default: beside "
+                        "the --iss file, as NAME.analysis.json)")
+    p.add_argument("--no-analysis", action="store_true",
+                   help="write no analysis sidecar")
+
+
+def sidecar_path(iss: str) -> Path:
+    """``games.iss`` -> ``games.analysis.json`` (beside the ISS records)."""
+    p = Path(iss)
+    return p.with_name(p.stem + ".analysis.json") if p.suffix else p.with_name(
+        p.name + ".analysis.json")
+
+
+def analysis_sidecar(session: Any, series_id: int, store: Any = None) -> dict[str, Any]:
+    """The open-card analysis of every finished game of the series: the one the table kept
+    in the journal's ``analyses`` table when it is there and still fits the game, else
+    computed now. Positions in ``analysis`` are forehand 0, middlehand 1, rearhand 2;
+    ``seats`` and ``names`` map them to the table."""
+    from firmware_host.analysis import AnalysisService, analyse_game, game_key
+
+    table = session.table
+    games = []
+    for d in table.finished_deals:
+        entry: dict[str, Any] = {"game": d.number, "id": str(d.number),
+                                 "seats": list(d.seats),
+                                 "names": [table.name(s) for s in d.seats]}
+        key = game_key(d.game) if d.game is not None else ""
+        kept = store.get(series_id, d.number) if store is not None else None
+        if kept is not None and kept[0] == key:
+            outcome = AnalysisService._from_json(key, kept[1])
+        elif d.game is None:
+            outcome = None
+        else:
+            outcome = analyse_game(d.game)
+        if outcome is not None and outcome.analysis is not None:
+            entry["analysis"] = outcome.analysis.to_json()
+        else:
+            entry["analysis"] = None
+            entry["reason"] = outcome.reason if outcome is not None else "no cards were dealt"
+        games.append(entry)
+    return {"series": series_id, "players": list(table.names), "open_cards": True,
+            "games": games}
 
 
 def rebuild(journal: Any, series_id: int) -> tuple[Any, list[str]]:
@@ -106,4 +150,20 @@ def cmd_export(args: argparse.Namespace) -> int:
     elif args.iss == "-" or not args.script:
         for r in records:
             print(r)
+    target = args.analysis or (sidecar_path(args.iss) if args.iss and args.iss != "-" else None)
+    if target is not None and not args.no_analysis:
+        from firmware_host.analysis import AnalysisStore
+
+        store = AnalysisStore.read_only(str(path))
+        try:
+            data = analysis_sidecar(session, sid, store)
+        finally:
+            store.close()
+        text = json.dumps(data, ensure_ascii=False, indent=1)
+        if str(target) == "-":
+            print(text)
+        else:
+            Path(target).write_text(text + "\n", encoding="utf-8")
+            done = sum(1 for g in data["games"] if g["analysis"] is not None)
+            print(f"open-card analysis of {done} games written to {target}", file=sys.stderr)
     return 0

@@ -406,6 +406,9 @@ def run_headless_table(config: Any, data_dir: Path) -> int:
     session.warm_up_players()
     session.listeners.append(GameLog(log.info, symbols=False, show_hands=False))
     loop = EventLoop(session, notifier=Notifier.from_environment())
+    from firmware_host.analysis import attach
+
+    attach(session, loop.post)  # kept in the journal's database for export and the club
     closers = start_hardware(config, loop)
     _stop_on_signals(loop)
     try:
@@ -510,6 +513,9 @@ def run_kiosk(config: Any, simulated: bool, journal_path: str | None,
         return 1
     session.warm_up_players()
     loop = kiosk_loop(config, session, kiosk, simulated, seed)
+    from firmware_host.analysis import attach
+
+    attach(session, loop.post)
     closers = [] if simulated else start_hardware(config, loop)
     _stop_on_signals(loop)
     stop = threading.Event()

@@ -61,6 +61,9 @@ class Session:
     # What the journal's series must have been started by: the live table, or one script
     # (``{"script": <sha256>}``): a journal is never resumed by something else.
     identity: dict[str, Any] = field(default_factory=lambda: {"table": "live"})
+    # The open-card analysis of finished deals (firmware_host.analysis.AnalysisService), on
+    # a worker thread; None where nobody looks at it (replay, export, tests).
+    analyses: Any = None
 
     def __post_init__(self) -> None:
         self.table = Table(self.config)
@@ -89,7 +92,9 @@ class Session:
                 warm_up()
 
     def close(self) -> None:
-        """End the computer players' workers and close the journal."""
+        """End the computer players' workers and the analysis worker; close the journal."""
+        if self.analyses is not None:
+            self.analyses.close()
         for player in self.players.values():
             close = getattr(player, "close", None)
             if close is not None:

@@ -318,7 +318,12 @@ static PyObject *py_search(PyObject *self, PyObject *args) {
         c.max_nodes = (uint64_t)max_nodes;
         c.aborted = 0;
         uint32_t h[3] = {h0, h1, h2};
-        int r = search(&c, h, leader, need);
+        int r;
+        /* The search touches only the two buffers (held until released below), so other
+         * threads run meanwhile: the table's analysis worker must not stall its main loop. */
+        Py_BEGIN_ALLOW_THREADS
+        r = search(&c, h, leader, need);
+        Py_END_ALLOW_THREADS
         PyObject *answer = c.aborted ? Py_None : (r ? Py_True : Py_False);
         result = Py_BuildValue("(OK)", answer, (unsigned long long)c.nodes);
     }

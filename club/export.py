@@ -96,12 +96,21 @@ class _Pdf(FPDF):
                   align="C")
         self.set_text_color(0)
 
+    def fit(self, text: str, w: float) -> str:
+        """``text`` cut (with an ellipsis) to fit a cell ``w`` mm wide."""
+        room = w - 2 * self.c_margin
+        if self.get_string_width(text) <= room:
+            return text
+        while text and self.get_string_width(text + "…") > room:
+            text = text[:-1]
+        return text + "…" if self.unicode else text
+
     def row(self, cells: list[tuple[Any, float, str]], h: float = 6, bold: bool = False,
             size: float = 9, border: str = "B", fill: bool = False) -> None:
         self.font(size, bold)
         for text, w, align in cells:
-            self.cell(w, h, self.text_(text), border=border, align=align, fill=fill,
-                      new_x=XPos.RIGHT, new_y=YPos.TOP)
+            self.cell(w, h, self.fit(self.text_(text), w), border=border, align=align,
+                      fill=fill, new_x=XPos.RIGHT, new_y=YPos.TOP)
         self.ln(h)
 
 
@@ -114,17 +123,18 @@ def ranking_pdf(service: Any) -> bytes:
     pdf.cell(0, 10, pdf.text_(f"Rangliste / Ranking · {t.name or t.id}"),
              new_x=XPos.LMARGIN, new_y=YPos.NEXT)
     pdf.font(9)
-    pdf.cell(0, 5, pdf.text_("Seeger-Fabian (Skatwettspielordnung 5): Spielwert, ±50 je "
-                             "gewonnenem/verlorenem Spiel, 40/30 an die Gegner je verlorenem "
-                             "Spiel. Gleiche Punktzahl: gleicher Platz."),
-             new_x=XPos.LMARGIN, new_y=YPos.NEXT)
+    pdf.multi_cell(0, 5, pdf.text_("Seeger-Fabian (Skatwettspielordnung 5): Spielwert, ±50 je "
+                                   "gewonnenem/verlorenem Spiel, 40/30 an die Gegner je "
+                                   "verlorenem Spiel. Gleiche Punktzahl: gleicher Platz."),
+                   new_x=XPos.LMARGIN, new_y=YPos.NEXT)
     pdf.ln(2)
-    series_w = 16
-    cols: list[tuple[str, float, str]] = [("Platz", 12, "R"), ("Name", 50, "L"),
-                                          ("Verein", 34, "L")]
+    series_w = 14
+    name_w = 34 + (87 if t.series > 3 else 0) - series_w * max(0, t.series - 3)
+    cols: list[tuple[str, float, str]] = [("Platz", 11, "R"), ("Name", name_w, "L"),
+                                          ("Verein", 24, "L")]
     cols += [(f"S{s}", series_w, "R") for s in range(1, t.series + 1)]
-    cols += [("Gesamt", 18, "R"), ("gew.", 11, "R"), ("verl.", 11, "R"),
-             ("Abreizg.", 17, "R"), ("Preis", 17, "R")]
+    cols += [("Gesamt", 16, "R"), ("gew.", 12, "R"), ("verl.", 12, "R"),
+             ("Abreizg.", 18, "R"), ("Preis", 16, "R")]
     pdf.set_fill_color(230, 238, 234)
     pdf.row([(c, w, a) for c, w, a in cols], bold=True, fill=True)
     for r in service.ranking():
@@ -153,17 +163,20 @@ def sheet_pdf(service: Any, sheet: TableSheet) -> bytes:
     pdf.font(9)
     pdf.cell(0, 5, pdf.text_(f"{len(sheet.lines)} von {sheet.games_due} Spielen"),
              new_x=XPos.LMARGIN, new_y=YPos.NEXT)
+    pdf.multi_cell(0, 5, pdf.text_("Spieler: " + ", ".join(
+        f"{seat + 1}. {name} ({pid})" for seat, (pid, name) in enumerate(sheet.players))),
+        new_x=XPos.LMARGIN, new_y=YPos.NEXT)
     pdf.ln(2)
     pw = (186 - 10 - 24 - 40 - 16) / n
     head = [("Nr.", 10, "R"), ("Geber", 24, "L"), ("Spiel", 40, "L")]
     head += [(name, pw, "R") for _, name in sheet.players] + [("", 16, "L")]
     pdf.set_fill_color(230, 238, 234)
-    pdf.row(head, bold=True, fill=True)
+    pdf.row(head, bold=True, fill=True, size=8)
     for line in sheet.lines:
         g = line.game
         cells: list[tuple[Any, float, str]] = [
-            (g.game, 10, "R"), (sheet.players[g.dealer][1][:14], 24, "L"),
-            (contract_text(g.contract)[:26], 40, "L")]
+            (g.game, 10, "R"), (sheet.players[g.dealer][1], 24, "L"),
+            (contract_text(g.contract), 40, "L")]
         for s in range(n):
             text = f"{g.value:+d} = {line.running[s]}" if g.declarer == s else ""
             cells.append((text, pw, "R"))

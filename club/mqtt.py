@@ -3,9 +3,10 @@ and the embedded amqtt broker for a club evening on one laptop.
 
 The subscriber keeps a persistent session (``clean_session`` off, a fixed client id), so the
 broker queues the tables' QoS 1 games while the server is down and delivers them when it is
-back. Acknowledgements are manual: a game's PUBACK is sent only after
-:meth:`ClubService.handle` has committed it to SQLite; a server killed in between gets the
-message again (a repeat of a stored revision changes nothing).
+back. Acknowledgements are manual: a game's PUBACK is sent only after it is committed to
+SQLite; a server killed in between gets the message again (a repeat of a stored revision
+changes nothing). A writer thread takes the messages that arrived meanwhile (up to
+``BATCH``) and stores them in one transaction, one fsync, before acknowledging each.
 """
 
 from __future__ import annotations
@@ -13,6 +14,8 @@ from __future__ import annotations
 import asyncio
 import json
 import logging
+import os
+import queue
 import threading
 import time
 from typing import Any
@@ -23,6 +26,8 @@ from club.config import BrokerConfig
 from club.service import ClubService
 
 log = logging.getLogger("club.mqtt")
+
+BATCH = 200
 
 
 class Subscriber:
@@ -48,15 +53,20 @@ class Subscriber:
         self.client.on_message = self._on_message
         self._last_standings = 0.0
         self._standings_version = -1
+        self._inbox: queue.Queue[Any] = queue.Queue()
+        self._writer = threading.Thread(target=self._write, name="club-writer", daemon=True)
 
     def start(self) -> None:
         host, port = self.broker.host_port
+        self._writer.start()
         self.client.connect_async(host, port, keepalive=30)
         self.client.loop_start()
 
     def stop(self) -> None:
         self.client.disconnect()
         self.client.loop_stop()
+        self._inbox.put(None)
+        self._writer.join(timeout=10)
 
     def _on_connect(self, client: Any, userdata: Any, flags: Any, reason: Any,
                     props: Any = None) -> None:
@@ -75,14 +85,35 @@ class Subscriber:
         log.warning("club: lost the broker (%s); reconnecting", reason)
 
     def _on_message(self, client: Any, userdata: Any, msg: Any) -> None:
-        try:
-            self.service.handle(msg.topic, bytes(msg.payload))
-        except Exception:
-            # not stored (e.g. the disk is full): no acknowledgement, the broker sends it again
-            log.exception("club: could not store a message on %s", msg.topic)
-            return
-        client.ack(msg.mid, msg.qos)
-        self._maybe_standings()
+        self._inbox.put(msg)
+
+    def _write(self) -> None:
+        while True:
+            first = self._inbox.get()
+            if first is None:
+                return
+            batch = [first]
+            while len(batch) < BATCH:
+                try:
+                    m = self._inbox.get_nowait()
+                except queue.Empty:
+                    break
+                if m is None:
+                    self._inbox.put(None)
+                    break
+                batch.append(m)
+            try:
+                self.service.handle_batch([(m.topic, bytes(m.payload)) for m in batch])
+            except Exception:
+                # Not stored (the disk is full or gone): acknowledge nothing and stop, so the
+                # broker keeps the messages for the session and sends them again when the
+                # server is restarted (systemd: Restart=on-failure) with a working disk.
+                log.critical("club: could not store %d message(s); stopping without "
+                             "acknowledging them", len(batch), exc_info=True)
+                os._exit(3)
+            for m in batch:
+                self.client.ack(m.mid, m.qos)
+            self._maybe_standings()
 
     def publish(self, topic: str, payload: dict[str, Any], retain: bool) -> None:
         self.client.publish(topic, json.dumps(payload, ensure_ascii=False), qos=1,

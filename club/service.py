@@ -68,12 +68,17 @@ class ClubService:
         self._corrected: set[str] = set()
         self._standings = Standings()
         self._ranking_cache: tuple[int, list[Row]] | None = None
+        self._series: dict[int, str] = {}             # series number -> state
+        self._seating: dict[int, dict[str, list[str]]] = {}
         self._load()
 
     # --- start-up ----------------------------------------------------------------------------
 
     def _load(self) -> None:
         """Rebuild the counted games and the standings from the store (after any restart)."""
+        self._games, self._table_rev, self._corrected = {}, {}, set()
+        self._standings = Standings()
+        self._load_series()
         for rev in self.store.revisions():
             if rev.revision > self._table_rev.get(rev.game_id, 0):
                 self._table_rev[rev.game_id] = rev.revision
@@ -84,6 +89,22 @@ class ClubService:
         for g in self._games.values():
             self._standings.count(g)
         self.version = len(self._games) + len(self._corrected)
+
+    def _load_series(self) -> None:
+        self._series = {s["number"]: s["state"] for s in self.store.series()}
+        self._seating = {n: self.store.seating(n) for n in self._series}
+
+    def handle_batch(self, messages: list[tuple[str, bytes]]) -> list[Outcome]:
+        """Store several messages in one transaction; returns once they are committed. If
+        the commit fails nothing of the batch is kept, in the store or in memory."""
+        with self.lock:
+            try:
+                with self.store.batch():
+                    return [self.handle(t, p) for t, p in messages]
+            except BaseException:
+                self._load()
+                self._changed([])
+                raise
 
     @property
     def secret(self) -> str:
@@ -194,12 +215,11 @@ class ClubService:
             raise GameCheckError(f"{gid}: table {d.get('table')!r} sent on table {table}'s topic")
         if gid != f"{t.id}/{series}/{table}/{game}":
             raise GameCheckError(f"id {gid!r} should be {t.id}/{series}/{table}/{game}")
-        known = {s["number"]: s for s in self.store.series()}
-        if series not in known:
+        if series not in self._series:
             raise GameCheckError(f"{gid}: series {series} has not been drawn")
-        if known[series]["state"] == "closed":
+        if self._series[series] == "closed":
             raise GameCheckError(f"{gid}: series {series} is closed")
-        seating = self.store.seating(series)
+        seating = self._seating[series]
         if table not in seating:
             raise GameCheckError(f"{gid}: there is no table {table} in series {series}")
         players = d.get("players")
@@ -269,6 +289,7 @@ class ClubService:
             else:
                 raise TournamentError(f"unknown seating method {method!r}")
             self.store.add_series(number, method, seed, tables)
+            self._load_series()
             self._changed([])
         self.publish_seating(number)
         return number
@@ -294,6 +315,7 @@ class ClubService:
             if number not in {s["number"] for s in self.store.series()}:
                 raise TournamentError(f"series {number} has not been drawn")
             self.store.set_series_state(number, state)
+            self._load_series()
             self._changed([])
 
     def correct(self, game_id: str, who: str, reason: str, *, declarer: int | None = None,

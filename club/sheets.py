@@ -43,6 +43,7 @@ class SheetLine:
     game: ScoredGame
     running: list[int]
     corrected: bool
+    reason: str = ""
 
 
 @dataclass
@@ -93,7 +94,12 @@ def table_sheet(service: Any, series: int, table: str) -> TableSheet | None:
                 elif g.won is False:
                     sums[s].others_lost += 1
                     sums[s].bonus += g.sf[s] - g.scores[s]
-        sheet.lines.append(SheetLine(g, list(running), service.is_corrected(g.game_id)))
+        corrected = service.is_corrected(g.game_id)
+        reason = ""
+        if corrected:
+            audit = service.store.corrections(g.game_id)
+            reason = audit[-1].reason if audit else ""
+        sheet.lines.append(SheetLine(g, list(running), corrected, reason))
     sheet.sums = sums
     return sheet
 

@@ -17,7 +17,9 @@ import random
 from collections.abc import Sequence
 from typing import Any
 
-from engine.actions import Bid, Declare, Hold, Pass, TakeSkat
+from engine.actions import Bid, Declare, Hold, Pass, Play, TakeSkat
+from engine.cards import Rank, mask_cards
+from engine.contract import GameType
 from engine.deal import Deal
 from engine.game import Game, Phase
 from engine.iss import game_to_record
@@ -89,9 +91,30 @@ class SimTable:
         declares = [a for a in actions if isinstance(a, Declare)]
         if declares and (len(declares) == len(actions) or rng.random() < 0.3):
             plain = [a for a in declares if not (a.contract.ouvert or a.contract.schneider)]
+            if plain and rng.random() < 0.8:
+                return max(plain, key=lambda a: _strength(game, a) + rng.random())
             return rng.choice(plain or declares)
+        if game.phase == Phase.PLAY and game.to_act == game.declarer and rng.random() < 0.8:
+            strongest = game.legal_cards()[0]
+            for a in actions:
+                if isinstance(a, Play) and a.card == strongest:
+                    return a
         others = [a for a in actions if not isinstance(a, Declare)]
         return rng.choice(others or actions)
+
+
+def _strength(game: Game, declare: Declare) -> float:
+    """How well the declarer's cards suit a contract: trumps (jacks twice) for a suit game,
+    jacks and aces for a grand; null only with no jack and no ace."""
+    cards = mask_cards(game.hand(declare.pos))
+    jacks = sum(c.rank == Rank.JACK for c in cards)
+    aces = sum(c.rank == Rank.ACE for c in cards)
+    kind = declare.contract.game
+    if kind == GameType.GRAND:
+        return 2.0 * jacks + aces - 3
+    if kind == GameType.NULL:
+        return 6.0 if jacks == 0 and aces == 0 else -5.0
+    return 2.0 * jacks + sum(c.suit == kind and c.rank != Rank.JACK for c in cards)
 
 
 _LIMITS = (0, 0, 18, 18, 20, 23, 24, 27, 30, 33, 36, 40, 46, 48, 59)

@@ -94,14 +94,34 @@ class Store:
         except sqlite3.DatabaseError as exc:
             raise StoreError(f"{self.path}: not a club database ({exc})") from None
         self._lock = threading.RLock()
+        self._batch = False
 
     def close(self) -> None:
         with self._lock:
             self._db.close()
 
     @contextmanager
+    def batch(self) -> Iterator[None]:
+        """One transaction (one fsync) for several writes: the subscriber stores a burst of
+        messages this way and acknowledges them after the commit."""
+        with self._lock:
+            self._db.execute("BEGIN IMMEDIATE")
+            self._batch = True
+            try:
+                yield
+            except BaseException:
+                self._batch = False
+                self._db.execute("ROLLBACK")
+                raise
+            self._batch = False
+            self._db.execute("COMMIT")
+
+    @contextmanager
     def transaction(self) -> Iterator[sqlite3.Connection]:
         with self._lock:
+            if self._batch:
+                yield self._db
+                return
             self._db.execute("BEGIN IMMEDIATE")
             try:
                 yield self._db

@@ -138,12 +138,23 @@ def create_app(service: ClubService, hub: Hub | None = None) -> Starlette:
 
     # --- public pages ------------------------------------------------------------------------
 
+    fragments: dict[bool, tuple[int, str]] = {}
+
     async def ranking(request: Request) -> Response:
         projector = request.query_params.get("projector") == "1"
+        version = service.version
+        shared = request.headers.get("x-fragment") == "1" and not request.session.get(
+            "director")
+        if shared and fragments.get(projector, (-1, ""))[0] == version:
+            # every spectator and the projector ask for the same fragment after a notice
+            return HTMLResponse(fragments[projector][1])
         pool, prizes = service.prizes()
-        return page(request, "ranking.html", rows=service.ranking(), projector=projector,
-                    live=True, pool=pool, prizes=prizes, version=service.version,
-                    games=len(service.games()))
+        response = page(request, "ranking.html", rows=service.ranking(), projector=projector,
+                        live=True, pool=pool, prizes=prizes, version=version,
+                        games=len(service.games()))
+        if shared:
+            fragments[projector] = (version, bytes(response.body).decode("utf-8"))
+        return response
 
     async def tables(request: Request) -> Response:
         series = _int(request.query_params.get("series")) or service.current_series()

@@ -23,6 +23,7 @@ GROUPS: dict[str, str] = {
     "players": "engine.players.bench:bench",
     "analysis": "engine.players.analysis_bench:bench",
     "club": "link.bench:bench",
+    "club-server": "club.bench:bench",
 }
 
 

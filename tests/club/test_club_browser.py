@@ -161,6 +161,9 @@ def test_live_pages_director_and_pdf_in_chromium(tmp_path: Path, browser: Any,
         d.find_element(By.NAME, "reason").send_keys("Grand mit 4 misread as lost")
         d.find_element(By.CSS_SELECTOR, "form.correct button").click()
         _wait(lambda: "Grand mit 4 misread" in d.page_source, 10, "the audit line")
+        d.get(f"{base}/tables/1/{table}")
+        _wait(lambda: "corrected by the director: Grand mit 4 misread" in d.page_source, 10,
+              "the correction beside the game on the table's list")
         old_entry = entry.seeger_fabian[entry.declarer]
         expected = want[decl_pid] - old_entry + 120 + 50
         d.get(base + "/")

@@ -139,3 +139,13 @@ def _seating(port: int) -> dict[str, list[str]] | None:
     c.loop_stop()
     c.disconnect()
     return got or None
+
+
+def test_bench_path_counts_every_game() -> None:
+    """The bench's own run, tiny: every game arrives and the ranking is the engine's."""
+    from club.bench import run
+
+    figures = run(tables=3, games=4, rate=100)
+    assert figures["club_games_lost"] == 0
+    assert figures["club_ranking_matches_engine"] == 1
+    assert figures["club_ingest_to_page_p99_ms"] < float("inf")

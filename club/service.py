@@ -199,7 +199,8 @@ class ClubService:
         gid = d.get("id")
         if not isinstance(gid, str):
             raise GameCheckError("the game has no id")
-        rev, series, game, dealer = (d.get(k) for k in ("revision", "series", "game", "dealer"))
+        rev, series, game, dealer = (_whole(d.get(k))
+                                     for k in ("revision", "series", "game", "dealer"))
         for name, v in (("revision", rev), ("series", series), ("game", game),
                         ("dealer", dealer)):
             if isinstance(v, bool) or not isinstance(v, int) or not 0 <= v < 10_000:
@@ -405,6 +406,13 @@ class ClubService:
                 "ranking": [{"place": r.place, "id": r.player, "name": r.name,
                              "series": list(r.series), "total": r.total, "won": r.won,
                              "lost": r.lost} for r in rows]}
+
+
+def _whole(v: Any) -> Any:
+    """A number as the link may write it (``2`` or ``"2"``); anything else unchanged."""
+    if isinstance(v, str) and v.isdigit() and len(v) < 6:
+        return int(v)
+    return v
 
 
 def _tuples(d: dict[str, Any]) -> dict[str, Any]:

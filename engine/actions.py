@@ -202,10 +202,86 @@ class Abort(Action):
         return {"type": "abort", "pos": self.pos, "reason": self.reason}
 
 
+CLAIM_LEVELS = ("", "schneider", "schwarz")
+
+
+@dataclass(frozen=True, slots=True)
+class Claim(Action):
+    """Show the cards and claim the rest (ISkO 4.4.4, 4.4.5).
+
+    By the declarer: he lays his cards open and claims every remaining trick, at the simple
+    level or at ``level`` (``"schneider"`` or ``"schwarz"``, said when he shows); the defenders
+    answer with ``Agree``/``Disagree``. By a defender: the rest for the defenders, decided at
+    once (``level`` stays ``""``).
+    """
+
+    level: str = ""
+    kind: ClassVar[str] = "claim"
+
+    def __post_init__(self) -> None:
+        _check_pos(self.pos)
+        if type(self.level) is not str or self.level not in CLAIM_LEVELS:
+            raise IllegalAction(
+                f"a claim is for the simple level (''), 'schneider' or 'schwarz', not "
+                f"{self.level!r}"
+            )
+
+    def to_json(self) -> dict[str, Any]:
+        d: dict[str, Any] = {"type": "claim", "pos": self.pos}
+        if self.level:
+            d["level"] = self.level
+        return d
+
+
+@dataclass(frozen=True, slots=True)
+class Agree(Action):
+    """A defender accepts the declarer's claim (both must: then it is scored as claimed)."""
+
+    kind: ClassVar[str] = "agree"
+
+
+@dataclass(frozen=True, slots=True)
+class Disagree(Action):
+    """A defender disputes the declarer's claim: play goes on with his cards open."""
+
+    kind: ClassVar[str] = "disagree"
+
+
+@dataclass(frozen=True, slots=True)
+class Violation(Action):
+    """Under ``Rules(isko_violations=True)``: ``pos`` laid ``card`` out of turn or without
+    following suit (ISkO 4.1.3, 4.1.4, 4.2.3). The innocent party then chooses: ``Enforce``
+    (the game ends, the offending party loses) or ``PlayOn`` (the card is taken back, 4.1.6)."""
+
+    card: Card
+    kind: ClassVar[str] = "violation"
+
+    def __post_init__(self) -> None:
+        _check_pos(self.pos)
+        _check_card(self.card)
+
+    def to_json(self) -> dict[str, Any]:
+        return {"type": "violation", "pos": self.pos, "card": str(self.card)}
+
+
+@dataclass(frozen=True, slots=True)
+class Enforce(Action):
+    """The innocent party ends the game after a violation: the offending party loses."""
+
+    kind: ClassVar[str] = "enforce"
+
+
+@dataclass(frozen=True, slots=True)
+class PlayOn(Action):
+    """The innocent party demands that play go on, the offending card taken back (4.1.6)."""
+
+    kind: ClassVar[str] = "play-on"
+
+
 _KINDS: dict[str, type[Action]] = {
     cls.kind: cls
     for cls in (Bid, Hold, Pass, TakeSkat, Discard, Declare, Play, Concede, Kontra, Re, Push,
-                Abort)
+                Abort, Claim, Agree, Disagree, Violation, Enforce, PlayOn)
 }
 
 
@@ -225,7 +301,9 @@ def action_from_json(d: dict[str, Any]) -> Action:
             if not isinstance(value, int) or isinstance(value, bool):
                 raise ActionError(f"bid value {value!r} is not a whole number")
             return Bid(pos, value)
-        if cls in (Discard, Play):
+        if cls is Claim:
+            return Claim(pos, _text(d.get("level", ""), "claim level"))
+        if cls in (Discard, Play, Violation):
             return cls(pos, Card.parse(_text(d["card"], "card")))  # type: ignore[call-arg]
         if cls is Declare:
             return Declare(pos, Contract.parse(_text(d["contract"], "contract")))
@@ -263,4 +341,10 @@ def describe(action: Action) -> str:
         return f"{who} plays {action.card}"
     if isinstance(action, Abort):
         return f"{who}: {action.reason}"
+    if isinstance(action, Claim):
+        return f"{who} claims the rest" + (f" ({action.level})" if action.level else "")
+    if isinstance(action, Violation):
+        return f"{who} lays {action.card} against the rules"
+    if isinstance(action, PlayOn):
+        return f"{who}: play on"
     return f"{who}: {action.kind}"

@@ -30,22 +30,29 @@ from operator import attrgetter
 from typing import Any
 
 from engine.actions import (
+    CLAIM_LEVELS,
     POSITION_NAMES,
     Abort,
     Action,
     ActionError,
+    Agree,
     Bid,
+    Claim,
     Concede,
     Declare,
+    Disagree,
     Discard,
+    Enforce,
     Hold,
     IllegalAction,
     Kontra,
     Pass,
     Play,
+    PlayOn,
     Push,
     Re,
     TakeSkat,
+    Violation,
     action_from_json,
 )
 from engine.bidding import START, Bidding
@@ -90,6 +97,10 @@ class Rules:
     - ``schieberamsch``: in that Ramsch each player in turn may take the skat and push two
       cards on (``schieberamsch_jacks``: jacks may be pushed too); each push doubles.
     - ``ramsch_jungfrau``, ``ramsch_durchmarsch``: see ``engine.ramsch``.
+    - ``isko_violations`` (config ``violations = "isko"``, not a house rule): a revoke or a
+      card out of turn is not refused but recorded (``Violation``); the innocent party then
+      ends the game (``Enforce``: the offending party loses, ISkO 4.1.3-4.1.5) or has the card
+      taken back and play go on (``PlayOn``, 4.1.6).
 
     >>> Rules.from_names(["kontra_re", "ramsch"]).ramsch
     True
@@ -101,6 +112,7 @@ class Rules:
     schieberamsch_jacks: bool = False
     ramsch_jungfrau: bool = True
     ramsch_durchmarsch: bool = True
+    isko_violations: bool = False
 
     def __post_init__(self) -> None:
         if self.schieberamsch and not self.ramsch:
@@ -155,7 +167,8 @@ _PHASE_WORDS = {
 _STATE = (
     "phase", "bidding", "declarer", "contract", "skat_taken", "hands", "skat", "trick",
     "trick_leader", "tricks", "won", "ntricks", "to_act", "kontra", "result", "game_type",
-    "declared", "pushes", "push_turn", "pushing", "_trick_cards",
+    "declared", "pushes", "push_turn", "pushing", "_trick_cards", "claim", "open_hands",
+    "violation",
 )
 _snapshot = attrgetter(*_STATE)
 # A card laid changes only these (the trick, the hands, the tricks won, and at the end the
@@ -216,6 +229,12 @@ class Game:
         self.push_turn = 0
         self.pushing = False
         self._trick_cards = 0
+        # a declarer's claim waiting for the defenders: (declarer, level 0..2, mask of the
+        # defenders who agreed); to_act is None meanwhile
+        self.claim: tuple[int, int, int] | None = None
+        self.open_hands = 0  # positions whose cards lie open (bit per position)
+        # a violation waiting for the innocent party's choice: (offender, card)
+        self.violation: tuple[int, Card] | None = None
 
     # ----------------------------------------------------------------- views
 
@@ -270,6 +289,8 @@ class Game:
         in play and are not listed."""
         ph = self.phase
         p = self.to_act
+        if ph is _PLAY and p is None:
+            return self._answers()
         if ph is _PLAY:
             # the legal cards, suit by suit from the tables (lowest card index first)
             hand = self.hands[p]  # type: ignore[index]
@@ -310,6 +331,28 @@ class Game:
             else:
                 out += [_PUSHES[p], _PASSES[p]]
         return out
+
+    def _answers(self) -> list[Action]:
+        """While a claim or a violation waits: the answers open (any order of the parties)."""
+        d = self.declarer
+        if self.claim is not None:
+            agreed = self.claim[2]
+            return [x for q in range(3) if q != d and not agreed >> q & 1
+                    for x in (Agree(q), Disagree(q))]
+        if self.violation is not None:
+            offender = self.violation[0]
+            innocent = [q for q in range(3) if q != d] if offender == d else [d]
+            return [x for q in innocent for x in (Enforce(q), PlayOn(q))]  # type: ignore[arg-type]
+        return []
+
+    @property
+    def waiting(self) -> str | None:
+        """``"claim"`` or ``"violation"`` while play waits for an answer, else None."""
+        if self.claim is not None:
+            return "claim"
+        if self.violation is not None:
+            return "violation"
+        return None
 
     def _may_kontra(self) -> bool:
         return (self.rules.kontra_re and self.phase == Phase.PLAY and not self.is_ramsch
@@ -392,11 +435,21 @@ class Game:
     def _turn(self, pos: int) -> None:
         if self.phase == Phase.FINISHED:
             raise IllegalAction("the game is over")
+        self._not_waiting()
         if pos != self.to_act:
             raise IllegalAction(
                 f"it is {POSITION_NAMES[self.to_act]}'s turn, "  # type: ignore[index]
                 f"not {POSITION_NAMES[pos]}'s"
             )
+
+    def _not_waiting(self) -> None:
+        if self.claim is not None:
+            raise IllegalAction("the declarer has claimed the rest: the defenders agree or "
+                                "disagree first")
+        if self.violation is not None:
+            p, card = self.violation
+            raise IllegalAction(f"{POSITION_NAMES[p]} laid {card} against the rules: the other "
+                                "side chooses first (end the game or play on)")
 
     def _need(self, *phases: Phase) -> None:
         if self.phase not in phases:
@@ -605,6 +658,7 @@ class Game:
     def _kontra(self, a: Kontra) -> None:
         if not self.rules.kontra_re:
             raise IllegalAction("Kontra is not played at this table")
+        self._not_waiting()
         if self.phase != Phase.PLAY or self.is_ramsch:
             raise IllegalAction("Kontra can only be said against a declared game")
         if self.tricks or self.trick:
@@ -618,6 +672,7 @@ class Game:
     def _re(self, a: Re) -> None:
         if not self.rules.kontra_re:
             raise IllegalAction("Re is not played at this table")
+        self._not_waiting()
         if self.phase != Phase.PLAY or self.is_ramsch:
             raise IllegalAction("Re can only be said in a declared game")
         if self.tricks or self.trick:
@@ -638,10 +693,120 @@ class Game:
             )
         if self.is_ramsch:
             raise IllegalAction("there is nothing to concede in Ramsch")
+        self._not_waiting()
         if a.pos == self.declarer:
             self._finish_declared("declarer-conceded")
         else:
             self._finish_declared("defenders-conceded")
+
+    # ---------------------------------------------------------------- claims (ISkO 4.4.4, 4.4.5)
+
+    def _need_declared_play(self, what: str) -> None:
+        if self.phase != Phase.PLAY:
+            raise IllegalAction(f"{what} only during play: {_PHASE_WORDS[self.phase]}")
+        if self.is_ramsch:
+            raise IllegalAction(f"{what} not in Ramsch")
+        self._not_waiting()
+
+    def _claim(self, a: Claim) -> None:
+        self._need_declared_play("the rest can be claimed")
+        d = self.declarer
+        c = self.contract
+        assert d is not None and c is not None
+        level = CLAIM_LEVELS.index(a.level)
+        if a.pos != d:
+            if level:
+                raise IllegalAction("a defender claims the rest for the defenders, not a level")
+            # 4.4.5 (2022): upheld only if the declarer cannot win another trick; decided
+            # exactly on the open cards
+            upheld = not self._declarer_can_take_a_trick()
+            self._finish_declared("defenders-claimed" if upheld else "defenders-claim-failed")
+            return
+        if level and c.game == GameType.NULL:
+            raise IllegalAction("a null game has no schneider or schwarz to claim")
+        dp, dt = self._defenders_hold()
+        if level >= 1 and dp >= 31:
+            raise IllegalAction(f"the defenders already have {dp} points: schneider cannot be "
+                                "claimed")
+        if level >= 2 and dt:
+            raise IllegalAction("the defenders already have a trick: schwarz cannot be claimed")
+        self.claim = (d, level, 0)
+        self.open_hands |= 1 << d
+        self.to_act = None
+
+    def _declarer_can_take_a_trick(self) -> bool:
+        """Whether the declarer can still win a trick against the defenders' best play (the
+        double-dummy solver). In null: whether he can still avoid taking one."""
+        from engine.players.solver import Solver  # the search is only needed here
+
+        d = self.declarer
+        assert d is not None
+        solver = Solver(int(self.game_type), d)
+        trick = [int(c) for c in self.trick]
+        if self.game_type == GameType.NULL:
+            return solver.null_won(self.hands, self.trick_leader, trick)
+        return solver.takes_any(self.hands, self.trick_leader, trick)
+
+    def _agree(self, a: Agree) -> None:
+        self._answer_claim(a.pos)
+        d, level, agreed = self.claim  # type: ignore[misc]
+        if agreed >> a.pos & 1:
+            raise IllegalAction(f"{POSITION_NAMES[a.pos]} has already agreed")
+        agreed |= 1 << a.pos
+        if agreed.bit_count() == 2:
+            self._finish_declared("claimed")
+        else:
+            self.claim = (d, level, agreed)
+
+    def _disagree(self, a: Disagree) -> None:
+        self._answer_claim(a.pos)
+        # play goes on where it stood, the declarer's cards open; the real outcome counts
+        self.claim = None
+        self.to_act = _NEXT_BY[self.trick_leader][len(self.trick)]
+
+    def _answer_claim(self, pos: int) -> None:
+        if self.phase != Phase.PLAY or self.claim is None:
+            raise IllegalAction("there is no claim to answer")
+        if pos == self.declarer:
+            raise IllegalAction("the defenders answer the declarer's claim, not he himself")
+
+    # ---------------------------------------------------------------- violations (ISkO 4.1)
+
+    def _violation(self, a: Violation) -> None:
+        if not self.rules.isko_violations:
+            raise IllegalAction("at this table a card against the rules is refused and play "
+                                "goes on")
+        self._need_declared_play("a violation counts")
+        p, card = a.pos, a.card
+        hand = self.hands[p]
+        if not hand >> card & 1:
+            raise IllegalAction(f"{POSITION_NAMES[p]} does not hold {card}")
+        if p == self.to_act:
+            legal = self._legal_mask()
+            if legal >> card & 1:
+                raise IllegalAction(f"{card} may be laid: it is no violation")
+        self.violation = (p, card)
+        self.to_act = None
+
+    def _innocent(self, pos: int) -> tuple[int, Card]:
+        if self.phase != Phase.PLAY or self.violation is None:
+            raise IllegalAction("there is no violation to answer")
+        offender, card = self.violation
+        d = self.declarer
+        if (pos == d) == (offender == d):
+            raise IllegalAction("the other side chooses after a violation, not the offending "
+                                "side")
+        return offender, card
+
+    def _enforce(self, a: Enforce) -> None:
+        offender, _ = self._innocent(a.pos)
+        self._finish_declared(
+            "declarer-violation" if offender == self.declarer else "defenders-violation")
+
+    def _play_on(self, a: PlayOn) -> None:
+        self._innocent(a.pos)
+        self.violation = None  # the card goes back to its hand: it was never laid
+        self.to_act = _NEXT_BY[self.trick_leader][len(self.trick)]
 
     def _abort(self, a: Abort) -> None:
         if self.phase == Phase.FINISHED:
@@ -672,6 +837,10 @@ class Game:
         points = mask_points(self.won[d]) + self._skat_points_for_declarer()
         tricks = self.ntricks[d]
         defender_abort = aborted_by is not None and aborted_by != d
+        dp, dt = self._defenders_hold()
+        if ending in _RULED_ENDINGS:
+            self._finish_ruled(ending, points, tricks, dp, dt)
+            return
         if c.game == GameType.NULL:
             if aborted_by is not None:
                 won = defender_abort
@@ -692,7 +861,6 @@ class Game:
                         taken |= self.won[p]
                 points = 120 - mask_points(taken)
                 tricks = 10 - (len(self.tricks) - self.ntricks[d])
-            dp, dt = self._defenders_hold()
             r = score_suit_grand(
                 c, self.bid, matadors(self.declarer_cards(), c.game), points, tricks, ending,
                 d, self.kontra, trick_done=bool(self.tricks), defender_points=dp,
@@ -700,6 +868,42 @@ class Game:
             )
         if aborted_by is not None:
             r = _replace(r, aborted_by=aborted_by)
+        self._finish(r)
+
+    def _finish_ruled(self, ending: str, points: int, tricks: int, dp: int, dt: int) -> None:
+        """Claims and violations: each is scored by a rule that is one of the others."""
+        d = self.declarer
+        c = self.contract
+        assert d is not None and c is not None
+        rest_points, rest_tricks = 120 - dp, 10 - dt  # every card not won by a defender
+        by, claim = ending, 0
+        if ending == "claimed":  # the declarer takes the rest, at the level he said
+            points, tricks, claim = rest_points, rest_tricks, self.claim[1]  # type: ignore[index]
+            null_won = True
+        elif ending == "defenders-claimed":  # the rest to the defenders: by the cards
+            by, null_won = "played", False
+        elif ending == "defenders-claim-failed":  # every remaining trick to the declarer
+            by, points, tricks, null_won = "played", rest_points, rest_tricks, True
+        elif ending == "declarer-violation":
+            # 4.1.3: a game already decided is not lost by a later violation: won with the
+            # points he has; else lost as if he had conceded (4.1.4)
+            decided = (points >= 61 and (not c.schneider or points >= 90) and not c.schwarz)
+            by, null_won = ("played" if decided else "declarer-conceded"), False
+        else:  # defenders-violation
+            # decided for the defenders already (the declarer out of the level he needs to
+            # win at all): lost with what he has; else 4.1.5 as when they concede
+            decided = dp >= 60 or (c.schneider and dp >= 31) or (c.schwarz and dt > 0)
+            by, null_won = ("declarer-conceded" if decided else "defenders-conceded"), True
+        if c.game == GameType.NULL:
+            r = score_null(c, self.bid, null_won, points, tricks, ending, d, self.kontra)
+        else:
+            r = score_suit_grand(
+                c, self.bid, matadors(self.declarer_cards(), c.game), points, tricks, by,
+                d, self.kontra, trick_done=True, defender_points=dp, defender_tricks=dt,
+                claim=claim,
+            )
+            if by != ending:
+                r = _replace(r, ending=ending)
         self._finish(r)
 
     def _finish_ramsch(self) -> None:
@@ -713,6 +917,8 @@ class Game:
         self.result = result
         self.phase = Phase.FINISHED
         self.to_act = None
+        self.claim = None
+        self.violation = None
 
     # ---------------------------------------------------------------- JSON
 
@@ -830,4 +1036,14 @@ _HANDLERS: dict[type, Any] = {
     Re: Game._re,
     Push: Game._push,
     Abort: Game._abort,
+    Claim: Game._claim,
+    Agree: Game._agree,
+    Disagree: Game._disagree,
+    Violation: Game._violation,
+    Enforce: Game._enforce,
+    PlayOn: Game._play_on,
 }
+_RULED_ENDINGS = frozenset((
+    "claimed", "defenders-claimed", "defenders-claim-failed", "declarer-violation",
+    "defenders-violation",
+))

@@ -38,18 +38,24 @@ from pathlib import Path
 from engine.actions import (
     Abort,
     Action,
+    Agree,
     Bid,
+    Claim,
     Concede,
     Declare,
+    Disagree,
     Discard,
+    Enforce,
     Hold,
     IllegalAction,
     Kontra,
     Pass,
     Play,
+    PlayOn,
     Push,
     Re,
     TakeSkat,
+    Violation,
 )
 from engine.cards import Card, CardError, cards_mask, mask_cards
 from engine.contract import Contract, ContractError, GameType
@@ -458,6 +464,14 @@ def parse_rules(text: str) -> Rules:
 # Replay: the record's moves through the engine
 
 
+# This program's extension for the ISkO's claims and violations (ISS has neither): "n CLAIM",
+# "n CLAIM.S" / "n CLAIM.Z" (a level said with it), "n AGREE", "n DISAGREE", "n VIOLATION.HK"
+# (the card laid against the rules), "n ENFORCE" (the game ends), "n PLAYON" (taken back).
+_TABLE_MOVES: dict[str, type[Action]] = {
+    "CLAIM": Claim, "AGREE": Agree, "DISAGREE": Disagree, "ENFORCE": Enforce, "PLAYON": PlayOn,
+}
+_CLAIM_LETTERS = {"S": "schneider", "Z": "schwarz"}
+
 # Record cards are always two upper-case letters, so a dict look-up reads them (the hot path).
 _CARD_BY_NAME: dict[str, Card] = {c.name: c for c in Card}
 
@@ -509,6 +523,12 @@ class _Replayer:
             self.push(Re(pos))
         elif action == "PUSH":
             self.push(Push(pos))
+        elif action in _TABLE_MOVES:
+            self.push(_TABLE_MOVES[action](pos))  # type: ignore[call-arg]
+        elif action.startswith("CLAIM.") and action[6:] in _CLAIM_LETTERS:
+            self.push(Claim(pos, _CLAIM_LETTERS[action[6:]]))
+        elif action.startswith("VIOLATION.") and _is_card(action[10:]):
+            self.push(Violation(pos, _CARD_BY_NAME[action[10:]]))
         elif action == "??":
             # A card nobody saw (seen once, just before a defender left); nothing after it
             # can be checked, so only a server move may follow.
@@ -795,6 +815,13 @@ def moves_of(game: Game) -> list[str]:
                 pushed.append(str(actions[i].card))  # type: ignore[attr-defined]
             if pushed:
                 out.append(f"{a.pos} " + ".".join(pushed))
+        elif isinstance(a, Claim):
+            letter = {"schneider": ".S", "schwarz": ".Z"}.get(a.level, "")
+            out.append(f"{a.pos} CLAIM{letter}")
+        elif isinstance(a, Violation):
+            out.append(f"{a.pos} VIOLATION.{a.card}")
+        elif type(a) in _MOVE_OF_ACTION:
+            out.append(f"{a.pos} {_MOVE_OF_ACTION[type(a)]}")
         elif isinstance(a, Abort):
             if a.reason == "resign":
                 out.append(f"{a.pos} RE")
@@ -804,6 +831,9 @@ def moves_of(game: Game) -> list[str]:
             raise IssError(f"a {a.kind} action cannot be written in a record")
         i += 1
     return out
+
+
+_MOVE_OF_ACTION = {cls: move for move, cls in _TABLE_MOVES.items() if cls is not Claim}
 
 
 def _pickup_moves(pos: int, group: list[Action]) -> list[str]:

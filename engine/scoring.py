@@ -30,7 +30,8 @@ _NULL_VALUES = (23, 35, 46, 59)
 
 ENDINGS = (
     "played", "null-trick", "schwarz-lost", "declarer-conceded", "defenders-conceded",
-    "timeout", "leave", "resign", "passed",
+    "timeout", "leave", "resign", "passed", "claimed", "defenders-claimed",
+    "defenders-claim-failed", "declarer-violation", "defenders-violation",
 )
 
 
@@ -136,7 +137,7 @@ def _positions(declarer: int, value: int) -> tuple[int, int, int]:
 
 def suit_grand_value(contract: Contract, bid: int, matador_count: int, points: int,
                      tricks: int, ending: str = "played", trick_done: bool = True,
-                     defender_points: int = 0, defender_tricks: int = 0
+                     defender_points: int = 0, defender_tricks: int = 0, claim: int = 0
                      ) -> tuple[bool, int, int, bool, bool, bool, bool, bool]:
     """The rules of a suit or grand game's value, as a bare tuple (the hot path of the
     benchmark and the solver): ``(won, signed value without Kontra, multiplier, overbid,
@@ -146,6 +147,9 @@ def suit_grand_value(contract: Contract, bid: int, matador_count: int, points: i
     ``defender_points``/``defender_tricks`` (what the defenders hold when the game ends) matter
     only when the defenders concede: the declarer is then awarded the level his bid or
     announcement needs, unless the defenders are already out of it (ISkO 4.1.5).
+    ``ending="claimed"``: the declarer's claim of the rest, agreed (4.4.4): ``points`` and
+    ``tricks`` include the rest; a level counts only if he said it (``claim``: 1 schneider,
+    2 schwarz) or announced it.
 
     >>> suit_grand_value(Contract.parse("G"), 18, 1, 90, 7)
     (True, 72, 3, False, True, False, True, False)
@@ -167,6 +171,11 @@ def suit_grand_value(contract: Contract, bid: int, matador_count: int, points: i
         schwarz = need_schwarz and schneider and defender_tricks == 0
         won = not ((contract.schneider and not schneider)
                    or (contract.schwarz and not schwarz))
+    elif ending == "claimed":
+        won = (points >= 61 and (points >= 90 or not contract.schneider)
+               and (tricks == 10 or not contract.schwarz))
+        schneider = points >= 90 and (claim >= 1 or contract.schneider)
+        schwarz = tricks == 10 and (claim >= 2 or contract.schwarz)
     else:
         won = points >= 61
         if contract.schneider and points < 90:
@@ -199,7 +208,7 @@ def suit_grand_value(contract: Contract, bid: int, matador_count: int, points: i
 def score_suit_grand(contract: Contract, bid: int, matador_count: int, points: int,
                      tricks: int, ending: str, declarer: int, kontra: int = 1,
                      trick_done: bool = True, defender_points: int = 0,
-                     defender_tricks: int = 0) -> GameResult:
+                     defender_tricks: int = 0, claim: int = 0) -> GameResult:
     """Score a suit or grand game from the declarer's card points (with the skat) and tricks.
 
     ``ending`` decides how: ``"played"``, ``"schwarz-lost"``, ``"timeout"``/``"leave"``/
@@ -215,7 +224,7 @@ def score_suit_grand(contract: Contract, bid: int, matador_count: int, points: i
     assert base is not None, "score_suit_grand is for suit and grand games"
     won, value, k, overbid, schneider, schwarz, lvl_schneider, lvl_schwarz = suit_grand_value(
         contract, bid, matador_count, points, tricks, ending, trick_done, defender_points,
-        defender_tricks)
+        defender_tricks, claim)
     # the breakdown for display, level by level as counted above
     m = abs(matador_count)
     bd: list[tuple[str, int]] = [("with" if matador_count > 0 else "without", m)]

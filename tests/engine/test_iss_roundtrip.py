@@ -169,8 +169,8 @@ def test_unfinished_games_and_foreign_rules_are_refused() -> None:
     line = game_to_record(random_game(5, Rules(kontra_re=True)))
     _record, problems = check_line(line.replace("RU[kontra_re]", "RU[kontra_re bock_rounds]"))
     assert problems == ["RU[kontra_re bock_rounds]: unknown house rule 'bock_rounds': known are "
-                        "kontra_re, ramsch, ramsch_durchmarsch, ramsch_jungfrau, schieberamsch, "
-                        "schieberamsch_jacks"]
+                        "isko_violations, kontra_re, ramsch, ramsch_durchmarsch, ramsch_jungfrau, "
+                        "schieberamsch, schieberamsch_jacks"]
 
 
 def test_ramsch_result_text() -> None:

@@ -48,6 +48,17 @@ CHIP_SELECTS = ((0, 0), (0, 1), (1, 0), (1, 1), (1, 2))
 PASS_TIME = 0.05  # the poller's shortest pass
 
 
+def radio_zones(config: Any) -> list[str]:
+    """The zones the radio table needs for ``config``: a reader each, five at most."""
+    if config.table.deal_mode == "seats":
+        zones = ["centre", "skat"] + [f"seat{s}" for s in range(config.n_players)]
+    else:
+        zones = ["deal", "centre", "skat"]
+    if len(zones) > len(CHIP_SELECTS):
+        raise ValueError(f"{len(zones)} readers needed ({', '.join(zones)}): the Pi drives five")
+    return zones
+
+
 class LostCard(RuntimeError):
     """A card laid again and again that the table never took."""
 
@@ -217,8 +228,10 @@ class RadioTable:
         self.finish()
         return self.report
 
-    def finish(self) -> SoakReport:
-        """Gather the figures of the run into :attr:`report`."""
+    def finish(self, deals: int | None = None) -> SoakReport:
+        """Gather the figures of the run into :attr:`report` (``deals``: as the caller counted)."""
+        if deals is not None:
+            self.report.deals = deals
         self.report.seconds = self.clock.now()
         self.report.errors = Counter()
         for slot in self.poller.slots:
@@ -228,6 +241,11 @@ class RadioTable:
     def place(self, table: Any, zone: str, card: Card) -> None:
         """Lay ``card`` on ``zone`` the way the table flow has it (see the module docstring)."""
         chip = self.chips[zone]
+        for other, there in self.chips.items():
+            if other != zone and self.stickers[card] in there.tags:
+                there.lift(self.stickers[card])  # a card lies in one place
+        if zone != "deal" and "deal" in self.chips and self.chips["deal"].tags:
+            self.lift_all("deal")  # the deal is over: the last card has been handed on
         if zone == "deal":
             for other in ("centre", "skat"):  # the last game's cards are gathered to shuffle
                 if other in self.chips:
@@ -245,7 +263,11 @@ class RadioTable:
             if game is not None and not game.trick and chip.tags:
                 self.lift_all("centre")  # the winner has taken the last trick away
                 self.run_pass()
+        if zone == "skat" and table.phase in ("discard", "pushing") and len(chip.tags) >= 2:
+            self.lift_all("skat")  # the skat lying there has been taken up
         self.lay(zone, card)
+        if zone.startswith("seat"):
+            self.lift(zone, card)  # swept over the pad: seen, not left lying
 
     def _deal(self, table: Any, deal: Any) -> None:
         if table.config.table.deal_mode == "seats":
@@ -302,3 +324,33 @@ def _cards(mask: int) -> list[Card]:
     from engine.cards import mask_cards
 
     return list(mask_cards(mask))
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    """``python -m firmware_host.radiotable --deals 3000``: the long soak; 1 if any problem."""
+    import argparse
+    import time
+
+    from firmware_host.config import simulated_config
+    from firmware_host.controller import Table
+
+    parser = argparse.ArgumentParser(prog="python -m firmware_host.radiotable",
+                                     description=main.__doc__)
+    parser.add_argument("--deals", type=int, default=200)
+    parser.add_argument("--seed", type=int, default=1)
+    parser.add_argument("--overlap", action="store_true",
+                        help="pads too close: centre/skat and deal/centre overlap")
+    args = parser.parse_args(argv)
+    table = Table(simulated_config(computer_seats=(), series_length=None))
+    overlap = (("centre", "skat"), ("deal", "centre")) if args.overlap else ()
+    radio = RadioTable(table.config.card_tags(), table.handle, seed=args.seed, overlap=overlap)
+    start = time.perf_counter()
+    report = radio.play_deals(table, args.deals, random.Random(args.seed))
+    print(f"{report.summary()} ({time.perf_counter() - start:.0f} s of wall time)")
+    for problem in report.problems:
+        print(problem)
+    return 1 if report.problems else 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())

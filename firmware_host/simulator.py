@@ -35,6 +35,9 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
     p.add_argument("--journal", metavar="FILE", help="journal the session (resumes if unfinished)")
     p.add_argument("--ascii", action="store_true", help="write cards as CJ, HT instead of ♣J, ♥10")
     p.add_argument("-v", "--verbose", action="store_true", help="log every card of the deal too")
+    p.add_argument("--harsh", action="store_true",
+                   help="headless, every card laid on emulated MFRC522 readers under harsh radio"
+                        " (stacked stickers, noise, cut-off answers; docs/hardware.md)")
 
 
 def has_display() -> bool:
@@ -64,10 +67,14 @@ class SimulatedTable:
         self.rng = rng
         self.record = record
         self.tags = session.config.card_tags()
+        self.radio: Any = None  # a firmware_host.radiotable.RadioTable (simulate --harsh)
 
     def lay(self, zone: str, card: Any) -> Any:
         from firmware_host.inputs import TagLaid
 
+        if self.radio is not None:  # the card goes over an emulated reader, as on the table
+            self.radio.place(self.session.table, zone, card)
+            return None
         inp = TagLaid(zone, self.tags[card])
         return self._send(inp)
 
@@ -131,7 +138,7 @@ def cmd_simulate(args: argparse.Namespace) -> int:
     except ConfigError as exc:
         print(f"skat-table: config error: {exc}", file=sys.stderr)
         return 2
-    if args.window or (has_display() and not args.headless):
+    if not args.harsh and (args.window or (has_display() and not args.headless)):
         from dataclasses import replace
 
         from display.kiosk import DisplayUnavailable
@@ -185,8 +192,18 @@ def run_headless(config: Any, args: argparse.Namespace) -> int:
     seed = args.seed if args.seed is not None else random.randrange(1 << 30)
     lines: list[dict[str, Any]] = []
     sim = SimulatedTable(session, random.Random(seed), lines.append)
+    if args.harsh:
+        from firmware_host.radiotable import RadioTable, radio_zones
+
+        try:
+            zones = radio_zones(config)
+        except ValueError as exc:
+            print(f"skat-table: --harsh: {exc}", file=sys.stderr)
+            return 2
+        sim.radio = RadioTable(config.card_tags(), sim._send, zones=zones, seed=seed)
     names = ", ".join(config.table.players)
-    print(f"skat-table simulate: {names}; {config.table.series_length} deals, seed {seed}")
+    print(f"skat-table simulate: {names}; {config.table.series_length} deals, seed {seed}"
+          f"{'; harsh radio' if args.harsh else ''}")
     steps = 0
     while sim.step():
         steps += 1
@@ -208,4 +225,10 @@ def run_headless(config: Any, args: argparse.Namespace) -> int:
             encoding="utf-8")
         print(f"table script written to {args.script} ({len(lines)} lines)")
     session.close()
+    if sim.radio is not None:
+        report = sim.radio.finish(len(table.finished_deals))
+        print(f"readers: {report.summary()}")
+        for problem in report.problems:
+            print(f"readers: {problem}", file=sys.stderr)
+        return 1 if report.problems else 0
     return 0

@@ -99,3 +99,13 @@ def test_five_readers_under_harsh_radio_settle_on_the_truth() -> None:
                  for i, zone in enumerate(zones)}
         assert present == truth
     assert not [e for e in events if isinstance(e, ReaderFault)]
+
+
+def test_simulate_harsh_plays_over_emulated_readers(capsys) -> None:
+    from firmware_host.cli import main
+
+    assert main(["simulate", "--harsh", "--games", "1", "--seed", "4", "--ascii"]) == 0
+    out = capsys.readouterr().out
+    assert "harsh radio" in out and "trick 10:" in out
+    summary = next(line for line in out.splitlines() if line.startswith("readers: "))
+    assert "1 deals" in summary and "problems: 0" in summary and "reader faults 0" in summary

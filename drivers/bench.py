@@ -14,6 +14,11 @@ Figures (medians over several runs):
   runs and no card moves (one core = 1.0).
 - ``reader_pile3_poll_ms``: one poll of one reader with a pile of three 7-byte tags on it (all
   three read, each selected and halted), in milliseconds.
+- ``reader_pass_ms_harsh``: as ``reader_pass_ms``, under the emulator's HARSH radio (noise,
+  late answers, cut-off frames cost the driver retries and deadlines).
+- ``pile_read_share_1``/``_2``/``_3``: under HARSH, the share of polls that read every tag of
+  a pile of 1, 2 and 3 stickers (virtual time; the stacking figures are the profile's
+  assumptions, so these say what the driver makes of them, not what a real pile does).
 """
 
 from __future__ import annotations
@@ -21,18 +26,18 @@ from __future__ import annotations
 import statistics
 import time
 
-from drivers.clock import RealClock
+from drivers.clock import RealClock, VirtualClock
 from drivers.mfrc522 import MFRC522
-from drivers.mfrc522_emu import EmulatedRig, EmulatedTag
+from drivers.mfrc522_emu import HARSH, EmulatedRig, EmulatedTag, RadioProfile
 from drivers.poller import MFRC522Poller
 
 CHIP_SELECTS = [(0, 0), (0, 1), (1, 0), (1, 1), (1, 2)]
 ZONES = ["deal", "centre", "seat0", "seat1", "seat2"]
 
 
-def _setup() -> tuple[EmulatedRig, MFRC522Poller]:
+def _setup(profile: RadioProfile | None = None) -> tuple[EmulatedRig, MFRC522Poller]:
     clock = RealClock()
-    rig = EmulatedRig(clock)
+    rig = EmulatedRig(clock, profile=profile)
     readers = []
     for bus, device in CHIP_SELECTS:
         rig.add_reader(bus, device)
@@ -42,9 +47,9 @@ def _setup() -> tuple[EmulatedRig, MFRC522Poller]:
     return rig, poller
 
 
-def measure_passes(passes: int) -> tuple[float, float]:
+def measure_passes(passes: int, profile: RadioProfile | None = None) -> tuple[float, float]:
     """(ms per pass, overhead share) over ``passes`` passes."""
-    rig, poller = _setup()
+    rig, poller = _setup(profile)
     try:
         radio_before = sum(chip.radio_time for chip in rig.chips.values())
         start = time.perf_counter()
@@ -93,16 +98,32 @@ def measure_pile(polls: int) -> float:
     return statistics.median(times) * 1000
 
 
+def pile_read_share(size: int, polls: int, seed: int = 1) -> float:
+    """Under HARSH, the share of polls of one reader that read all of a pile of ``size``."""
+    clock = VirtualClock()
+    rig = EmulatedRig(clock, profile=HARSH, seed=seed)
+    chip = rig.add_reader(0, 0)
+    pile = {chip.lay(EmulatedTag.from_hex(f"04a224b2c94f{i:02x}")).uid.hex() for i in range(size)}
+    reader = MFRC522(0, 0, clock=clock, spi_factory=rig.spidev)
+    reader.open()
+    whole = sum(set(reader.poll()) == pile for _ in range(polls))
+    reader.close()
+    return whole / polls
+
+
 def bench(quick: bool = False) -> dict[str, float]:
     runs = 3 if quick else 7
     passes = 5 if quick else 20
     results = [measure_passes(passes) for _ in range(runs)]
+    harsh = [measure_passes(passes, HARSH)[0] for _ in range(runs)]
     idle = [measure_idle_cpu(0.5 if quick else 2.0) for _ in range(3 if quick else 5)]
     return {
         "reader_pass_ms": statistics.median(r[0] for r in results),
         "reader_overhead_share": statistics.median(r[1] for r in results),
         "poll_idle_cpu_share": statistics.median(idle),
         "reader_pile3_poll_ms": measure_pile(5 if quick else 30),
+        "reader_pass_ms_harsh": statistics.median(harsh),
+        **{f"pile_read_share_{n}": pile_read_share(n, 50 if quick else 1000) for n in (1, 2, 3)},
     }
 
 

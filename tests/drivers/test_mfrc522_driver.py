@@ -253,8 +253,10 @@ def test_bench_group_reports_its_keys() -> None:
 
     figures = bench(quick=True)
     assert set(figures) == {"reader_pass_ms", "reader_overhead_share", "poll_idle_cpu_share",
-                            "reader_pile3_poll_ms"}
-    assert figures["reader_pass_ms"] > 0
+                            "reader_pile3_poll_ms", "reader_pass_ms_harsh", "pile_read_share_1",
+                            "pile_read_share_2", "pile_read_share_3"}
+    assert figures["reader_pass_ms"] > 0 and figures["reader_pass_ms_harsh"] > 0
+    assert figures["pile_read_share_1"] >= figures["pile_read_share_3"]
     assert 0 <= figures["reader_overhead_share"] <= 1
     assert 0 <= figures["poll_idle_cpu_share"] <= 2
 

@@ -264,6 +264,36 @@ class MFRC522:
         if prescaler != TIMER_PRESCALER & 0xFF:
             self.init()
 
+    def spi_check(self, rounds: int = 4) -> tuple[int, int]:
+        """Write patterns into the FIFO and a timer register and read them back: (bytes, wrong).
+
+        Long leads or too fast a clock garble bits now and then; a clean bus gets every byte
+        back. The chip's set-up is restored afterwards.
+        """
+        patterns = [bytes([0x00] * 64), bytes([0xFF] * 64), bytes([0x55, 0xAA] * 32),
+                    bytes(range(64)), bytes(range(255, 191, -1))]
+        total = wrong = 0
+        for i in range(rounds):
+            for pattern in patterns:
+                self._write(r.FIFO_LEVEL, r.FIFO_FLUSH)
+                self._write(r.FIFO_DATA, *pattern)
+                back = bytes(self._read_many([r.FIFO_DATA] * len(pattern)))
+                total += len(pattern)
+                wrong += sum(a != b for a, b in zip(pattern, back, strict=True))
+            for value in range(i, 256, rounds):
+                self._write(r.T_RELOAD_L, value)
+                total += 1
+                wrong += self._read(r.T_RELOAD_L) != value
+        self._write(r.FIFO_LEVEL, r.FIFO_FLUSH)
+        self._reload = None
+        self._set_timeout(self.timeout)
+        return total, wrong
+
+    def gain_read_back(self) -> int | None:
+        """The receiver gain the chip holds, in dB (None: a value the driver never writes)."""
+        field = self._read(r.RF_CFG) & 0x70
+        return next((db for db, bits in r.RX_GAIN_DB.items() if bits == field), None)
+
     # -- antenna ---------------------------------------------------------------------------
     def antenna_on(self) -> None:
         self._write(r.TX_CONTROL, 0x80 | r.TX_CONTROL_RF)

@@ -45,6 +45,11 @@ COMMANDS: dict[str, tuple[str, str, str]] = {
         "cmd_link",
         "the table's club link: publish finished games to the club's broker, take the seating",
     ),
+    "probe": (
+        "drivers.probe",
+        "cmd_probe",
+        "bring-up: each MFRC522 reader's chip, gain, SPI integrity, read rate and errors",
+    ),
     "duel": (
         "firmware_host.duel",
         "cmd_duel",

@@ -143,6 +143,15 @@ class EventLoop:
         elif isinstance(event, ev.ReaderBack):
             self.reader_faults.pop(event.zone or event.reader, None)
             log.info("reader %s works again", event.reader)
+        elif isinstance(event, ev.TagUnreadable):
+            # The reader works; a sticker answers but cannot be read. Said once, like a refusal.
+            from firmware_host.controller import Refusal
+
+            text = unreadable_message(event.zone, self.session.table.names)
+            log.info("%s (reader %s)", text, event.reader)
+            self.last_refusal = Refusal("other", text, zone=event.zone)
+            if self.beep is not None:
+                self.beep()
         else:
             inp = self.to_input(event)
             if inp is not None:
@@ -288,6 +297,22 @@ class EventLoop:
                 events.append(self.queue.get_nowait())
             except queue.Empty:
                 return events
+
+
+def unreadable_message(zone: str, names: Any) -> str:
+    """What the players are told when a card on ``zone`` answers but cannot be read.
+
+    >>> unreadable_message("seat1", ("Anna", "Ben", "Carla"))
+    "a card on Ben's pad cannot be read: move it a little"
+    >>> unreadable_message("centre", ("Anna", "Ben", "Carla"))
+    'a card in the centre cannot be read: move it a little'
+    """
+    where = {"centre": "in the centre", "deal": "on the deal reader",
+             "skat": "on the skat reader"}.get(zone)
+    if where is None and zone.startswith("seat") and zone[4:].isdigit():
+        seat = int(zone[4:])
+        where = f"on {names[seat]}'s pad" if seat < len(names) else f"on {zone}"
+    return f"a card {where or 'on ' + zone} cannot be read: move it a little"
 
 
 def status_line(session: Any, faults: dict[str, str] | None = None) -> str:

@@ -132,14 +132,20 @@ def _probe_one(reader: MFRC522, spec: ReaderSpec, out: TextIO, passes: int,
         before = Counter(reader.errors)
         read = 0
         seen: Counter[str] = Counter()
+        polls = []
         for _ in range(passes):
             uids = reader.poll()
             read += bool(uids)
             seen.update(uids)
+            polls.append(frozenset(uids))
         reader.trace = None
         share = f"{100 * read / passes:.0f} %" if passes else "-"
         tags = ", ".join(uid for uid, _ in seen.most_common()) or "no tag: lay a card on it"
         print(f"  test card: read in {read} of {passes} passes ({share}): {tags}", file=out)
+        if len(seen) > 1:
+            whole = sum(p == frozenset(seen) for p in polls)
+            print(f"  whole pile of {len(seen)}: read together in {whole} of {passes} passes"
+                  f" ({100 * whole / passes:.0f} %)", file=out)
         errors = Counter(reader.errors)
         errors.subtract(before)
         counts = ", ".join(f"{kind} {errors[kind]}" for kind in ERROR_KINDS if errors[kind])

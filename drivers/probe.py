@@ -77,8 +77,10 @@ def probe(specs: Sequence[ReaderSpec], out: TextIO, *, passes: int = 100, watch:
 
         clock = clock or (RealClock() if watch else VirtualClock())
         rig = EmulatedRig(clock, profile=HARSH if harsh else None, seed=1)
-        for spec in specs:
-            rig.add_reader(spec.bus, spec.device).lay(EmulatedTag.from_hex(TEST_CARD))
+        for i, spec in enumerate(specs):  # a card of its own on each (one card, one place)
+            uid = bytes.fromhex(TEST_CARD)
+            uid = uid[:-1] + bytes([(uid[-1] + i) % 256])
+            rig.add_reader(spec.bus, spec.device).lay(EmulatedTag(uid))
         spi_factory = rig.spidev
     clock = clock or RealClock()
     bad = 0

@@ -107,16 +107,19 @@ def test_controller_style_mistakes(entries: list, message: str) -> None:
 def test_probe_reports_versions_dead_readers_and_tags(capsys) -> None:
     from drivers.probe import main, probe
 
-    assert main(["0.0", "1.2", "--emulate", "--seconds", "0.4"]) == 0
+    assert main(["0.0", "1.2", "--emulate", "--passes", "3", "--watch", "0.6"]) == 0
     out = capsys.readouterr().out
     assert "spi0.0: MFRC522 v2.0" in out and "spi1.2: MFRC522 v2.0" in out
     assert "TagLaid(zone='spi0.0', uid='04a224b2c94f80'" in out
+    assert "TagLaid(zone='spi1.2', uid='04a224b2c94f81'" in out
     rig = EmulatedRig(RealClock())
     rig.add_reader(0, 0).dead = "ones"
     import io
 
+    from drivers.probe import ReaderSpec
+
     buffer = io.StringIO()
-    assert probe([(0, 0)], 0, buffer, spi_factory=rig.spidev) == 1
+    assert probe([ReaderSpec(0, 0)], buffer, passes=0, spi_factory=rig.spidev) == 1
     assert "spi0.0: DEAD: reader answers all ones" in buffer.getvalue()
 
 

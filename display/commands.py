@@ -91,13 +91,19 @@ class ShowSheet:
 
 
 @dataclass(frozen=True)
+class ShowAnalysis:
+    """Open (or close again) the trick-by-trick view of the open-card analysis on the result
+    screen; handled by the kiosk like :class:`ShowLastTrick`."""
+
+
+@dataclass(frozen=True)
 class Quit:
     """Window closed or Escape in the simulator."""
 
 
 Command = (
     LayCard | DealNext | DealRest | Press | Declare | SetLanguage | SetCardStyle | ShowLastTrick
-    | ShowSheet | Quit
+    | ShowSheet | ShowAnalysis | Quit
 )
 
 

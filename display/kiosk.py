@@ -151,7 +151,8 @@ class Kiosk:
         if view != self.view:
             if self.view is None or view.scene != self.view.scene:
                 self.ui = replace(self.ui, draft=frozenset(), focus=None, show_sheet=False,
-                                  show_last_trick=False, picker=False, confirm="")
+                                  show_last_trick=False, picker=False, confirm="",
+                                  show_analysis=False)
             if self.view is None or view.refusal != self.view.refusal:
                 self.ui = replace(self.ui, hide_refusal=False)
             if self.view is not None and (view.language, view.card_style) != (
@@ -360,6 +361,9 @@ class Kiosk:
         if isinstance(c, cmd.ShowLastTrick):
             self._set_ui(show_last_trick=not self.ui.show_last_trick)
             return [c]
+        if isinstance(c, cmd.ShowAnalysis):
+            self._set_ui(show_analysis=not self.ui.show_analysis, focus=None)
+            return []
         if isinstance(c, CloseDialog):
             self._set_ui(confirm="", focus=None)
             return []
@@ -404,8 +408,9 @@ class Kiosk:
                 return self._activate(actionable[self.ui.focus])
             return []
         if key == pygame.K_ESCAPE:
-            if self.ui.picker or self.ui.show_sheet or self.ui.confirm:
-                self._set_ui(picker=False, show_sheet=False, confirm="", focus=None)
+            if self.ui.picker or self.ui.show_sheet or self.ui.confirm or self.ui.show_analysis:
+                self._set_ui(picker=False, show_sheet=False, confirm="", focus=None,
+                             show_analysis=False)
                 return []
             return [cmd.Quit()]
         if view is None:

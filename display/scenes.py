@@ -12,6 +12,7 @@ from dataclasses import dataclass
 from engine.cards import Card
 
 from . import commands as cmd
+from .analysis import analysis_scene, result_line
 from .i18n import LANGUAGE_NAMES, Translator
 from .layout import (
     ALERT,
@@ -69,6 +70,7 @@ class UiState:
     focus: int | None = None              # index among the actionable elements
     confirm: str = ""                     # an open question: "concede"
     hide_refusal: bool = False            # the refusal banner was tapped away
+    show_analysis: bool = False           # the trick-by-trick open-card analysis is open
 
 
 def compose_contract(game: str, skat_taken: bool, draft: frozenset[str]) -> str:
@@ -335,6 +337,10 @@ class SceneBuilder:
             return
         if self.ui.show_sheet and v.sheet is not None and v.scene not in ("enrol",):
             self.sheet(title_key="sheet-overlay")
+            return
+        if (self.ui.show_analysis and v.scene == "result" and v.analysis is not None
+                and v.analysis.state == "done"):
+            analysis_scene(self, cmd.ShowAnalysis())
             return
         getattr(self, "scene_" + v.scene)()
 
@@ -868,8 +874,12 @@ class SceneBuilder:
                     self.tr.ngettext("{tricks} trick", "{tricks} tricks", tricks).format(
                         tricks=tricks))), size=22, align="left", role="result-points")
                 ly += 38
+            notes_bottom = bottom
+            if v.analysis is not None and v.analysis.state != "none":
+                notes_bottom = bottom - 80  # the open-card analysis takes the last lines
+                result_line(self, x - 6, bottom - 76, w + 12, 72, cmd.ShowAnalysis())
             for line in result_notes(r, self.tr):
-                if ly + 56 > bottom - 4:
+                if ly + 56 > notes_bottom - 4:
                     break
                 f.text(x, ly, w, 56, line, size=20, align="left", colour=GOLD,
                        role="result-note", wrap=True)

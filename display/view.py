@@ -25,6 +25,8 @@ from typing import Literal
 
 from engine.cards import Card
 
+from .analysis import AnalysisView
+
 Scene = Literal[
     "enrol", "deal", "bidding", "declaration", "pushing", "play", "result", "sheet", "fault",
     "idle",
@@ -274,6 +276,7 @@ class View:
     kontra_re: bool = False          # the house rule is on: offer Kontra/Re buttons
     note: str = ""                   # a line for the idle screen (e.g. the table's name)
     calls: tuple[Call, ...] = ()     # this deal's bidding and declaration, in order
+    analysis: AnalysisView | None = None  # the result's open-card analysis (display.analysis)
 
     def __post_init__(self) -> None:
         n = len(self.players)

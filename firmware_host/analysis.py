@@ -292,3 +292,19 @@ def attach(session: Any, post: Callable[[Any], None] | None = None,
     except Exception:  # never a reason for the table not to start
         log.exception("cannot queue the finished deals for analysis")
     return service
+
+
+def view_of(session: Any, d: Any) -> Any:
+    """The kiosk's :class:`display.analysis.AnalysisView` of finished deal ``d`` (table
+    seats), or None when the session analyses nothing or the deal has nothing to analyse."""
+    service = getattr(session, "analyses", None)
+    if service is None or d is None or d.result is None or d.result.passed_in:
+        return None
+    from display.analysis import AnalysisView, from_analysis
+
+    out = service.get(session.series_id, d.number)
+    if out is None or out.state == "none":
+        return None
+    if out.state == "pending" or out.analysis is None:
+        return AnalysisView("pending")
+    return from_analysis(out.analysis, tuple(d.seats))

@@ -61,7 +61,10 @@ def build_view(session: Any, refusal: Refusal | None = None, simulator: bool = F
         common["dealer"], common["positions"] = last.dealer, last.seats
         common["game_number"] = last.number
         scene = "sheet" if phase == "over" else "result"
-        return v.View(scene=scene, result=_result_view(table, last), **common)
+        from firmware_host.analysis import view_of
+
+        return v.View(scene=scene, result=_result_view(table, last),
+                      analysis=view_of(session, last), **common)
     game = d.game
     seat = d.seats.__getitem__
     if phase == "bidding":

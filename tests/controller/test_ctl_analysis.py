@@ -184,3 +184,40 @@ def test_attach_wires_a_live_session_and_the_event_loop(tmp_path: Path) -> None:
     assert loop.handle(ANALYSIS_READY) is None  # only a redraw
     session.close()  # ends the worker too
     assert service._thread is None
+
+
+def test_the_result_view_carries_the_analysis() -> None:
+    from display.analysis import AnalysisView
+    from firmware_host.viewmodel import build_view
+
+    session = Session(load_config(CONFIG), Journal.open(":memory:"))
+    session.resume()
+    assert build_view(session).analysis is None  # nothing analysed, nothing said
+    release = threading.Event()
+    service = AnalysisService()
+    real = service._work
+
+    def held() -> None:
+        release.wait(30)
+        real()
+
+    service._work = held  # type: ignore[method-assign]
+    session.analyses = service
+    session.listeners.append(service)
+    lines = SCRIPT.read_text(encoding="utf-8").splitlines()
+    for n, line in enumerate(lines, 1):
+        session.submit_text(line, line=n)
+        deals = session.table.finished_deals
+        if session.table.phase == "scored" and not deals[-1].result.passed_in:
+            break
+    view = build_view(session)
+    assert view.scene == "result" and view.analysis == AnalysisView("pending")
+    release.set()
+    assert service.wait(60)
+    view = build_view(session)
+    a = view.analysis
+    d = session.table.finished_deals[-1]
+    assert a.state == "done" and a.declarer == d.seats[d.game.declarer]
+    assert {c.seat for c in a.cards} == set(d.seats)
+    assert len(a.cards) == sum(len(t.cards) for t in d.game.tricks) + len(d.game.trick)
+    service.close()

@@ -29,6 +29,9 @@ ZONES = ("deal", "centre", "skat", "seat0", "seat1", "seat2", "seat3")
 RULE_SETS = ("isko", "pub")
 SCORINGS = ("standard", "seeger-fabian")
 DEAL_MODES = ("dealer", "seats")
+# How a revoke or a card out of turn is met: refused and play goes on (the default), or as in
+# a tournament (ISkO 4.1): the game ends unless the innocent party has the card taken back.
+VIOLATION_MODES = ("refuse", "isko")
 LANGUAGES = ("de", "en", "fr", "es", "nb", "cs", "nl", "pl")
 # House rules the `pub` rule set may switch on; each maps to a field of engine.game.Rules.
 HOUSE_RULES = ("kontra_re", "ramsch", "schieberamsch", "schieberamsch_jacks", "ramsch_jungfrau",
@@ -56,6 +59,7 @@ class TableConfig:
     series_length: int | None = None
     stake: Decimal | None = None      # money per point for the settlement; None: no money
     cap: int | None = None            # the most points one game counts in the settlement
+    violations: str = "refuse"        # "isko": a revoke or a card out of turn ends the game
 
 
 COMPUTER_MODES = ("seats", "duel", "solo")
@@ -224,7 +228,7 @@ def _choice(section: Mapping[str, Any], name: str, key: str, choices: tuple[str,
 
 def _table(sec: Mapping[str, Any]) -> TableConfig:
     _only(sec, "table", {"players", "first_dealer", "rules", "scoring", "language",
-                         "deal_mode", "series_length", "stake", "cap"})
+                         "deal_mode", "series_length", "stake", "cap", "violations"})
     if "players" not in sec:
         raise ConfigError("[table] players", "missing: list the 3 or 4 players clockwise")
     players = sec["players"]
@@ -268,6 +272,7 @@ def _table(sec: Mapping[str, Any]) -> TableConfig:
         series_length=length,
         stake=stake,
         cap=cap,
+        violations=_choice(sec, "table", "violations", VIOLATION_MODES, "refuse"),
     )
 
 
@@ -498,6 +503,8 @@ def config_from_fingerprint(fp: Mapping[str, Any]) -> Config:
     }
     if fp.get("series_length") is not None:
         raw["table"]["series_length"] = fp["series_length"]
+    if fp.get("violations"):
+        raw["table"]["violations"] = fp["violations"]
     if fp.get("house"):
         raw["house"] = dict(fp["house"])
     if fp.get("uncredited"):

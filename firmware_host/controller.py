@@ -110,11 +110,14 @@ def positions_for(dealer: int, n: int) -> tuple[int, int, int]:
 
 
 def engine_rules(config: Config) -> Any:
-    """The engine's rule switches for this table: the ISkO, or the ``pub`` house rules on."""
+    """The engine's rule switches for this table: the ISkO, or the ``pub`` house rules on;
+    ``violations = "isko"`` in ``[table]`` makes a revoke or a card out of turn a violation."""
+    isko_violations = getattr(config.table, "violations", "refuse") == "isko"
     if config.table.rules == "isko":
-        return ISKO
+        return Rules(isko_violations=True) if isko_violations else ISKO
     known = set(Rules.__dataclass_fields__)
-    return Rules(**{k: v for k, v in config.house.items() if k in known and k != "bock"})
+    return Rules(**{k: v for k, v in config.house.items() if k in known and k != "bock"},
+                 isko_violations=isko_violations)
 
 
 class Table:
@@ -345,7 +348,7 @@ class Table:
                 raise Refused(Refusal("other", f"there is no seat {inp.seat} at this table"))
             if isinstance(inp, DeclareInput):
                 return self._declare(inp.seat, inp.contract)
-            return self._press(inp.seat, inp.press, inp.value)
+            return self._press(inp.seat, inp.press, inp.value, getattr(inp, "level", None))
         raise Refused(Refusal("other", f"the table does not understand {inp!r}"))
 
     # ---- cards -----------------------------------------------------------------------------
@@ -467,6 +470,8 @@ class Table:
     def _play(self, zone: str, card: Card) -> str:
         game, d = self.game, self.deal
         to_act = game.to_act
+        if to_act is None:  # a claim or a violation waits for its answer
+            raise Refused(Refusal("other", self._waiting_words(), card=card, zone=zone))
         if zone.startswith("seat"):
             seat = int(zone[4:])
             pos = d.position_of(seat) if seat < self.n else None
@@ -488,11 +493,23 @@ class Table:
             else:
                 reason = f"{card} lies in the skat"
             raise Refused(Refusal("not-in-hand", reason, seat=seat, card=card, zone=zone))
+        if pos != to_act and holder == pos:
+            other = d.seats[to_act]
+            return self._violation(pos, card, "out of turn", Refusal(
+                "out-of-turn", f"it is {self.name(other)}'s turn, not {self.name(seat)}'s",
+                seat=seat, card=card, other_seat=other, zone=zone))
         if pos != to_act:
             other = d.seats[to_act]
             raise Refused(Refusal(
                 "out-of-turn", f"it is {self.name(other)}'s turn, not {self.name(seat)}'s",
                 seat=seat, card=card, other_seat=other, zone=zone))
+        if holder != pos and zone == "centre":
+            # on the centre reader the card can only have come from the hand that holds it:
+            # laid out of turn (a violation under violations = "isko", else refused)
+            other = d.seats[holder]
+            reason = (f"{card} is {self.name(other)}'s card: it is {self.name(seat)}'s turn")
+            return self._violation(holder, card, "out of turn", Refusal(
+                "wrong-pad", reason, seat=seat, card=card, other_seat=other, zone=zone))
         if holder != pos:
             other = d.seats[holder]
             reason = (f"{card} is {self.name(other)}'s card: it is {self.name(seat)}'s turn")
@@ -505,7 +522,7 @@ class Table:
             suit = None
             if lead is not None:
                 suit = "T" if _is_trump(lead, game.contract) else Card(lead).suit.letter
-            raise Refused(Refusal(
+            return self._violation(pos, card, f"without following {_suit_words(suit)}", Refusal(
                 "revoke",
                 f"{self.name(seat)} must follow {_suit_words(suit)}: holds "
                 + " ".join(str(c) for c in legal),
@@ -513,6 +530,88 @@ class Table:
         self._push(a.Play(pos, card), seat, card=card, zone=zone)
         self.prompts.pop(seat, None)
         return f"{self.name(seat)} plays {card}"
+
+    # ---- ISkO violations, claims and their answers --------------------------------------------
+
+    def _violation(self, pos: int, card: Card, how: str, refusal: Refusal) -> str:
+        """A revoke or a card out of turn: refused (the default), or under ``violations =
+        "isko"`` recorded, and the innocent party chooses (``enforce`` or ``play-on``)."""
+        game = self.game
+        if not getattr(self.rules, "isko_violations", False) or game.is_ramsch \
+                or self.deal.seats[pos] in self.prompts:  # a computer's card laid by a person
+            raise Refused(refusal)
+        seat = self.deal.seats[pos]
+        self._push(a.Violation(pos, card), seat, card=card, zone=refusal.zone)
+        self.prompts.pop(seat, None)
+        who = " or ".join(self.name(s) for s in self.waiting_seats())
+        return (f"{self.name(seat)} lays {card} {how}: {who} chooses: end the game (enforce) "
+                "or play on with the card taken back (play-on)")
+
+    def waiting_seats(self) -> list[int]:
+        """The seats whose answer the game waits for (a claim or a violation), in order."""
+        game = self.game
+        if game is None or self.stage != "game" or getattr(game, "waiting", None) is None:
+            return []
+        seen: list[int] = []
+        for act in game.legal_actions():
+            seat = self.deal.seats[act.pos]
+            if seat not in seen:
+                seen.append(seat)
+        return seen
+
+    def _waiting_words(self) -> str:
+        game, d = self.game, self.deal
+        if game.waiting == "claim":
+            who = " and ".join(self.name(s) for s in self.waiting_seats())
+            return (f"{self.name(d.seats[game.declarer])} has claimed the rest: {who} "
+                    "agree or disagree first")
+        pos, card = game.violation
+        who = " or ".join(self.name(s) for s in self.waiting_seats())
+        return (f"{self.name(d.seats[pos])} laid {card} against the rules: {who} chooses first: "
+                "end the game or play on")
+
+    def computer_answer(self, seat: int) -> Press | None:
+        """The press a computer seat makes when the game waits for it: it agrees to a claim
+        only if the declarer can take every remaining trick (the double-dummy solver), and
+        always ends the game after the other side's violation."""
+        if seat not in self.waiting_seats():
+            return None
+        game = self.game
+        if game.waiting == "violation":
+            return Press(seat, "enforce")
+        from engine.players.solver import Solver
+
+        solver = Solver(int(game.game_type), game.declarer)
+        trick = [int(c) for c in game.trick]
+        hands = game.hands
+        if game.game_type == GameType.NULL:
+            sure = solver.null_won(hands, game.trick_leader, trick)
+        else:
+            sure = solver.takes_all(hands, game.trick_leader, trick)
+        return Press(seat, "agree" if sure else "disagree")
+
+    def _claim_press(self, seat: int, pos: int, press: str, level: str | None) -> str:
+        if self.phase != "play":
+            raise Refused(Refusal("other", "claims and answers come during play only",
+                                  seat=seat))
+        game = self.game
+        name = self.name(seat)
+        if press == "claim":
+            self._push(a.Claim(pos, level or ""), seat)
+            if game.result is None:
+                said = f" ({level})" if level else ""
+                who = " and ".join(self.name(s) for s in self.waiting_seats())
+                return f"{name} shows the cards and claims the rest{said}: {who} agree or disagree"
+            upheld = game.result.ending == "defenders-claimed"
+            return (f"{name} shows the cards and claims the rest for the defenders: "
+                    + ("upheld" if upheld else "the declarer could still win a trick: every "
+                       "remaining trick goes to the declarer"))
+        action = {"agree": a.Agree, "disagree": a.Disagree, "enforce": a.Enforce,
+                  "play-on": a.PlayOn}[press](pos)
+        self._push(action, seat)
+        return {"agree": f"{name} agrees", "disagree": f"{name} disagrees: play goes on, the "
+                "declarer's cards open", "enforce": f"{name} ends the game",
+                "play-on": f"{name}: play on, the card is taken back"}[press]
 
     def _check_prompt(self, seat: int, card: Card, zone: str) -> None:
         prompt = self.prompts.get(seat)
@@ -524,7 +623,7 @@ class Table:
 
     # ---- presses ---------------------------------------------------------------------------
 
-    def _press(self, seat: int, press: str, value: int | None) -> str:
+    def _press(self, seat: int, press: str, value: int | None, level: str | None = None) -> str:
         if self.stage == "dealing":
             known = self.deal.cards_known()
             # Some cards dealt and someone wants to go on: a card was not read (a short deal).
@@ -564,6 +663,8 @@ class Table:
                 raise Refused(Refusal("other", why, seat=seat))
             self._push(a.TakeSkat(pos), seat)
             return f"{self.name(seat)} takes up the skat"
+        if press in ("claim", "agree", "disagree", "enforce", "play-on"):
+            return self._claim_press(seat, pos, press, level)
         if press == "concede":
             if phase != "play":
                 raise Refused(Refusal("other", "a game can be conceded only during play",

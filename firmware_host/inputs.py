@@ -22,7 +22,9 @@ from dataclasses import dataclass
 from typing import Any
 
 ZONES = ("deal", "centre", "skat", "seat0", "seat1", "seat2", "seat3")
-PRESSES = ("bid", "yes", "pass", "skat", "undo", "concede", "kontra", "re")
+PRESSES = ("bid", "yes", "pass", "skat", "undo", "concede", "kontra", "re", "claim", "agree",
+           "disagree", "enforce", "play-on")
+CLAIM_LEVELS = ("schneider", "schwarz")
 _HEX = re.compile(r"^[0-9a-f]{2,40}$")
 
 
@@ -82,11 +84,14 @@ class Press:
     seat: int
     press: str
     value: int | None = None
+    level: str | None = None  # "claim" only: "schneider" or "schwarz" said with the claim
 
     def to_json(self) -> dict[str, Any]:
         d: dict[str, Any] = {"seat": self.seat, "press": self.press}
         if self.value is not None:
             d["value"] = self.value
+        if self.level is not None:
+            d["level"] = self.level
         return d
 
 
@@ -148,7 +153,13 @@ def from_json(obj: Any) -> Input:
             raise ScriptError(f'only "bid" takes a "value", not {shown(press)}')
         if not isinstance(value, int) or isinstance(value, bool) or not -9999 <= value <= 9999:
             raise ScriptError(f'"value" must be a whole number, not {shown(value)}')
-    return Press(seat, press, value)
+    level = obj.get("level")
+    if level is not None:
+        if press != "claim":
+            raise ScriptError(f'only "claim" takes a "level", not {shown(press)}')
+        if level not in CLAIM_LEVELS:
+            raise ScriptError(f'"level" must be "schneider" or "schwarz", not {shown(level)}')
+    return Press(seat, press, value, level)
 
 
 def to_line(inp: Input) -> str:

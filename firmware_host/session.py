@@ -114,6 +114,8 @@ class Session:
                       for k, v in sorted(self.config.house.items())},
             "deck": {uid: str(card) for uid, card in sorted(self.config.deck.items())},
             "uncredited": list(self.config.computer.uncredited),
+            # only when not the default, so that journals written before the key still match
+            **({"violations": t.violations} if t.violations != "refuse" else {}),
         }
 
     def resume(self, finished_too: bool = False, strict: bool = False) -> int:
@@ -318,6 +320,13 @@ class Session:
 
     def computer_move(self) -> Move | None:
         """If a computer seat is to act: send its press, or prompt its card. None otherwise."""
+        # a claim or a violation waiting for a computer seat's answer (ISkO 4.4.4, 4.1.6)
+        for waiting in self.table.waiting_seats():
+            if waiting in self.players:
+                answer = self.table.computer_answer(waiting)
+                if answer is not None:
+                    self.submit(answer, "computer")
+                    return Move(waiting, input=answer)
         seat = self.table.seat_to_act()
         if seat is None or seat not in self.players or seat in self.table.prompts:
             return None

@@ -222,10 +222,20 @@ def _play_view(table: Table, d: DealState) -> Any:
         last = tricks[-1] if tricks else None
     return PlayView(
         declarer=d.seats[declarer], contract=str(game.contract) if game.contract else "R",
-        bid=game.bid, to_act=d.seats[game.to_act], trick=trick,
+        bid=game.bid, to_act=_seat_to_answer(table, d), trick=trick,
         last_trick=None if last is None else _trick_view(d, last.leader, last.cards, last.winner),
         tricks=(taken, len(game.tricks) - taken), kontra=int(getattr(game, "kontra", 1) or 1),
         concede_values=_concede_values(game) if not game.is_ramsch else (None, None))
+
+
+def _seat_to_answer(table: Table, d: DealState) -> int:
+    """The seat to play; while a claim or a violation waits (nobody plays), the first seat
+    whose answer it waits for."""
+    game = d.game
+    if game.to_act is not None:
+        return d.seats[game.to_act]
+    waiting = table.waiting_seats()
+    return waiting[0] if waiting else d.seats[game.declarer or 0]
 
 
 def _concede_values(game: Any) -> tuple[int | None, int | None]:

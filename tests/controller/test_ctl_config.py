@@ -93,6 +93,7 @@ BAD = [
      "[table] first_dealer", "whole number"),
     (TABLE + 'rules = "casino"\n[deck]' + DECK, "[table] rules", "'isko'"),
     (TABLE + 'scoring = "golf"\n[deck]' + DECK, "[table] scoring", "seeger-fabian"),
+    (TABLE + 'violations = "strict"\n[deck]' + DECK, "[table] violations", "'isko'"),
     (TABLE + 'colour = "red"\n[deck]' + DECK, "[table] colour", "unknown key"),
     (TABLE + "series_length = 0\n[deck]" + DECK, "[table] series_length", "at least 1"),
     (TABLE + "[house]\nkontra_re = true\n[deck]" + DECK, "[house] kontra_re", "pub"),
@@ -192,3 +193,21 @@ def test_enrolment_reads_the_config_without_its_deck(tmp_path: Path) -> None:
         load_config(path)
     cfg = load_config(path, without_deck=True)
     assert cfg.deck == {} and cfg.table.players == ("Anna", "Ben", "Carla")
+
+
+def test_violations_isko_reaches_the_engine_and_the_journal_fingerprint(tmp_path: Path) -> None:
+    from firmware_host.config import config_from_fingerprint
+    from firmware_host.controller import engine_rules
+    from firmware_host.session import Session
+
+    path = tmp_path / "t.toml"
+    path.write_text(TABLE + 'violations = "isko"\n[deck]' + DECK)
+    cfg = load_config(path)
+    assert cfg.table.violations == "isko" and engine_rules(cfg).isko_violations
+    fp = Session(cfg, None).fingerprint()
+    assert fp["violations"] == "isko"
+    assert config_from_fingerprint(fp).table.violations == "isko"
+    path.write_text(TABLE + "[deck]" + DECK)
+    plain = load_config(path)
+    assert plain.table.violations == "refuse" and not engine_rules(plain).isko_violations
+    assert "violations" not in Session(plain, None).fingerprint()  # old journals still match

@@ -160,3 +160,77 @@ def test_an_idle_tag_ignores_anticollision_until_woken() -> None:
     spi.send(bytes([0x93, 0x20]))
     spi.clock.sleep(0.002)
     assert spi.fifo() == bytes.fromhex("deadbeef") + bytes([0xDE ^ 0xAD ^ 0xBE ^ 0xEF])
+
+
+def test_a_collision_comes_with_parity_errors_and_values_after_coll_clears_bits() -> None:
+    spi = Spi(["12345678", "16ffffff"])
+    spi.setup()
+    spi.send(bytes([0x26]), last_bits=7)
+    spi.clock.sleep(0.001)
+    spi.send(bytes([0x93, 0x20]))
+    spi.clock.sleep(0.002)
+    error = spi.read(r.ERROR)
+    assert error & r.ERR_COLL and error & r.ERR_PARITY  # the collided byte has no parity
+    assert spi.fifo()[1:] != bytes(4)  # ValuesAfterColl = 1 (reset): what the air carried
+    spi.write(r.COLL, 0x00)  # ValuesAfterColl = 0
+    spi.send(bytes([0x26]), last_bits=7)  # the tags went back to IDLE: ask again
+    spi.clock.sleep(0.001)
+    spi.send(bytes([0x26]), last_bits=7)
+    spi.clock.sleep(0.001)
+    spi.send(bytes([0x93, 0x20]))
+    spi.clock.sleep(0.002)
+    assert spi.read(r.COLL) & 0x9F == 3
+    assert spi.fifo() == bytes([0x12 & 0b11, 0, 0, 0, 0])
+
+
+def test_the_timer_stops_once_an_answer_begins_and_status1_says_so() -> None:
+    spi = Spi(["deadbeef"])
+    spi.setup()
+    assert not spi.read(r.STATUS1) & 0x08
+    spi.send(bytes([0x26]), last_bits=7)
+    spi.clock.sleep(9 * r.BIT_TIME)  # sent, waiting for the answer: the timer runs
+    assert spi.read(r.STATUS1) & 0x08
+    spi.clock.sleep(0.001)
+    assert not spi.read(r.STATUS1) & 0x08 and spi.read(r.COM_IRQ) & r.IRQ_RX
+
+
+def test_an_answer_cut_off_stops_the_timer_and_raises_no_interrupt_ever() -> None:
+    from drivers.mfrc522_emu import IDEAL, EmulatedRig
+
+    clock = VirtualClock()
+    rig = EmulatedRig(clock, profile=IDEAL.with_(partial_rate=1.0))
+    rig.add_reader(0, 0).lay(EmulatedTag.from_hex("deadbeef"))
+    spi = Spi([])
+    spi.clock, spi.dev = clock, rig.spidev()
+    spi.dev.open(0, 0)
+    spi.setup()
+    spi.send(bytes([0x26]), last_bits=7)
+    clock.sleep(0.5)  # far past the timer's 10 ms
+    assert spi.read(r.COM_IRQ) & 0x7F & ~(r.IRQ_TX | r.IRQ_IDLE) == 0
+    assert not spi.read(r.STATUS1) & 0x08  # stopped by the answer's first bits
+    spi.write(r.COMMAND, r.CMD_IDLE)
+
+
+def test_harsh_answers_come_late_but_within_300_us() -> None:
+    from drivers.mfrc522_emu import FRAME_DELAY, HARSH, EmulatedRig
+
+    clock = VirtualClock()
+    rig = EmulatedRig(clock, profile=HARSH.with_(bit_error_rate=0.0, noise_rate=0.0,
+                                                 partial_rate=0.0), seed=2)
+    chip = rig.add_reader(0, 0)
+    chip.lay(EmulatedTag.from_hex("deadbeef"))
+    spi = Spi([])
+    spi.clock, spi.dev = clock, rig.spidev()
+    spi.dev.open(0, 0)
+    spi.setup()
+    delays = []
+    for _ in range(40):
+        spi.write(r.TX_CONTROL, 0x80)
+        spi.write(r.TX_CONTROL, 0x83)
+        clock.sleep(0.005)
+        sent = spi.send(bytes([0x26]), last_bits=7)
+        tx_end = sent + (7 + 2) * r.BIT_TIME
+        assert chip.pending is not None and chip.pending.rx_start is not None
+        delays.append(chip.pending.rx_start - tx_end - FRAME_DELAY)
+        clock.sleep(0.002)
+    assert min(delays) >= 0 and max(delays) <= 300e-6 and max(delays) > 150e-6

@@ -273,3 +273,14 @@ def test_a_tag_within_reach_of_two_pads_is_never_laid_on_the_wrong_one() -> None
         poller.poll_once()
     assert sorted((e.zone, e.uid) for e in events) == [("centre", "deadbeef"),
                                                        ("deal", "04a224b2c94f80")]
+
+
+def test_a_config_with_a_gain_the_chip_lacks_names_the_reader_and_key() -> None:
+    from firmware_host.config import ConfigError, parse_config
+
+    raw = {"table": {"players": ["Anna", "Ben", "Carla"], "first_dealer": 0}}
+    entry = {"type": "mfrc522", "zone": "deal", "gain_db": 43, "speed_hz": 500_000}
+    cfg = parse_config(dict(raw, readers=[entry]), deck_required=False)
+    assert cfg.readers[0]["gain_db"] == 43
+    with pytest.raises(ConfigError, match=r"readers\[0\].*gain_db must be one of"):
+        parse_config(dict(raw, readers=[dict(entry, gain_db=40)]), deck_required=False)

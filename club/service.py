@@ -199,6 +199,12 @@ class ClubService:
         gid = d.get("id")
         if not isinstance(gid, str):
             raise GameCheckError("the game has no id")
+        if d.get("tournament") is None:
+            raise GameCheckError(f"{gid}: a game without a tournament (a home game at a "
+                                 "club table) is not counted")
+        if d.get("tournament") != t.id:
+            raise GameCheckError(f"{gid}: tournament {d.get('tournament')!r} is not "
+                                 f"this server's tournament {t.id!r}")
         rev, series, game, dealer = (_whole(d.get(k))
                                      for k in ("revision", "series", "game", "dealer"))
         for name, v in (("revision", rev), ("series", series), ("game", game),
@@ -209,9 +215,6 @@ class ClubService:
         assert isinstance(game, int) and isinstance(dealer, int)
         if rev < 1:
             raise GameCheckError(f"{gid}: revisions count from 1, not {rev}")
-        if d.get("tournament") != t.id:
-            raise GameCheckError(f"{gid}: tournament {d.get('tournament')!r} is not "
-                                 f"this server's tournament {t.id!r}")
         if str(d.get("table")) != table:
             raise GameCheckError(f"{gid}: table {d.get('table')!r} sent on table {table}'s topic")
         if gid != f"{t.id}/{series}/{table}/{game}":

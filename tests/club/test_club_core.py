@@ -255,3 +255,33 @@ def test_standings_message_is_json(tmp_path: Path) -> None:
     play_series(svc, 1, games=2)
     msg = json.loads(json.dumps(svc.standings_message()))
     assert msg["tournament"] == "herbst" and len(msg["ranking"]) == 3
+
+
+def test_the_links_own_message_builder_is_counted(tmp_path: Path) -> None:
+    """The contract with the table side: a game as ``link.messages.game_message`` writes it
+    from a journal payload (the controller's keys) is counted; a home game is refused."""
+    from firmware_host.clubconfig import parse_club
+    from link.messages import encode as link_encode
+    from link.messages import game_message
+
+    svc = make_service(tmp_path, players=3)
+    svc.draw_series()
+    (tid, pids), = svc.store.seating(1).items()
+    sim = SimTable("herbst", 1, tid, pids, seed=4, games=2)
+    cfg = parse_club({"broker": "mqtt://127.0.0.1:1883", "club": "skc", "table": tid,
+                      "password_file": "pw"}, tmp_path)
+    for _ in range(2):
+        m = sim.play_one()
+        payload = {"journal": "j1", "series": 1, "game": m["game"], "revision": 1,
+                   "players": ["Anna", "Ben", "Carla"], "dealer": m["dealer"],
+                   "result": m["result"], "iss": m["iss"], "at": 1764576000,
+                   "club": {"tournament": "herbst", "series": 1, "players": pids}}
+        msg = game_message(cfg, series=1, game=m["game"], revision=1, payload=payload)
+        assert svc.handle(topic("skc", tid), link_encode(msg)).kind == "counted"
+        home = dict(payload)
+        del home["club"]
+        msg = game_message(cfg, series=1, game=m["game"], revision=1, payload=home)
+        out = svc.handle(topic("skc", tid), link_encode(msg))
+        assert out.kind == "rejected" and "tournament" in out.reason
+    assert {r.player: r.total for r in svc.ranking()} == dict(
+        zip(pids, sim.series.seeger_fabian, strict=True))

@@ -11,6 +11,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import hmac
+import html
 import json
 import secrets
 from collections.abc import AsyncIterator
@@ -139,6 +140,7 @@ def create_app(service: ClubService, hub: Hub | None = None) -> Starlette:
     # --- public pages ------------------------------------------------------------------------
 
     fragments: dict[bool, tuple[int, str]] = {}
+    row_html = RankingRows()
 
     async def ranking(request: Request) -> Response:
         projector = request.query_params.get("projector") == "1"
@@ -149,9 +151,11 @@ def create_app(service: ClubService, hub: Hub | None = None) -> Starlette:
             # every spectator and the projector ask for the same fragment after a notice
             return HTMLResponse(fragments[projector][1])
         pool, prizes = service.prizes()
-        response = page(request, "ranking.html", rows=service.ranking(), projector=projector,
+        rows = service.ranking()
+        response = page(request, "ranking.html", rows=rows, projector=projector,
                         live=True, pool=pool, prizes=prizes, version=version,
-                        games=len(service.games()))
+                        games=len(service.games()),
+                        rows_html=row_html.render(rows, projector, bool(prizes)))
         if shared:
             fragments[projector] = (version, bytes(response.body).decode("utf-8"))
         return response
@@ -359,6 +363,45 @@ def create_app(service: ClubService, hub: Hub | None = None) -> Starlette:
                              session_cookie="skat_club", max_age=12 * 3600,
                              same_site="strict", https_only=cfg.web.secure_cookies)]
     return Starlette(routes=routes, middleware=middleware, lifespan=lifespan)
+
+
+class RankingRows:
+    """The ranking's table rows as HTML, each row built once and kept while it is unchanged
+    (a game changes a few players' sums; a large field re-renders only what moved)."""
+
+    def __init__(self) -> None:
+        self._cache: dict[tuple[Any, bool, bool], str] = {}
+
+    def render(self, rows: list[Any], projector: bool, prizes: bool) -> str:
+        if not rows:
+            return '<tr><td colspan="9">No players registered yet.</td></tr>'
+        cache, fresh = self._cache, {}
+        out = []
+        for r in rows:
+            key = (r, projector, prizes)
+            text = cache.get(key)
+            if text is None:
+                text = self._row(r, projector, prizes)
+            fresh[key] = text
+            out.append(text)
+        self._cache = fresh
+        return "\n".join(out)
+
+    @staticmethod
+    def _row(r: Any, projector: bool, prizes: bool) -> str:
+        e = html.escape
+        cells = [f'<tr data-player="{e(r.player)}"><td class="num">{r.place}.</td>',
+                 f'<td><a href="/players/{e(r.player)}">{e(r.name)}</a></td>']
+        if not projector:
+            cells.append(f"<td>{e(r.club)}</td>")
+        cells += [f'<td class="num">{v}</td>' for v in r.series]
+        cells.append(f'<td class="num total">{r.total}</td><td class="num">{r.won}</td>'
+                     f'<td class="num">{r.lost}</td>')
+        if not projector:
+            cells.append(f'<td class="num">{r.abreizgeld:,.2f}</td>')
+            if prizes:
+                cells.append(f'<td class="num">{f"{r.prize:,.2f}" if r.prize else ""}</td>')
+        return "".join(cells) + "</tr>"
 
 
 def _csrf(session: Any) -> str:

@@ -285,3 +285,26 @@ def test_the_links_own_message_builder_is_counted(tmp_path: Path) -> None:
         assert out.kind == "rejected" and "tournament" in out.reason
     assert {r.player: r.total for r in svc.ranking()} == dict(
         zip(pids, sim.series.seeger_fabian, strict=True))
+
+
+def test_exports_iss_records_agree_with_the_engine_and_csv(tmp_path: Path) -> None:
+    from club import export
+    from club.sheets import table_sheet
+    from engine.iss import check_line
+
+    svc = make_service(tmp_path, players=4)
+    svc.draw_series()
+    play_series(svc, 1, games=6)
+    g = svc.games()[0]
+    svc.correct(g.game_id, "director", "misdeal", annul=True)
+    lines = export.games_iss(svc).splitlines()
+    assert len(lines) == 5                      # the annulled game is left out
+    for line in lines:
+        record, problems = check_line(line)
+        assert record is not None and problems == []
+    sheet = table_sheet(svc, 1, "1")
+    assert sheet is not None
+    rows = export.sheet_csv(sheet).splitlines()
+    assert rows[1].endswith("annulled") and rows[-1].startswith("seeger-fabian")
+    ranking = export.ranking_csv(svc).splitlines()
+    assert len(ranking) == 5 and ranking[0].startswith("place,id,name")

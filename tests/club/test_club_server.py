@@ -14,6 +14,7 @@ import time
 from pathlib import Path
 from typing import Any
 
+import pytest
 from brokers import Recorder, club_spec, connect
 from clubkit import Director, ServerProcess, seating_from_broker, write_config
 
@@ -34,7 +35,12 @@ def _wait(cond: Any, timeout: float, what: str) -> Any:
 
 
 def test_tournament_through_a_real_broker_survives_sigkill(tmp_path: Path,
-                                                           broker_factory: Any) -> None:
+                                                           broker_factory: Any,
+                                                           broker_kind: str) -> None:
+    if broker_kind != "mosquitto":
+        # amqtt acknowledges a table's game before its subscriber has it and keeps nothing
+        # for a subscriber that is away: the no-loss promise needs Mosquitto (docs/club.md)
+        pytest.skip("needs Mosquitto: amqtt does not queue QoS 1 games for an absent server")
     players = 4 * TABLES - 3          # three tables of three, the rest of four
     table_ids = [str(i) for i in range(1, TABLES + 1)]
     broker = broker_factory(club_spec("c1", table_ids))

@@ -21,8 +21,10 @@ from typing import Literal
 
 from engine.cards import Card
 
-PressName = Literal["bid", "yes", "pass", "skat", "undo", "concede", "kontra", "re"]
-PRESSES: tuple[PressName, ...] = ("bid", "yes", "pass", "skat", "undo", "concede", "kontra", "re")
+PressName = Literal["bid", "yes", "pass", "skat", "undo", "concede", "kontra", "re", "claim",
+                    "agree", "disagree", "enforce", "play-on"]
+PRESSES: tuple[PressName, ...] = ("bid", "yes", "pass", "skat", "undo", "concede", "kontra", "re",
+                                  "claim", "agree", "disagree", "enforce", "play-on")
 
 
 class CommandError(ValueError):

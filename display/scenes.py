@@ -668,7 +668,7 @@ class SceneBuilder:
         p = v.play
         assert p is not None
         y = self.top_bar(_("Play"))
-        open_hands = v.simulator or "O" in p.contract[1:]
+        open_hands = v.simulator or "O" in p.contract[1:] or bool(p.open_hand)
         bottom = self.seat_row(with_hands=open_hands)
         mid_h = bottom - y - GAP
         # Left: the game and the trump, unmistakable.
@@ -725,6 +725,8 @@ class SceneBuilder:
                             "last-button"))
         if v.can_concede and not ramsch:
             buttons.append((_("Concede"), cmd.Press(p.declarer, "concede"), "concede"))
+            if p.waiting is None:
+                buttons.append((_("Claim the rest"), cmd.Press(p.declarer, "claim"), "claim"))
         if v.kontra_re and not ramsch and p.kontra < 4:
             word = "kontra" if p.kontra == 1 else "re"
             who = self.defender(p.declarer) if word == "kontra" else p.declarer
@@ -746,7 +748,9 @@ class SceneBuilder:
             f.text(tx + 8, y + 4, tw - 16, 30, _("Last trick"), size=20, face="bold",
                    role="last-title", layer=3)
             self.trick(lt, tx, y + 30, tw, mid_h - 30, None, layer=3, role="last")
-        if self.ui.confirm == "concede" and v.can_concede and not ramsch:
+        if p.waiting is not None:
+            self.waiting_dialog(p)
+        elif self.ui.confirm == "concede" and v.can_concede and not ramsch:
             self.concede_dialog(p)
         else:
             self.banner(y + max(0.0, (mid_h - 118) / 2), prompt_y=bottom - GAP - 84)
@@ -777,6 +781,58 @@ class SceneBuilder:
                      fill=GOLD if i == 2 else BUTTON,
                      colour=GOLD_DARK if i == 2 else BUTTON_INK)
             y += bh + 12
+
+    def waiting_dialog(self, p: PlayView) -> None:
+        """A claim (ISkO 4.4.4: the declarer's cards open, each defender agrees or not) or a
+        violation (4.1: who laid which card, the innocent party ends the game or plays on)."""
+        f, _ = self.f, self._
+        f.panel(0, 0, f.W, f.H, fill=FELT_DARK, role="modal", radius=0, layer=2)
+        x, w = 40.0, f.W - 80
+        y = TOP + 6
+        choices: list[tuple[str, cmd.Command, str]] = []
+        if p.waiting == "claim":
+            f.text(x, y, w, 40, _("{name} claims the rest").format(name=self.name(p.declarer)),
+                   size=28, face="bold", role="claim-title", layer=3)
+            y += 44
+            if p.open_hand:
+                f.text(x, y, w, 26, _("Open hand of {name}").format(
+                    name=self.name(p.declarer)), size=18, colour=MUTED, role="open-hand-title",
+                    layer=3)
+                y += 28
+                cw = min(56.0, (w - 9 * 6) / max(len(p.open_hand), 1))
+                for i, card in enumerate(sort_hand(p.open_hand, p.contract)):
+                    f.card(x + i * (cw + 6), y, cw, cw * CARD_RATIO, card, role="open-hand-card",
+                           layer=3)
+                y += cw * CARD_RATIO + 10
+            for seat in p.answering:
+                name = self.name(seat, 9)
+                choices.append((_("{name}: agree").format(name=name),
+                                cmd.Press(seat, "agree"), f"agree{seat}"))
+                choices.append((_("{name}: disagree").format(name=name),
+                                cmd.Press(seat, "disagree"), f"disagree{seat}"))
+        else:
+            card = p.offending_card
+            f.text(x, y, w, 40, _("{name} laid {card} against the rules").format(
+                name=self.name(p.offender), card=self.tr.card(card) if card is not None else ""),
+                size=26, face="bold", role="violation-title", layer=3, wrap=True)
+            y += 50
+            if card is not None:  # the card the table saw
+                f.card(x + (w - 70) / 2, y, 70, 70 * CARD_RATIO, card, role="violation-card",
+                       layer=3)
+                y += 70 * CARD_RATIO + 12
+            for seat in p.answering:
+                name = self.name(seat, 9)
+                choices.append((_("{name}: end the game").format(name=name),
+                                cmd.Press(seat, "enforce"), f"enforce{seat}"))
+                choices.append((_("{name}: play on, card taken back").format(name=name),
+                                cmd.Press(seat, "play-on"), f"play-on{seat}"))
+        cols = 2
+        rows = max(1, (len(choices) + 1) // cols)
+        bw = (w - 12) / cols
+        bh = min(64.0, (f.H - y - 12 - (rows - 1) * 10) / rows)
+        for i, (label, command, role) in enumerate(choices):
+            f.button(x + (i % cols) * (bw + 12), y + (i // cols) * (bh + 10), bw, bh, label,
+                     command, role=role, size=20, layer=3, wrap=True)
 
     def defender(self, declarer: int) -> int:
         return next(s for s in self.seats_in_play() if s != declarer)

@@ -197,6 +197,14 @@ class PlayView:
     # What conceding now would enter on the sheet for the declarer (signed): if the declarer
     # gives up, if the defenders give up. None: not known (the kiosk asks without a value).
     concede_values: tuple[int | None, int | None] = (None, None)
+    # ISkO claims and violations: "claim" or "violation" while play waits for an answer,
+    # the seats that may answer, the cards lying open (a claiming declarer's), and who laid
+    # which card against the rules.
+    waiting: str | None = None
+    answering: tuple[int, ...] = ()
+    open_hand: tuple[Card, ...] = ()
+    offender: int | None = None
+    offending_card: Card | None = None
 
 
 @dataclass(frozen=True)

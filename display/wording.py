@@ -30,7 +30,9 @@ def press_word(press: str, tr: Translator) -> str:
     _ = tr
     return {"bid": _("Bid"), "yes": _("Yes"), "pass": _("Pass"), "skat": _("Take the skat"),
             "concede": _("Concede"), "kontra": _("Kontra"), "re": _("Re"),
-            "undo": _("Undo")}.get(press, press)
+            "undo": _("Undo"), "claim": _("Claim the rest"), "agree": _("Agree"),
+            "disagree": _("Disagree"), "enforce": _("End the game"),
+            "play-on": _("Play on")}.get(press, press)
 
 
 def breakdown_text(r: ResultView, tr: Translator) -> str:
@@ -84,7 +86,13 @@ def result_notes(r: ResultView, tr: Translator) -> list[str]:
     endings = {"null-trick": _("The declarer took a trick in null"),
                "schwarz-lost": _("The defenders took a trick"),
                "declarer-conceded": _("The declarer conceded"),
-               "defenders-conceded": _("The defenders conceded")}
+               "defenders-conceded": _("The defenders conceded"),
+               "claimed": _("The declarer's claim was agreed"),
+               "defenders-claimed": _("The defenders claimed the rest"),
+               "defenders-claim-failed": _(
+                   "The defenders' claim failed: every remaining trick to the declarer"),
+               "declarer-violation": _("The declarer broke a rule"),
+               "defenders-violation": _("A defender broke a rule")}
     if r.ending in endings:
         notes.append(endings[r.ending])
     return notes

@@ -157,8 +157,10 @@ def _hands(table: Table, d: DealState, simulator: bool) -> tuple[tuple[Card, ...
         if game is None or pos is None:
             out.append(() if pos is None else None)
             continue
-        ouvert = (game.contract is not None and game.contract.ouvert
-                  and game.declarer == pos and table.phase == "play")
+        ouvert = (game.contract is not None and game.declarer == pos
+                  and table.phase == "play"
+                  # an open game, or a declarer who showed his cards with a claim (ISkO 4.4.4)
+                  and (game.contract.ouvert or getattr(game, "open_hands", 0) >> pos & 1))
         out.append(tuple(mask_cards(game.hand(pos))) if simulator or ouvert else None)
     return tuple(out)
 
@@ -225,7 +227,22 @@ def _play_view(table: Table, d: DealState) -> Any:
         bid=game.bid, to_act=_seat_to_answer(table, d), trick=trick,
         last_trick=None if last is None else _trick_view(d, last.leader, last.cards, last.winner),
         tricks=(taken, len(game.tricks) - taken), kontra=int(getattr(game, "kontra", 1) or 1),
-        concede_values=_concede_values(game) if not game.is_ramsch else (None, None))
+        concede_values=_concede_values(game) if not game.is_ramsch else (None, None),
+        **_waiting_fields(table, d))
+
+
+def _waiting_fields(table: Table, d: DealState) -> dict[str, Any]:
+    """A claim or a violation waiting for its answer, and the cards a claim laid open."""
+    game = d.game
+    out: dict[str, Any] = {"waiting": getattr(game, "waiting", None),
+                           "answering": tuple(table.waiting_seats())}
+    declarer = game.declarer
+    if declarer is not None and getattr(game, "open_hands", 0) >> declarer & 1:
+        out["open_hand"] = tuple(mask_cards(game.hand(declarer)))
+    violation = getattr(game, "violation", None)
+    if violation is not None:
+        out["offender"], out["offending_card"] = d.seats[violation[0]], Card(violation[1])
+    return out
 
 
 def _seat_to_answer(table: Table, d: DealState) -> int:

@@ -375,7 +375,6 @@ class MFRC522:
         limit = self.clock.now() + 4 * period + 0.05
         deadline: float | None = None
         waited_late = False
-        done = r.IRQ_RX | r.IRQ_ERR | r.IRQ_TIMER
         while True:
             irq, status1 = self._read_many([r.COM_IRQ, r.STATUS1])
             if irq & (r.IRQ_RX | r.IRQ_ERR):
@@ -385,7 +384,7 @@ class MFRC522:
                 self._trace(data, irq, None, None)
                 return None
             now = self.clock.now()
-            if not status1 & STATUS1_TRUNNING and not irq & done:
+            if not status1 & STATUS1_TRUNNING:
                 # The timer stopped without firing: an answer has begun. Look again soon.
                 if deadline is None:
                     deadline = now + answer_time + ANSWER_DEADLINE

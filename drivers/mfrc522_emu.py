@@ -558,8 +558,12 @@ class EmulatedMFRC522:
                     out.append(got)
             if self.rig is not None:
                 for chip, chance in self.rig.overlaps(self):
-                    for tag in chip.tags:
-                        got = self._powered_this_cycle(tag, 0, chance, tag.strength * 0.5)
+                    m = len(chip.tags)
+                    for i, tag in enumerate(chip.tags):
+                        # A card buried in its pile is detuned for every field, not only its own.
+                        over = m - 1 - i
+                        got = self._powered_this_cycle(
+                            tag, over, chance * self.profile.read_chance(over), tag.strength * 0.5)
                         if got is not None:
                             out.append(got)
         if self.rig is not None and self.rig.crosstalk:

@@ -6,10 +6,11 @@ reported at once as a :class:`ReaderFault` and skipped (it never stalls the othe
 tried again every ``retry_every`` seconds and reported as :class:`ReaderBack` when it answers.
 A reader is dead only when the chip fails its self-check: a tag that answers but cannot be read
 for ``unreadable_after`` passes in a row is a :class:`TagUnreadable`, said once until the zone
-reads cleanly again. Pads set too close: a tag read by two readers in one pass counts for
-neither in that pass; a new tag counts only for the reader that heard it most often in the last
-``gone_after`` seconds; and a tag that lies (is laid) in one zone is not counted for another
-until it has gone from the first. Nothing raises out of the thread.
+reads cleanly again. Pads set too close: a tag counts for a zone only while that zone's reader
+hears it more often than any other in the last ``gone_after`` seconds (as often, for a tag that
+lies there already); a new tag read by two readers in one pass counts for neither in that pass;
+and a tag that lies (is laid) in one zone is not counted for another until it has gone from the
+first. Nothing raises out of the thread.
 
 >>> from drivers.clock import VirtualClock
 >>> from drivers.mfrc522 import MFRC522
@@ -133,15 +134,20 @@ class MFRC522Poller:
         for slot, uids, at in reads:
             kept = []
             for uid in uids:
+                mine = len(heard[uid].get(slot.zone, ()))
+                most = max((len(times) for zone, times in heard[uid].items()
+                            if zone != slot.zone), default=0)
+                if uid in laid_in[slot.zone]:
+                    # It lies here: kept alive while no other reader hears it more often.
+                    if mine >= most:
+                        kept.append(uid)
+                    continue
                 if len(seen_in[uid]) > 1:
                     continue  # two fields reached it: this pass cannot tell where it lies
-                if uid not in laid_in[slot.zone]:
-                    if any(uid in there for zone, there in laid_in.items() if zone != slot.zone):
-                        continue  # it lies on another pad until it has gone from there
-                    mine = len(heard[uid].get(slot.zone, ()))
-                    if any(len(times) >= mine for zone, times in heard[uid].items()
-                           if zone != slot.zone):
-                        continue  # another reader hears it as often: a neighbour's card
+                if any(uid in there for zone, there in laid_in.items() if zone != slot.zone):
+                    continue  # it lies on another pad until it has gone from there
+                if most >= mine:
+                    continue  # another reader hears it as often: a neighbour's card
                 kept.append(uid)
             self.tracker.seen_all(slot.zone, kept, at)
         frozen = {slot.zone for slot in self.slots if not slot.ok}

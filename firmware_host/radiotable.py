@@ -8,8 +8,8 @@ controller as the table would send it. The hands follow the table flow of docs/h
 - the dealer holds each card over the deal reader until the table has it (a beep, the count
   on the screen), then passes it on: the deal reader sees one card at a time (now and then
   the next card comes before the last has left: two at a time);
-- (in seat mode each player would sweep their cards over their own pad one at a time; this
-  table deals over the deal reader);
+- in seat mode each player sweeps their cards over their own pad one at a time (seen, not
+  left lying there), and the skat goes on the skat reader;
 - discards go on the skat reader one after the other (a pile of two at most);
 - in play each card is laid on the centre, on the trick; the winner takes the trick away
   before the next lead, so the centre never holds more than the three cards of one trick, and
@@ -246,10 +246,11 @@ class RadioTable:
                 there.lift(self.stickers[card])  # a card lies in one place
         if zone != "deal" and "deal" in self.chips and self.chips["deal"].tags:
             self.lift_all("deal")  # the deal is over: the last card has been handed on
-        if zone == "deal":
+        if table.stage in ("scored", "over") or (zone == "deal" and table.stage == "dealing"):
             for other in ("centre", "skat"):  # the last game's cards are gathered to shuffle
-                if other in self.chips:
+                if other in self.chips and other != zone:
                     self.lift_all(other)
+        if zone == "deal":
             previous = list(chip.tags)
             self.lay(zone, card)
             for sticker in previous:
@@ -271,7 +272,15 @@ class RadioTable:
 
     def _deal(self, table: Any, deal: Any) -> None:
         if table.config.table.deal_mode == "seats":
-            raise ValueError("the radio table deals over the deal reader (deal_mode dealer)")
+            # Each player sweeps their cards over their own pad; the skat goes on its reader.
+            seats = table.series.seats
+            for pos in range(3):
+                for card in _cards(deal.hands[pos]):
+                    self.place(table, f"seat{seats[pos]}", card)
+            for card in _cards(deal.skat):
+                if table.stage == "dealing":
+                    self.place(table, "skat", card)
+            return
         for card in deal.dealt_order():
             self.place(table, "deal", card)
         self.lift_all("deal")
@@ -326,12 +335,24 @@ def _cards(mask: int) -> list[Card]:
     return list(mask_cards(mask))
 
 
+def soak_config(seats: bool = False) -> Any:
+    """The made-up table of the soak: three people, open-ended, dealer or seat mode."""
+    from dataclasses import replace
+
+    from firmware_host.config import simulated_config
+
+    config = simulated_config(computer_seats=(), series_length=None)
+    if seats:
+        config = replace(config, table=replace(config.table, deal_mode="seats"))
+    return config
+
+
 def main(argv: Sequence[str] | None = None) -> int:
     """``python -m firmware_host.radiotable --deals 3000``: the long soak; 1 if any problem."""
     import argparse
+    import itertools
     import time
 
-    from firmware_host.config import simulated_config
     from firmware_host.controller import Table
 
     parser = argparse.ArgumentParser(prog="python -m firmware_host.radiotable",
@@ -339,11 +360,15 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser.add_argument("--deals", type=int, default=200)
     parser.add_argument("--seed", type=int, default=1)
     parser.add_argument("--overlap", action="store_true",
-                        help="pads too close: centre/skat and deal/centre overlap")
+                        help="pads too close: neighbouring readers reach each other's cards")
+    parser.add_argument("--seats", action="store_true",
+                        help="deal_mode seats: cards swept over the players' own pads")
     args = parser.parse_args(argv)
-    table = Table(simulated_config(computer_seats=(), series_length=None))
-    overlap = (("centre", "skat"), ("deal", "centre")) if args.overlap else ()
-    radio = RadioTable(table.config.card_tags(), table.handle, seed=args.seed, overlap=overlap)
+    table = Table(soak_config(args.seats))
+    zones = radio_zones(table.config)
+    overlap = list(itertools.pairwise(zones)) if args.overlap else []
+    radio = RadioTable(table.config.card_tags(), table.handle, zones=zones, seed=args.seed,
+                       overlap=overlap)
     start = time.perf_counter()
     report = radio.play_deals(table, args.deals, random.Random(args.seed))
     print(f"{report.summary()} ({time.perf_counter() - start:.0f} s of wall time)")

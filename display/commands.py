@@ -99,13 +99,21 @@ class ShowAnalysis:
 
 
 @dataclass(frozen=True)
+class Resume:
+    """The answer to the start screen's question about an unfinished series: go on with it
+    (``keep``) or start a new one."""
+
+    keep: bool
+
+
+@dataclass(frozen=True)
 class Quit:
     """Window closed or Escape in the simulator."""
 
 
 Command = (
     LayCard | DealNext | DealRest | Press | Declare | SetLanguage | SetCardStyle | ShowLastTrick
-    | ShowSheet | ShowAnalysis | Quit
+    | ShowSheet | ShowAnalysis | Resume | Quit
 )
 
 

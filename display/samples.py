@@ -16,6 +16,7 @@ from engine.cards import Card, parse_cards
 from .view import (
     SCENES,
     BiddingView,
+    Call,
     DealView,
     DeclarationView,
     EnrolView,
@@ -99,15 +100,27 @@ def _deal(v: View) -> View:
         dealt=_by_seat(v, (7, 7, 3), 0), skat=2, to=_seat(v, 2), packet=6, last=Card.S9))
 
 
+def _calls(v: View, declared: bool = False) -> tuple[Call, ...]:
+    """The bidding of the samples: middlehand says up to 23, rearhand passes at 20... """
+    fh, mh, rh = (_seat(v, i) for i in range(3))
+    calls = (Call(mh, "bid", 18), Call(fh, "yes", 18), Call(mh, "bid", 20),
+             Call(fh, "yes", 20), Call(mh, "bid", 22), Call(fh, "yes", 22),
+             Call(mh, "bid", 23))
+    if declared:
+        calls += (Call(fh, "yes", 23), Call(mh, "pass"), Call(rh, "pass"))
+    return calls
+
+
 def _bidding(v: View) -> View:
     fh, mh, rh = (_seat(v, i) for i in range(3))
-    return replace(v, scene="bidding", hands=_by_seat(v, HANDS, ()),
+    return replace(v, scene="bidding", hands=_by_seat(v, HANDS, ()), calls=_calls(v),
                    bidding=BiddingView(bidder=mh, listener=fh, value=23, next_value=24,
                                        to_act=fh, passed=frozenset({rh}), holder=mh))
 
 
 def _declaration(v: View) -> View:
     return replace(v, scene="declaration", hands=_by_seat(v, HANDS, ()),
+                   calls=_calls(v, declared=True),
                    declaration=DeclarationView(declarer=_seat(v, 0), bid=23, skat_taken=False,
                                                contracts=hand_contracts(False)))
 
@@ -229,8 +242,33 @@ def extra_views(language: str = "de", card_style: str = "french") -> dict[str, V
             "other", seat=1, card=Card.HJ, detail="jacks may not be pushed")),
         "enrol-foreign": replace(sample_view("enrol", language, card_style),
                                  refusal=Fault("foreign-tag", detail="tag 0499aabbccdd01")),
+        "play-trick-complete": _trick_complete(play),
+        "play-trick-complete-simulator": _trick_complete(
+            sample_view("play", language, card_style, simulator=True)),
+        "declaration-skat-simulator": _twelve(sample_view("declaration", language, card_style,
+                                                          simulator=True)),
+        "declaration-skat-four": _twelve(sample_view("declaration", language, card_style,
+                                                     players=four, simulator=True)),
+        "resume-offer": replace(sample_view("result", language, card_style), offer="resume"),
     }
     return out
+
+
+def _trick_complete(v: View) -> View:
+    """Rearhand laid the third card: the trick stays, middlehand (the jack of hearts) took it."""
+    assert v.play is not None
+    fh, mh, rh = (_seat(v, i) for i in range(3))
+    return replace(v, play=replace(v.play, to_act=fh, trick=TrickView(
+        leader=fh, cards=((fh, Card.CT), (mh, Card.HJ), (rh, Card.C8)), winner=mh)))
+
+
+def _twelve(v: View) -> View:
+    """The declarer took up the skat: twelve cards to fan (the "10" must stay readable)."""
+    decl = _seat(v, 0)
+    hands = tuple(tuple(sorted((*HANDS[0], *SKAT))) if s == decl else h
+                  for s, h in enumerate(v.hands))
+    return replace(v, hands=hands, declaration=DeclarationView(
+        declarer=decl, bid=23, skat_taken=True, contracts=hand_contracts(True)))
 
 
 def _pushing_laying(language: str, card_style: str) -> View:

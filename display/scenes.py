@@ -343,6 +343,32 @@ class SceneBuilder:
             analysis_scene(self, cmd.ShowAnalysis())
             return
         getattr(self, "scene_" + v.scene)()
+        if v.offer == "resume":
+            self.resume_dialog()
+
+    def resume_dialog(self) -> None:
+        """The start screen of the simulator: an unfinished series was found in the journal."""
+        f, _, v = self.f, self._, self.v
+        f.panel(0, 0, f.W, f.H, fill=FELT_DARK, role="modal", radius=0, layer=2)
+        x, w = 60.0, f.W - 120
+        y = TOP + 20
+        f.text(x, y, w, 44, _("An unfinished series from last time"), size=30, face="bold",
+               role="resume-title", layer=3)
+        y += 52
+        total = v.sheet.games_total if v.sheet is not None else None
+        where = (_("Game {n} of {total}").format(n=v.game_number, total=total) if total
+                 else _("Game {n}").format(n=v.game_number))
+        if v.sheet is not None and v.sheet.totals:
+            where += "   " + "   ".join(f"{self.name(s, 10)} {t:+d}"
+                                        for s, t in enumerate(v.sheet.totals))
+        f.text(x, y, w, 56, where, size=22, colour=MUTED, role="resume-where", layer=3,
+               wrap=True)
+        y += 68
+        bh = min(72.0, (f.H - y - 20) / 2 - 6)
+        f.button(x, y, w, bh, _("Continue the series"), cmd.Resume(True), role="resume-keep",
+                 fill=GOLD, colour=GOLD_DARK, size=26, layer=3)
+        f.button(x, y + bh + 12, w, bh, _("Start a new series"), cmd.Resume(False),
+                 role="resume-new", size=24, layer=3)
 
     def scene_idle(self) -> None:
         f, _, v = self.f, self._, self.v
@@ -541,14 +567,14 @@ class SceneBuilder:
         y = self.top_bar(_("Declaration"))
         bottom = self.seat_row(with_hands=v.simulator)
         x0, w = 16.0, f.W - 32
-        who_w = w * (0.5 if v.calls else 1.0)
-        f.text(x0, y, who_w, 30, _("{name} is declarer, bid {value}").format(
-            name=self.name(d.declarer), value=d.bid), size=22, face="bold", role="decl-who",
-            align="left" if v.calls else "center")
+        f.text(x0, y, w, 30, _("{name} is declarer, bid {value}").format(
+            name=self.name(d.declarer), value=d.bid), size=22, face="bold", role="decl-who")
+        y += 32
         if v.calls:  # how the bidding went, for whoever looked away
-            f.text(x0 + who_w + 8, y, w - who_w - 8, 30, self.history_line(w - who_w - 8, 18),
-                   size=18, colour=MUTED, role="decl-history", align="right")
-        y += 36
+            f.text(x0, y, w, 26, self.history_line(w, 18), size=18, colour=MUTED,
+                   role="decl-history")
+            y += 28
+        y += 4
         offered = set(d.contracts)
         if not d.skat_taken:
             f.button(x0, y, 220, BUTTON_H, _("Take the skat"), cmd.Press(d.declarer, "skat"),
@@ -702,6 +728,8 @@ class SceneBuilder:
                 name=self.name(p.declarer, 5), a=p.tricks[0], b=p.tricks[1]), 46, "tricks",
                 MUTED, "sans"))
         for text, h, role, colour, face in lines:
+            if h > 24 and f.fonts.size(face, f.px(18), text)[0] <= f.px(iw - 12) - f.px(4):
+                h = 24  # one line is enough: room for the next one
             if ty + h > y + mid_h - 4:
                 break
             f.text(14, ty, iw - 12, h, text, size=18, align="left", colour=colour, face=face,

@@ -285,6 +285,8 @@ class View:
     note: str = ""                   # a line for the idle screen (e.g. the table's name)
     calls: tuple[Call, ...] = ()     # this deal's bidding and declaration, in order
     analysis: AnalysisView | None = None  # the result's open-card analysis (display.analysis)
+    offer: str = ""                  # a question over the scene: "resume" (an unfinished
+                                     # series from last time: go on with it or start anew)
 
     def __post_init__(self) -> None:
         n = len(self.players)

@@ -68,6 +68,7 @@ class EventLoop:
         self.clock: Callable[[], float] = time.monotonic
         self._due: float | None = None
         self._card_at = -1e9
+        self.offer = ""  # "resume": the start screen asks whether to go on with the series
 
     # Drivers accept anything with put() as their event sink.
     def post(self, event: Any) -> None:
@@ -130,6 +131,12 @@ class EventLoop:
             self.card_style = event.style
         elif isinstance(event, c.Quit):
             self.stop()
+        elif isinstance(event, c.Resume):
+            self.offer = ""
+            if not event.keep:
+                self.session.start_new_series(abandon=True)
+                self.last_refusal = None
+            self.computers()
         return None
 
     def handle(self, event: Any) -> Outcome | None:
@@ -178,6 +185,8 @@ class EventLoop:
         table a person does, prompted on the screen.
         """
         self._due = None
+        if self.offer:  # the start screen asks first whether the series goes on
+            return
         for _ in range(400):
             table = self.session.table
             if self.simulator is not None and table.phase == "play":
@@ -220,12 +229,15 @@ class EventLoop:
 
     def refresh(self) -> None:
         if self.show is not None:
+            from dataclasses import replace
+
             from firmware_host.viewmodel import build_view
 
-            self.show(build_view(self.session, self.last_refusal,
-                                 simulator=self.simulator is not None,
-                                 reader_faults=self.reader_faults, language=self.language,
-                                 card_style=self.card_style))
+            view = build_view(self.session, self.last_refusal,
+                              simulator=self.simulator is not None,
+                              reader_faults=self.reader_faults, language=self.language,
+                              card_style=self.card_style)
+            self.show(replace(view, offer=self.offer) if self.offer else view)
         self.notifier.status(status_line(self.session, self.reader_faults))
         if self.lights is not None:
             self._show_lights()
@@ -506,19 +518,22 @@ def open_kiosk(config: Any, simulated: bool) -> Any:
 
 
 def kiosk_loop(config: Any, session: Any, kiosk: Any, simulated: bool,
-               seed: int | None = None) -> EventLoop:
-    """The event loop of a kiosk: in the simulator with a dealer and paced computer cards."""
+               seed: int | None = None, offer_resume: bool = False) -> EventLoop:
+    """The event loop of a kiosk: in the simulator with a dealer and paced computer cards;
+    ``offer_resume``: a series resumed from the journal is offered first (go on, or anew)."""
     sim = DealingSimulator(session, seed) if simulated else None
     loop = EventLoop(session, show=kiosk.show, notifier=Notifier.from_environment(),
                      simulator=sim)
     if simulated:
         loop.pace, loop.trick_pause = 0.6, 1.5
     loop.waker = kiosk.notify
+    if offer_resume and session.resumed and session.table.phase != "over":
+        loop.offer = "resume"
     return loop
 
 
 def run_kiosk(config: Any, simulated: bool, journal_path: str | None,
-              seed: int | None = None, kiosk: Any = None) -> int:
+              seed: int | None = None, kiosk: Any = None, offer_resume: bool = False) -> int:
     """The pygame kiosk (a window in the simulator, full screen on the table)."""
     try:
         from display.kiosk import DisplayUnavailable
@@ -537,7 +552,7 @@ def run_kiosk(config: Any, simulated: bool, journal_path: str | None,
         kiosk.close()
         return 1
     session.warm_up_players()
-    loop = kiosk_loop(config, session, kiosk, simulated, seed)
+    loop = kiosk_loop(config, session, kiosk, simulated, seed, offer_resume)
     from firmware_host.analysis import attach
 
     attach(session, loop.post)

@@ -207,8 +207,16 @@ class Session:
         self.recovery_note = f"journal damaged: restored to {where}{lost}"
         self.problems.append(self.recovery_note)
 
-    def start_new_series(self) -> None:
-        """The series is over and a card is dealt: a new series at the same table."""
+    def start_new_series(self, abandon: bool = False) -> None:
+        """The series is over and a card is dealt: a new series at the same table.
+
+        ``abandon``: the players chose not to go on with an unfinished series (the simulator's
+        start screen): it is closed in the journal, so it is not offered again."""
+        if abandon and self.journal is not None and self.series_id is not None:
+            try:
+                self.journal.finish_series(self.series_id)
+            except JournalError as exc:
+                self._journal_failed(str(exc))
         self.table = Table(self.config)
         self.rejected = []
         if self.journal is not None:

@@ -16,7 +16,7 @@ import argparse
 import os
 import random
 import sys
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from pathlib import Path
 from typing import Any
 
@@ -32,12 +32,64 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
     mode.add_argument("--headless", action="store_true", help="no window even if one is possible")
     mode.add_argument("--window", action="store_true", help="open the kiosk window")
     p.add_argument("--script", metavar="FILE", help="write the session as a table script")
-    p.add_argument("--journal", metavar="FILE", help="journal the session (resumes if unfinished)")
+    p.add_argument("--journal", metavar="FILE",
+                   help="journal the session (resumes if unfinished); in the window by "
+                        "default $XDG_DATA_HOME/skat-table/simulator.sqlite")
+    p.add_argument("--no-journal", action="store_true",
+                   help="the window keeps no journal (the series ends with the window)")
     p.add_argument("--ascii", action="store_true", help="write cards as CJ, HT instead of ♣J, ♥10")
     p.add_argument("-v", "--verbose", action="store_true", help="log every card of the deal too")
     p.add_argument("--harsh", action="store_true",
                    help="headless, every card laid on emulated MFRC522 readers under harsh radio"
                         " (stacked stickers, noise, cut-off answers; docs/hardware.md)")
+
+
+def data_home() -> Path:
+    """The user's data directory (XDG Base Directory): ``$XDG_DATA_HOME`` or
+    ``~/.local/share``."""
+    xdg = os.environ.get("XDG_DATA_HOME", "")
+    return Path(xdg) if os.path.isabs(xdg) else Path.home() / ".local" / "share"
+
+
+def window_journal(args: argparse.Namespace) -> str | None:
+    """Where the simulator's window keeps its series: ``--journal``, else a file in the
+    user's data directory, so a series closed with the window goes on at the next start."""
+    if args.journal:
+        return str(args.journal)
+    if args.no_journal:
+        return None
+    path = data_home() / "skat-table" / "simulator.sqlite"
+    try:
+        path.parent.mkdir(parents=True, exist_ok=True)
+    except OSError as exc:
+        print(f"skat-table simulate: cannot keep the series in {path.parent} ({exc}); "
+              "it ends with the window", file=sys.stderr)
+        return None
+    return str(path)
+
+
+def language_from_environment(environ: Mapping[str, str] | None = None) -> str:
+    """The players' language as the environment says it (``LC_ALL``, ``LC_MESSAGES``,
+    ``LANG``), if the kiosk speaks it; German (the design's first language) otherwise.
+
+    >>> language_from_environment({"LANG": "fr_FR.UTF-8"})
+    'fr'
+    >>> language_from_environment({"LC_ALL": "C.UTF-8", "LANG": "pl_PL.UTF-8"})
+    'de'
+    >>> language_from_environment({})
+    'de'
+    """
+    from display.view import LANGUAGES
+
+    env = os.environ if environ is None else environ
+    for var in ("LC_ALL", "LC_MESSAGES", "LANG"):
+        value = env.get(var, "")
+        if value:
+            code = value.split(".")[0].split("_")[0].lower()
+            if code in ("nn", "no"):
+                code = "nb"
+            return code if code in LANGUAGES else "de"
+    return "de"
 
 
 def has_display() -> bool:
@@ -54,7 +106,8 @@ def simulation_config(args: argparse.Namespace) -> Any:
         players = tuple(p.strip() for p in args.players.split(",") if p.strip())
     seed = args.seed if args.seed is not None else 0
     return simulated_config(players=players, computer_seats=tuple(range(len(players))),
-                            series_length=args.games or 6, seed=seed)
+                            series_length=args.games or 6, seed=seed,
+                            language=language_from_environment())
 
 
 class SimulatedTable:
@@ -155,8 +208,11 @@ def cmd_simulate(args: argparse.Namespace) -> int:
             print(f"skat-table simulate: no window can be opened ({exc}); "
                   "running headless instead", file=sys.stderr)
             return run_headless(config, args)
-        return run_kiosk(config, simulated=True, journal_path=args.journal, seed=args.seed,
-                         kiosk=kiosk)
+        journal = window_journal(args)
+        if journal:
+            print(f"skat-table simulate: the series is kept in {journal}", file=sys.stderr)
+        return run_kiosk(config, simulated=True, journal_path=journal, seed=args.seed,
+                         kiosk=kiosk, offer_resume=True)
     return run_headless(config, args)
 
 

@@ -21,14 +21,16 @@ class Tabletop:
 
     def __init__(self, seed: int = 1, games: int | None = 2, journal: Path | None = None,
                  size: tuple[int, int] = (800, 480), language: str = "de",
-                 paced: bool = False, config: Any = None, bids: bool = False) -> None:
+                 paced: bool = False, config: Any = None, bids: bool = False,
+                 offer_resume: bool = False) -> None:
         self.bids = bids  # Anna bids and holds (up to 30) rather than passing
         cfg = config or simulated_config(computer_seats=(1, 2), series_length=games, seed=seed,
                                          language=language)
         self.kiosk = Kiosk(size=size).open()
         pygame.event.clear()
         self.session = open_session(cfg, journal)
-        self.loop = kiosk_loop(cfg, self.session, self.kiosk, simulated=True, seed=seed)
+        self.loop = kiosk_loop(cfg, self.session, self.kiosk, simulated=True, seed=seed,
+                               offer_resume=offer_resume)
         if not paced:
             self.loop.pace = self.loop.trick_pause = 0.0
         self.loop.computers()

@@ -274,3 +274,145 @@ def test_a_complete_trick_stays_with_its_winner() -> None:
             assert t.view.play.trick.winner is None and len(t.view.play.trick.cards) >= 1
     finally:
         t.close()
+
+
+def test_the_bidding_is_shown_as_a_history() -> None:
+    """Item 7: who said what, in order, on the bidding screen and in the seat panels."""
+    t = Tabletop(seed=3, games=None, bids=True)
+    try:
+        play_until(t, lambda: (t.view.scene == "bidding" and len(t.view.calls) >= 2)
+                   or t.view.scene not in ("deal", "bidding"))
+        assert t.view.scene == "bidding"
+        history = t.one("bid-history").text
+        first = t.view.calls[0]
+        assert t.view.players[first.seat] in history and str(first.value) in history
+        said = [c for c in t.view.calls if c.what == "bid"][-1]
+        panel = [e for e in t.kiosk.elements if e.role == "seat-role"][said.seat]
+        assert str(said.value) in panel.text or "passe" in panel.text
+        play_until(t, lambda: t.view.scene != "bidding")
+        if t.view.scene == "declaration":
+            assert t.one("decl-history").text
+    finally:
+        t.close()
+
+
+def screen_equals_a_fresh_render(t: Tabletop) -> float:
+    """Share of pixels where the kiosk's screen differs from drawing the view anew."""
+    from display.render import render
+
+    fresh = render(t.view, t.kiosk.size, t.kiosk.ui, t.kiosk.renderer)
+    shown = t.kiosk.screen
+    diff = sum(1 for x in range(0, fresh.get_width(), 4) for y in range(0, fresh.get_height(), 4)
+               if fresh.get_at((x, y)) != shown.get_at((x, y)))
+    return diff / ((fresh.get_width() // 4) * (fresh.get_height() // 4))
+
+
+def test_style_and_language_changes_redraw_every_face(table: Tabletop) -> None:
+    """Item 8: after a change of card style or language every face and index has the new
+    look, and the style button goes on answering."""
+    play_until(table, lambda: table.anna_to_play())
+    styles = []
+    for _ in range(4):
+        table.tap("card-style")
+        styles.append(table.view.card_style)
+        assert screen_equals_a_fresh_render(table) < 0.002
+    assert styles == ["four-colour", "german", "french", "four-colour"]
+    table.tap("language")
+    table.tap("pick-fr")
+    assert table.view.language == "fr" and table.one("title").text == "Jeu de la carte"
+    assert screen_equals_a_fresh_render(table) < 0.002
+    table.key(pygame.K_c)
+    assert table.view.card_style == "german"
+    assert screen_equals_a_fresh_render(table) < 0.002
+
+
+def test_make_run_speaks_german_unless_told_otherwise(monkeypatch) -> None:
+    """Item 9: `make run` (simulate without a config) starts in German; LANG or the
+    config's language say otherwise."""
+    import argparse
+
+    from firmware_host.simulator import add_arguments, simulation_config
+
+    p = argparse.ArgumentParser()
+    add_arguments(p)
+    for var in ("LC_ALL", "LC_MESSAGES", "LANG"):
+        monkeypatch.delenv(var, raising=False)
+    assert simulation_config(p.parse_args([])).table.language == "de"
+    monkeypatch.setenv("LANG", "C.UTF-8")
+    assert simulation_config(p.parse_args([])).table.language == "de"
+    monkeypatch.setenv("LANG", "pl_PL.UTF-8")
+    assert simulation_config(p.parse_args([])).table.language == "pl"
+    monkeypatch.setenv("LC_ALL", "nl_NL.UTF-8")
+    assert simulation_config(p.parse_args([])).table.language == "nl"
+    t = Tabletop(seed=1, config=simulation_config(p.parse_args(["--seed", "1"])))
+    try:
+        assert t.one("title").text == "Geven" or t.view.language == "nl"
+    finally:
+        t.close()
+
+
+def test_the_simulator_deals_by_its_seed() -> None:
+    """Item 11: --seed works in the window: the same seed deals the same cards."""
+    dealt = []
+    for seed in (7, 7, 8):
+        t = Tabletop(seed=seed, games=None)
+        try:
+            t.tap("deal-next")
+            t.tap("deal-rest")
+            dealt.append(list(t.table.deal.dealt))
+        finally:
+            t.close()
+    assert len(dealt[0]) == 32 and dealt[0] == dealt[1] != dealt[2]
+
+
+def test_the_series_is_kept_and_offered_again(tmp_path) -> None:
+    """Item 11: the window's series lives in a journal; the next start offers to go on."""
+    journal = tmp_path / "simulator.sqlite"
+    t = Tabletop(seed=4, games=3, journal=journal, offer_resume=True)
+    try:
+        assert t.view.offer == ""          # nothing to resume on the very first start
+        play_until(t, lambda: t.view.scene == "result")
+        t.tap("deal-next")
+        hands = t.view.hands
+        number = t.view.game_number
+    finally:
+        t.close()                          # Esc / the window closed
+    t = Tabletop(seed=4, games=3, journal=journal, offer_resume=True)
+    try:
+        assert t.view.offer == "resume" and t.find("resume-keep") and t.find("resume-new")
+        t.tap_at(20, t.kiosk.size[1] - 20)  # a tap beside the question does nothing
+        assert t.view.offer == "resume"
+        t.tap("resume-keep")
+        assert t.view.offer == "" and t.view.game_number == number and t.view.hands == hands
+        assert len(t.view.sheet.rows) == 1
+    finally:
+        t.close()
+    t = Tabletop(seed=4, games=3, journal=journal, offer_resume=True)
+    try:
+        assert t.view.offer == "resume"
+        t.tap("resume-new")
+        assert t.view.scene == "deal" and t.view.game_number == 1 and not t.view.sheet.rows
+    finally:
+        t.close()
+    t = Tabletop(seed=4, games=3, journal=journal, offer_resume=True)
+    try:
+        assert t.view.offer == "" and t.view.game_number == 1
+    finally:
+        t.close()
+
+
+def test_the_journal_lives_in_the_users_data_directory(monkeypatch, tmp_path) -> None:
+    import argparse
+
+    from firmware_host.simulator import add_arguments, window_journal
+
+    p = argparse.ArgumentParser()
+    add_arguments(p)
+    monkeypatch.setenv("XDG_DATA_HOME", str(tmp_path))
+    assert window_journal(p.parse_args([])) == str(tmp_path / "skat-table" / "simulator.sqlite")
+    assert (tmp_path / "skat-table").is_dir()
+    monkeypatch.setenv("XDG_DATA_HOME", "relative/dir")  # not absolute: ignored, as XDG says
+    monkeypatch.setenv("HOME", str(tmp_path / "home"))
+    assert window_journal(p.parse_args([])).startswith(str(tmp_path / "home" / ".local"))
+    assert window_journal(p.parse_args(["--no-journal"])) is None
+    assert window_journal(p.parse_args(["--journal", "x.sqlite"])) == "x.sqlite"

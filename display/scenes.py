@@ -772,10 +772,12 @@ class SceneBuilder:
         self.trick(p.trick, tx, y, tw, mid_h, p.to_act)
         banner = v.refusal is not None and not self.ui.hide_refusal
         if show_last and lt is not None and not banner:  # a refusal first; a tap closes it
-            f.panel(tx, y, tw, mid_h, fill=FELT_DARK, role="last-trick-panel", layer=2)
+            # Above the computer's prompt, which stays in sight.
+            oh = mid_h if v.prompt is None else max(120.0, bottom - GAP - 84 - y - 6)
+            f.panel(tx, y, tw, oh, fill=FELT_DARK, role="last-trick-panel", layer=2)
             f.text(tx + 8, y + 4, tw - 16, 30, _("Last trick"), size=20, face="bold",
                    role="last-title", layer=3)
-            self.trick(lt, tx, y + 30, tw, mid_h - 30, None, layer=3, role="last")
+            self.trick(lt, tx, y + 30, tw, oh - 30, None, layer=3, role="last")
         if p.waiting is not None:
             self.waiting_dialog(p)
         elif self.ui.confirm == "concede" and v.can_concede and not ramsch:

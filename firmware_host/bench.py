@@ -20,6 +20,7 @@ GROUPS: dict[str, str] = {
     "readers": "drivers.bench:bench",
     "controller": "firmware_host.latency:bench",
     "display": "display.bench:bench",
+    "kiosk": "firmware_host.tapbench:bench",
     "players": "engine.players.bench:bench",
     "analysis": "engine.players.analysis_bench:bench",
     "club": "link.bench:bench",

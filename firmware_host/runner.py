@@ -174,7 +174,8 @@ class EventLoop:
                     self.session.submit(TagGone(inp.zone, inp.tag))
                 if out.accepted and isinstance(inp, TagLaid):
                     self._card_at = self.clock()
-                self.computers()
+            # After any command (a whole deal dealt at once, too) the computer seats move.
+            self.computers()
         self.refresh()
         return out
 

@@ -97,6 +97,8 @@ class Tabletop:
             self.deal_all()
         elif v.scene in ("result", "sheet") and self.find("deal-next"):
             self.tap("deal-next")
+        elif v.scene == "bidding" and v.turn != 0:
+            raise AssertionError(f"the computer seat {v.turn} does not bid")
         elif v.scene == "bidding":
             b = v.bidding
             if self.bids and (b.next_value or 999) <= 30 and self.find("press-bid"):

@@ -115,3 +115,12 @@ def test_simulate_harsh_plays_over_emulated_readers(capsys) -> None:
     assert "harsh radio" in out and "trick 10:" in out
     summary = next(line for line in out.splitlines() if line.startswith("readers: "))
     assert "1 deals" in summary and "problems: 0" in summary and "reader faults 0" in summary
+
+
+@pytest.mark.parametrize("name", ["firmware_host.radiotable", "firmware_host.runner"])
+def test_docstring_examples(name: str) -> None:
+    import doctest
+    import importlib
+
+    result = doctest.testmod(importlib.import_module(name), optionflags=doctest.ELLIPSIS)
+    assert result.attempted > 0 and result.failed == 0

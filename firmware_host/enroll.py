@@ -204,5 +204,7 @@ def _reader_uids(args: argparse.Namespace,
                 yield "undo"
             elif isinstance(e, ev.ReaderFault):
                 print(f"  reader trouble: {e}", file=sys.stderr)
+            elif isinstance(e, ev.TagUnreadable):
+                print(f"  {e}", file=sys.stderr)  # a card that answers but cannot be read
 
     return gen()

@@ -260,6 +260,9 @@ class MFRC522:
         A chip that lost its set-up (a brown-out reset) is set up again.
         """
         version, prescaler = self._read_many([r.VERSION, r.T_PRESCALER])
+        if version in (0x00, 0xFF) or prescaler != TIMER_PRESCALER & 0xFF:
+            # One garbled byte on a long lead is no dead chip nor a reset one: ask again.
+            version, prescaler = self._read_many([r.VERSION, r.T_PRESCALER])
         self._check_version(version)
         if prescaler != TIMER_PRESCALER & 0xFF:
             self.init()

@@ -54,6 +54,8 @@ FaultKind = Literal[
     "contract-refused",  # detail: the engine's reason
     "reader-down",       # detail: which reader (its zone)
     "journal",           # detail: what failed while writing the journal
+    "journal-restored",  # a damaged journal repaired at start: value = the game restored to,
+                         # other_value = inputs lost (None: unknown); detail: the whole story
     "other",             # detail: the engine's message as it is
 ]
 

@@ -196,6 +196,12 @@ def fault_sentence(fault: Fault, tr: Translator, players: tuple[str, ...]) -> st
                                                                           players))
     if k == "journal":
         return _("The journal cannot be written")
+    if k == "journal-restored":
+        if fault.other_value:
+            return _("Journal damaged: restored to game {game}; the last {n} inputs are lost"
+                     ).format(game=fault.value, n=fault.other_value)
+        return _("Journal damaged: restored to game {game}; nothing was lost").format(
+            game=fault.value)
     return refusal_detail(fault, tr) or _("Not allowed")
 
 

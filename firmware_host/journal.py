@@ -41,6 +41,7 @@ import hashlib
 import json
 import os
 import sqlite3
+import stat
 import time
 import uuid
 import zlib
@@ -122,17 +123,39 @@ class OutboxRow:
     payload: dict[str, Any]
 
 
-@dataclass(frozen=True)
 class Record:
-    """One link of the chain: ``kind`` is ``journal``, ``series``, ``input`` or ``finish``."""
+    """One link of the chain: ``kind`` is ``journal``, ``series``, ``input``, ``finish``.
 
-    seq: int
-    kind: str
-    series: int
-    body: dict[str, Any]
-    at: float
-    payload: bytes
-    hash: bytes
+    Only the sequence number, kind and series are read when the chain is verified; the body
+    is parsed when it is asked for (opening a year of play need not parse every input).
+    """
+
+    __slots__ = ("_body", "hash", "kind", "payload", "seq", "series")
+
+    def __init__(self, seq: int, kind: str, series: int, payload: bytes, digest: bytes,
+                 body: dict[str, Any] | None = None) -> None:
+        self.seq, self.kind, self.series = seq, kind, series
+        self.payload, self.hash = payload, digest
+        self._body = body
+
+    @property
+    def body(self) -> dict[str, Any]:
+        if self._body is None:
+            self._body = self.parsed()[3]
+        return self._body
+
+    def parsed(self) -> list[Any]:
+        got = json.loads(self.payload)
+        if not isinstance(got, list) or len(got) != 5 or not isinstance(got[3], dict):
+            raise ValueError(f"record #{self.seq} is not a journal record")
+        return got
+
+    def __eq__(self, other: object) -> bool:
+        return isinstance(other, Record) and (self.hash, self.payload) == (other.hash,
+                                                                             other.payload)
+
+    def __hash__(self) -> int:
+        return hash(self.hash)
 
 
 @dataclass
@@ -162,11 +185,18 @@ def _decode(payload: bytes, digest: bytes, prev: bytes, seq: int) -> Record:
     """The record if ``payload`` is the next link after ``prev`` at ``seq``; ValueError if not."""
     if _link(prev, payload) != digest:
         raise ValueError(f"record #{seq} does not match its hash")
-    got = json.loads(payload)
-    if (not isinstance(got, list) or len(got) != 5 or got[0] != seq
-            or not isinstance(got[3], dict)):
-        raise ValueError(f"record #{seq} is not a journal record")
-    return Record(seq, str(got[1]), int(got[2]), got[3], float(got[4]), payload, digest)
+    # The hash holds, so the payload is one we wrote: its head is read without a JSON parse.
+    head = b'[%d,"' % seq
+    if not payload.startswith(head):
+        raise ValueError(f"record #{seq} is out of sequence")
+    try:
+        quote = payload.index(b'"', len(head))
+        comma = payload.index(b",", quote + 2)
+        kind = payload[len(head):quote].decode("ascii")
+        series = int(payload[quote + 2:comma])
+    except (ValueError, UnicodeDecodeError):
+        raise ValueError(f"record #{seq} is not a journal record") from None
+    return Record(seq, kind, series, payload, digest)
 
 
 def _copy_line(rec: Record) -> bytes:
@@ -198,8 +228,10 @@ class _Read:
 
 def _read_db(path: str) -> _Read:
     """Every record of the database that verifies, in sequence order, without an index."""
-    if not os.path.exists(path):
+    if not os.path.lexists(path):
         return _Read([], "missing")
+    if not _regular(path):
+        return _Read([], "damaged", "it is not a regular file")
     if os.path.getsize(path) == 0 and not os.path.exists(path + "-wal"):
         return _Read([], "empty")
     with open(path, "rb") as f:
@@ -247,12 +279,24 @@ def _read_db(path: str) -> _Read:
     return _Read(records, "damaged" if detail else "ok", detail, max(seen, len(records)))
 
 
+def _regular(path: str) -> bool:
+    try:
+        return stat.S_ISREG(os.lstat(path).st_mode)
+    except OSError:
+        return False
+
+
 def _text(value: Any) -> str:
     return value.decode("utf-8", "replace") if isinstance(value, bytes) else str(value)
 
 
-def _read_copy(path: str) -> _Read:
-    """Every line of the second copy that verifies (CRC, hash chain, sequence)."""
+def _read_copy(path: str, known: Sequence[Record] = ()) -> _Read:
+    """Every line of the second copy that verifies (CRC, hash chain, sequence); a line whose
+    hash is the one of ``known`` (the database's records) at that place is that record."""
+    if not os.path.lexists(path):
+        return _Read([], "missing")
+    if not _regular(path):  # a directory, a device such as /dev/zero, a dangling link
+        return _Read([], "damaged", "it is not a regular file")
     try:
         with open(path, "rb") as f:
             data = f.read()
@@ -280,8 +324,13 @@ def _read_copy(path: str) -> _Read:
                 crc, text = line.split(b" ", 1)
                 if len(crc) != 8 or int(crc, 16) != zlib.crc32(text):
                     raise ValueError(f"line {lines} does not match its CRC")
-                digest, payload = text.split(b" ", 1)
-                rec = _decode(payload, bytes.fromhex(digest.decode("ascii")), prev, lines)
+                hexdigest, payload = text.split(b" ", 1)
+                digest = bytes.fromhex(hexdigest.decode("ascii"))
+                same = known[lines - 1] if lines <= len(known) else None
+                if same is not None and same.hash == digest and _link(prev, payload) == digest:
+                    rec = same
+                else:
+                    rec = _decode(payload, digest, prev, lines)
             except (ValueError, UnicodeDecodeError) as exc:
                 detail = str(exc)
             else:
@@ -317,7 +366,20 @@ class _Series:
     config: dict[str, Any]
     identity: dict[str, Any]
     finished: bool = False
-    entries: list[Entry] = field(default_factory=list)
+    records: list[Record] = field(default_factory=list)
+    entries: list[Entry] | None = None  # parsed from the records when first asked for
+
+    def all_entries(self) -> list[Entry]:
+        if self.entries is None:
+            self.entries = [_entry(rec) for rec in self.records]
+        return self.entries
+
+
+def _entry(rec: Record) -> Entry:
+    _, _, series, body, at = rec.parsed()
+    return Entry(rec.seq, series, body.get("line"), str(body.get("source", "table")),
+                 body.get("input") or {}, str(body.get("status", "")), body.get("reason"),
+                 float(at))
 
 
 class Journal:
@@ -344,6 +406,9 @@ class Journal:
         self._last_hash = GENESIS
         for rec in records:
             self._index(rec)
+        # The verified chain opening found: (records, hash of the last); the corruption tests
+        # compare it with the undamaged journal's chain.
+        self.opened_with = (len(records), self._last_hash)
         if not records and not read_only:
             self._write_record("journal", 0, {"id": uuid.uuid4().hex, "schema": SCHEMA_VERSION},
                                durable=True)
@@ -383,7 +448,7 @@ class Journal:
     def _open_locked(cls, path: str, lock_fd: int | None, read_only: bool) -> Journal:
         copy_path = path + COPY_SUFFIX
         db = _read_db(path)
-        cp = _read_copy(copy_path)
+        cp = _read_copy(copy_path, db.records)
         shared = _common(db.records, cp.records)
         longer = db.records if len(db.records) >= len(cp.records) else cp.records
         chosen = longer if shared == min(len(db.records), len(cp.records)) else longer[:shared]
@@ -396,6 +461,10 @@ class Journal:
                 "(one of them belongs to another table or journal)")
         db_ok = db.state in ("ok", "missing", "empty") and db.records == chosen
         cp_exact = cp.state == "ok" and cp.records == chosen
+        if db.state == "empty":
+            rec.details.append("the journal database file was empty")
+        elif db.state == "missing" and chosen:
+            rec.details.append("the journal database was missing")
         if db.state == "damaged":
             rec.details.append(f"the journal database is damaged: {db.detail}")
         elif db.state == "ok" and len(db.records) < len(chosen):
@@ -403,7 +472,9 @@ class Journal:
                                f"{len(chosen) - len(db.records)} record(s)")
         if cp.state == "damaged":
             rec.details.append(f"the journal's second copy is damaged: {cp.detail}")
-        elif cp.state in ("missing", "empty") and chosen:
+        elif cp.state == "empty":
+            rec.details.append("the journal's second copy was empty")
+        elif cp.state == "missing" and chosen:
             rec.details.append("the journal's second copy was missing")
         elif cp.state == "ok" and len(cp.records) < len(chosen) - 1:
             rec.details.append(f"the journal's second copy had lost its last "
@@ -442,11 +513,11 @@ class Journal:
         stamp = time.strftime("%Y%m%dT%H%M%S", time.gmtime())
         aside = f"{path}.damaged-{stamp}"
         n = 1
-        while any(os.path.exists(aside + s) for s in suffixes):
+        while any(os.path.lexists(aside + s) for s in suffixes):
             n += 1
             aside = f"{path}.damaged-{stamp}-{n}"
         for s in suffixes:
-            if os.path.exists(path + s):
+            if os.path.lexists(path + s):
                 os.replace(path + s, aside + s)
         return aside
 
@@ -508,10 +579,10 @@ class Journal:
 
     def _index(self, rec: Record) -> None:
         """Take a verified record into the in-memory view (series, entries, revisions)."""
-        body = rec.body
         if rec.kind == "journal":
-            self.journal_id = str(body.get("id", ""))
+            self.journal_id = str(rec.body.get("id", ""))
         elif rec.kind == "series":
+            body = rec.body
             self._series[rec.series] = _Series(dict(body.get("config") or {}),
                                                dict(body.get("identity") or {}))
         elif rec.kind == "finish":
@@ -520,12 +591,14 @@ class Journal:
         elif rec.kind == "input":
             s = self._series.get(rec.series)
             if s is not None:
-                s.entries.append(Entry(rec.seq, rec.series, body.get("line"),
-                                       str(body.get("source", "table")), body.get("input") or {},
-                                       str(body.get("status", "")), body.get("reason"), rec.at))
-            for item in body.get("outbox") or ():
-                key = (rec.series, int(item["game"]))
-                self._revisions[key] = max(self._revisions.get(key, 0), int(item["revision"]))
+                s.records.append(rec)
+                if s.entries is not None:  # already parsed: keep it current
+                    s.entries.append(_entry(rec))
+            if b'"outbox":' in rec.payload:
+                for item in rec.body.get("outbox") or ():
+                    key = (rec.series, int(item["game"]))
+                    self._revisions[key] = max(self._revisions.get(key, 0),
+                                               int(item["revision"]))
         self._next_seq = rec.seq + 1
         self._last_hash = rec.hash
 
@@ -536,8 +609,8 @@ class Journal:
         seq = self._next_seq
         at = time.time() if at is None else at
         payload = _encode(seq, kind, series, body, at)
-        rec = Record(seq, kind, series, json.loads(payload)[3], at, payload,
-                     _link(self._last_hash, payload))
+        rec = Record(seq, kind, series, payload, _link(self._last_hash, payload),
+                     json.loads(payload)[3])
         in_batch = self._batch is not None
         try:
             if not durable and not in_batch:
@@ -681,11 +754,13 @@ class Journal:
 
     def iter_entries(self, series: int) -> Iterator[Entry]:
         s = self._series.get(series)
-        return iter(list(s.entries) if s is not None else [])
+        return iter(list(s.all_entries()) if s is not None else [])
 
     def last_line(self, series: int) -> int:
         s = self._series.get(series)
-        return max((e.line for e in s.entries if e.line is not None), default=0) if s else 0
+        if s is None:
+            return 0
+        return max((e.line for e in s.all_entries() if e.line is not None), default=0)
 
     @property
     def records(self) -> int:

@@ -74,6 +74,7 @@ class Session:
         # After a damaged journal was repaired: what was restored and what was lost, in the
         # players' words; shown until the next input is accepted.
         self.recovery_note: str | None = None
+        self.recovery_numbers: tuple[int, int | None] = (0, 0)  # (deal, inputs lost)
         self._pending: list[tuple[dict[str, Any], str, dict[str, Any]]] = []
         computer = self.config.computer
         self.players: dict[int, Player] = {
@@ -205,6 +206,7 @@ class Session:
         else:
             lost = "; nothing was lost"
         self.recovery_note = f"journal damaged: restored to {where}{lost}"
+        self.recovery_numbers = (self.table.deal.number, rec.lost)
         self.problems.append(self.recovery_note)
 
     def start_new_series(self, abandon: bool = False) -> None:

@@ -39,6 +39,11 @@ def build_view(session: Any, refusal: Refusal | None = None, simulator: bool = F
               for zone, msg in sorted((reader_faults or {}).items())]
     if session.journal_fault:
         faults.append(v.Fault(kind="journal", detail=session.journal_fault))
+    note = getattr(session, "recovery_note", None)
+    if note:  # a damaged journal was repaired at start: where the table is, what was lost
+        game, lost = session.recovery_numbers
+        faults.append(v.Fault(kind="journal-restored", value=game, other_value=lost,
+                              detail=note))
     prompt = None
     if table.prompts:
         seat, card = next(iter(table.prompts.items()))

@@ -70,3 +70,11 @@ def pytest_terminal_summary(terminalreporter: pytest.TerminalReporter) -> None:
                     used[kind] = used.get(kind, 0) + 1
     for kind, n in sorted(used.items()):
         terminalreporter.write_line(f"MQTT broker used: {kind} ({n} broker starts in tests)")
+    # Tables a test wants in the log (the journal corruption suite's outcomes): a test adds
+    # ("report", text) to its user_properties; they travel from xdist's workers too.
+    for reports in terminalreporter.stats.values():
+        for report in reports:
+            if getattr(report, "when", None) == "call":
+                for key, value in getattr(report, "user_properties", ()):
+                    if key == "report":
+                        terminalreporter.write_line(str(value))

@@ -14,6 +14,7 @@ firmware_host.config.ConfigError: [table] players: give 3 or 4 names, clockwise 
 
 from __future__ import annotations
 
+import math
 import re
 import tomllib
 from collections.abc import Mapping
@@ -36,6 +37,10 @@ LANGUAGES = ("de", "en", "fr", "es", "nb", "cs", "nl", "pl")
 # House rules the `pub` rule set may switch on; each maps to a field of engine.game.Rules.
 HOUSE_RULES = ("kontra_re", "ramsch", "schieberamsch", "schieberamsch_jacks", "ramsch_jungfrau",
                "ramsch_durchmarsch", "bock")
+MAX_FILE_BYTES = 1_000_000  # a config or deck file is a few kilobytes
+MAX_STAKE = Decimal(1000)  # money per point
+MAX_BUDGET_MS = 5000  # one computer decision; the watchdog allows 20 s for the whole loop
+BAUD_RATES = (9600, 19200, 38400, 57600, 115200, 230400, 460800, 921600, 1000000, 2000000)
 UID_RE = re.compile(r"^(?:[0-9a-f]{8}|[0-9a-f]{14}|[0-9a-f]{20})$")
 
 
@@ -111,18 +116,52 @@ def load_config(path: str | Path, deck_required: bool = True, without_deck: bool
     file it names is the one about to be written.
     """
     path = Path(path)
-    try:
-        raw = tomllib.loads(path.read_text(encoding="utf-8"))
-    except FileNotFoundError:
-        raise ConfigError(str(path), "no such config file") from None
-    except (OSError, UnicodeDecodeError) as exc:
-        raise ConfigError(str(path), f"cannot read the config file ({exc})") from None
-    except tomllib.TOMLDecodeError as exc:
-        raise ConfigError(str(path), f"not valid TOML: {exc}") from None
+    raw = read_toml(path, str(path), "config file")
     if without_deck:
         raw.pop("deck", None)
         deck_required = False
     return parse_config(raw, base_dir=path.parent, deck_required=deck_required, source=path)
+
+
+def read_toml(path: Path, key: str, what: str) -> dict[str, Any]:
+    """A TOML file of at most :data:`MAX_FILE_BYTES`, or :class:`ConfigError` under ``key``:
+    never a hang (``/dev/zero``), a traceback (nesting 50,000 deep) or a NUL in a path."""
+    if "\x00" in str(path):
+        raise ConfigError(key, f"the {what} path contains a NUL character")
+    try:
+        if not path.exists():
+            raise ConfigError(key, f"no such {what}" + ("" if what == "config file"
+                                                        else f" {path}"))
+        if not path.is_file():
+            raise ConfigError(key, f"{path} is not a regular file")
+        with path.open("rb") as f:
+            data = f.read(MAX_FILE_BYTES + 1)
+    except OSError as exc:
+        raise ConfigError(key, f"cannot read the {what} {path}: {exc.strerror or exc}") from None
+    if len(data) > MAX_FILE_BYTES:
+        raise ConfigError(key, f"the {what} {path} is larger than {MAX_FILE_BYTES} bytes")
+    try:
+        return tomllib.loads(data.decode("utf-8"))
+    except UnicodeDecodeError as exc:
+        raise ConfigError(key, f"the {what} {path} is not UTF-8 text ({exc.reason} at byte "
+                          f"{exc.start})") from None
+    except tomllib.TOMLDecodeError as exc:
+        raise ConfigError(key, f"not valid TOML: {exc}") from None
+    except RecursionError:
+        raise ConfigError(key, "not valid TOML: nested too deeply") from None
+
+
+def _number(sec: Mapping[str, Any], name: str, key: str, low: float, high: float,
+            unit: str, whole: bool = False) -> Any:
+    """A number in [low, high] (finite; a whole number if ``whole``) or ConfigError."""
+    value = sec[key]
+    kinds = (int,) if whole else (int, float)
+    if isinstance(value, bool) or not isinstance(value, kinds) or not math.isfinite(value) \
+            or not low <= value <= high:
+        kind = "a whole number" if whole else "a number"
+        raise ConfigError(f"[{name}] {key}",
+                          f"must be {kind} of {unit} from {low:g} to {high:g}, not {value!r}")
+    return value
 
 
 def parse_config(
@@ -148,7 +187,10 @@ def parse_config(
     _only(journal, "journal", {"data_dir"})
     data_dir = None
     if "data_dir" in journal:
-        data_dir = Path(_typed(journal, "journal", "data_dir", str))
+        text = _typed(journal, "journal", "data_dir", str)
+        if "\x00" in text or not text.strip():
+            raise ConfigError("[journal] data_dir", "must be a directory path, without NUL")
+        data_dir = Path(text)
         if base_dir is not None and not data_dir.is_absolute():
             data_dir = base_dir / data_dir
     display = _section(raw, "display")
@@ -166,7 +208,7 @@ def _display(sec: Mapping[str, Any]) -> None:
     if "size" in sec:
         size = sec["size"]
         if (not isinstance(size, list) or len(size) != 2
-                or not all(isinstance(x, int) and not isinstance(x, bool) and x >= 200
+                or not all(isinstance(x, int) and not isinstance(x, bool) and 200 <= x <= 10000
                            for x in size)):
             raise ConfigError("[display] size", f"must be [width, height] in pixels, not {size!r}")
     if "fullscreen" in sec:
@@ -177,8 +219,10 @@ def _display(sec: Mapping[str, Any]) -> None:
         _typed(sec, "display", "driver", str)
     if "idle_after" in sec:
         value = sec["idle_after"]
-        if isinstance(value, bool) or not isinstance(value, int | float) or value < 0:
-            raise ConfigError("[display] idle_after", "must be seconds (0: never idle)")
+        if (isinstance(value, bool) or not isinstance(value, int | float)
+                or not math.isfinite(value) or not 0 <= value <= 86400):
+            raise ConfigError("[display] idle_after",
+                              "must be seconds from 0 to 86400 (0: never idle)")
 
 
 def _section(raw: Mapping[str, Any], name: str, required: bool = False) -> Mapping[str, Any]:
@@ -250,15 +294,11 @@ def _table(sec: Mapping[str, Any]) -> TableConfig:
                               f"must be a seat 0..{len(names) - 1}, not {first_dealer}")
     length = None
     if "series_length" in sec:
-        length = _typed(sec, "table", "series_length", int)
-        if length < 1:
-            raise ConfigError("[table] series_length", "must be at least 1 deal")
+        length = _number(sec, "table", "series_length", 1, 1000, "deals", whole=True)
     stake = _stake(sec["stake"]) if "stake" in sec else None
     cap = None
     if "cap" in sec:
-        cap = _typed(sec, "table", "cap", int)
-        if cap < 1:
-            raise ConfigError("[table] cap", f"must be at least 1 point, not {cap}")
+        cap = _number(sec, "table", "cap", 1, 100_000, "points", whole=True)
         if stake is None:
             raise ConfigError("[table] cap", "limits what a game counts in the settlement: "
                               'set a stake per point too, e.g. stake = "0.05"')
@@ -287,8 +327,11 @@ def _stake(value: Any) -> Decimal:
     except InvalidOperation:
         raise ConfigError("[table] stake",
                           f"must be an amount of money, {example}, not {value!r}") from None
-    if not stake.is_finite() or stake < 0:
-        raise ConfigError("[table] stake", f"must be zero or more, {example}, not {value!r}")
+    if not stake.is_finite() or stake < 0 or stake > MAX_STAKE:
+        raise ConfigError("[table] stake",
+                          f"must be from 0 to {MAX_STAKE}, {example}, not {value!r}")
+    if stake != 0 and stake.adjusted() < -6:
+        raise ConfigError("[table] stake", f"is too small to be money: {value!r}")
     return stake
 
 
@@ -329,12 +372,7 @@ def _deck(sec: Mapping[str, Any], base_dir: Path) -> dict[str, Card]:
         file = Path(_typed(sec, "deck", "deck", str))
         if not file.is_absolute():
             file = base_dir / file
-        try:
-            loaded = tomllib.loads(file.read_text(encoding="utf-8"))
-        except FileNotFoundError:
-            raise ConfigError("[deck] deck", f"no such deck file {file}") from None
-        except (OSError, UnicodeDecodeError, tomllib.TOMLDecodeError) as exc:
-            raise ConfigError("[deck] deck", f"cannot read deck file {file}: {exc}") from None
+        loaded = read_toml(file, "[deck] deck", "deck file")
         # An enrolled deck file may hold the cards at its top level or under [deck].
         inner = loaded.get("deck", loaded)
         if not isinstance(inner, Mapping):
@@ -357,7 +395,8 @@ def _other_decks(sec: Mapping[str, Any], base_dir: Path) -> dict[str, tuple[str,
     own = (own if own.is_absolute() else base_dir / own).resolve()
     others: dict[str, tuple[str, Card]] = {}
     for path in sorted(own.parent.glob("*.toml")):
-        if path.resolve() == own:
+        # Only small regular files: a device or a huge file there is not a deck.
+        if path.resolve() == own or not path.is_file() or path.stat().st_size > MAX_FILE_BYTES:
             continue
         try:
             deck = load_deck(path)
@@ -412,10 +451,10 @@ def _computer(sec: Mapping[str, Any], n: int) -> ComputerConfig:
     if not isinstance(player, str) or player not in names:
         raise ConfigError("[computer] player",
                           f"{player!r} is not one of {', '.join(repr(n) for n in names)}")
-    budget = _typed(sec, "computer", "budget_ms", int) if "budget_ms" in sec else 300
-    if budget < 1:
-        raise ConfigError("[computer] budget_ms", "must be at least 1")
-    seed = _typed(sec, "computer", "seed", int) if "seed" in sec else 0
+    budget = (_number(sec, "computer", "budget_ms", 1, MAX_BUDGET_MS, "milliseconds",
+                      whole=True) if "budget_ms" in sec else 300)
+    seed = (_number(sec, "computer", "seed", 0, 2**63 - 1, "", whole=True)
+            if "seed" in sec else 0)
     mode = _choice(sec, "computer", "mode", COMPUTER_MODES, "seats")
     if mode == "duel" and (n != 3 or len(seats) != 1):
         raise ConfigError("[computer] mode",
@@ -441,6 +480,14 @@ def _readers(raw: Any) -> tuple[Mapping[str, Any], ...]:
         raise ConfigError("[[readers]]", "write each reader as its own [[readers]] table")
     if not raw:
         return ()
+    for i, entry in enumerate(raw):
+        # Ranges the drivers' builder leaves open: a heartbeat timeout of a year is no timeout.
+        where = f"readers[{i}]"
+        if "heartbeat_timeout" in entry:
+            _number(entry, where, "heartbeat_timeout", 0.1, 60, "seconds")
+        if "baudrate" in entry and entry["baudrate"] not in BAUD_RATES:
+            raise ConfigError(f"[{where}] baudrate", "must be one of "
+                              f"{', '.join(map(str, BAUD_RATES))}, not {entry['baudrate']!r}")
     from drivers.readerset import build_readers
 
     try:
@@ -457,6 +504,10 @@ def _gpio(sec: Mapping[str, Any], n: int) -> dict[str, Any]:
     """Check the buttons, lights and buzzer on gpiozero's mock pins (no hardware touched)."""
     if not sec:
         return {}
+    if "bounce_time" in sec:
+        _number(sec, "gpio", "bounce_time", 0, 1, "seconds")
+    if "hold_time" in sec:
+        _number(sec, "gpio", "hold_time", 0.1, 10, "seconds")
     seats = [k for k in sec if k.startswith("seat") and k[4:].isdigit()]
     for key in seats:
         if int(key[4:]) >= n:

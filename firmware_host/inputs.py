@@ -139,11 +139,12 @@ def from_json(obj: Any) -> Input:
         raise ScriptError(f'"seat" must be a table seat 0..3, not {shown(seat)}')
     if "declare" in obj:
         contract = obj["declare"]
-        if (not isinstance(contract, str) or not contract.strip() or len(contract) > 12
-                or not _encodable(contract)):
+        text = contract.strip().upper() if isinstance(contract, str) else ""
+        # Checked as it is kept: "ß".upper() is "SS", so the length is that of the result.
+        if not text or len(text) > 12 or not _encodable(text):
             raise ScriptError(
                 f'"declare" must be a contract such as "G" or "CH", not {shown(contract)}')
-        return DeclareInput(seat, contract.strip().upper())
+        return DeclareInput(seat, text)
     press = obj.get("press")
     if press not in PRESSES:
         raise ScriptError(f'"press" must be one of {", ".join(PRESSES)}, not {shown(press)}')

@@ -1,5 +1,7 @@
 """A simulated serial reader board on a pseudo-terminal, speaking the protocol of
-:mod:`drivers.serial_board`, that can be unplugged and plugged back in.
+:mod:`drivers.serial_board` (version 2, or 1 as old firmware does), that can be unplugged and
+plugged back in, and can misbehave as real boards do: noise at a wrong baud rate, changed
+characters on the wire, a firmware that never answers SYNC.
 
 It is what the tests of the serial backend talk to, through a real pty and pyserial, exactly
 as the table talks to a USB board. ``link`` is a symlink standing for the stable
@@ -19,16 +21,19 @@ from __future__ import annotations
 
 import contextlib
 import os
+import random
 import select
 import threading
 import tty
+
+from drivers.serial_board import ChecksumError, frame, unframe
 
 
 class PtyBoard:
     """A reader board whose USB cable is a pty pair; ``lay``/``lift`` change what it reads."""
 
     def __init__(self, link: str, readers: int = 4, name: str = "sim-board",
-                 heartbeat: float = 0.2) -> None:
+                 heartbeat: float = 0.2, protocol: int = 2, seed: int = 0) -> None:
         self.link = link
         self.readers = readers
         self.name = name
@@ -41,6 +46,13 @@ class PtyBoard:
         self._stop = threading.Event()
         self._threads: list[threading.Thread] = []
         self.silent = False  # True: stop heartbeats and answers (a hung board)
+        self.deaf = False  # True: heartbeats go on, SYNC is never answered
+        # True: what the board sends arrives as noise (its UART runs at another baud rate):
+        # every byte becomes a random one, a newline now and then.
+        self.garbled = False
+        self.corrupt = 0  # the next N lines get one character changed on the wire
+        self.protocol = protocol
+        self.rng = random.Random(seed)
         self.syncs = 0
 
     # -- cable -------------------------------------------------------------------------------
@@ -102,7 +114,8 @@ class PtyBoard:
         """HELLO, the tags lying now, READY (on power-up and on SYNC)."""
         with self._lock:
             self._seq = 0
-            self._line(f"HELLO {self.name} {self.readers} 1.0")
+            version = f" {self.protocol}" if self.protocol >= 2 else ""
+            self._line(f"HELLO {self.name} {self.readers} 1.0{version}")
             for reader, uids in self.tags.items():
                 for uid in uids:
                     self._numbered(f"LAID {reader} {uid}")
@@ -112,8 +125,22 @@ class PtyBoard:
     def _line(self, text: str) -> None:
         if self._master is None or self.silent:
             return  # unplugged: what the readers see is lost, and listed again at SYNC
+        data = frame(text) if self.protocol >= 2 else text.encode("ascii") + b"\n"
+        if self.corrupt:
+            self.corrupt -= 1
+            data = self._change_one(data)
+        if self.garbled:
+            data = bytes(10 if self.rng.random() < 0.02 else self.rng.randrange(256)
+                         for _ in data)
         with contextlib.suppress(OSError):
-            os.write(self._master, text.encode("ascii") + b"\n")
+            os.write(self._master, data)
+
+    def _change_one(self, data: bytes) -> bytes:
+        """One character of the line (not its newline) changed into another printable one."""
+        out = bytearray(data)
+        i = self.rng.randrange(len(out) - 1)
+        out[i] = self.rng.choice([c for c in range(0x21, 0x7F) if c != out[i]])
+        return bytes(out)
 
     def _numbered(self, text: str) -> None:
         self._line(f"{self._seq} {text}")
@@ -141,6 +168,12 @@ class PtyBoard:
             buffer += chunk
             *lines, buffer = buffer.split(b"\n")
             for raw in lines:
-                if raw.strip() == b"SYNC" and not self.silent:
+                text = raw.decode("ascii", "replace").strip()
+                if self.protocol >= 2:
+                    try:
+                        text = unframe(text)
+                    except ChecksumError:
+                        continue
+                if text == "SYNC" and not self.silent and not self.deaf:
                     self.syncs += 1
                     self.announce()

@@ -5,11 +5,15 @@ serial. It is the alternative to wiring MFRC522 boards to the Pi's SPI pins: one
 number of readers, any distance. Ports are best named by ``/dev/serial/by-path/...`` so a board
 keeps its name when it is plugged back into the same USB socket.
 
-The protocol (ASCII, one message per line, ``\\n`` or ``\\r\\n``, 115200 baud 8N1):
+The protocol, version 2 (ASCII, one message per line, ``\\n`` or ``\\r\\n``, 115200 baud 8N1).
+Every line, in both directions, ends in a space, ``*`` and the CRC-16/CCITT-FALSE (polynomial
+0x1021, initial value 0xFFFF) of the text before the space, as four hex digits::
+
+    17 LAID 2 04A224B2C94F80 *7E46
 
 Board to host::
 
-    HELLO <board> <readers> [<firmware>]   on power-up and in answer to SYNC
+    HELLO <board> <readers> <firmware> 2   on power-up and in answer to SYNC (2: the protocol)
     <seq> LAID <reader> <uid>              a tag was laid on reader <reader> (0-based)
     <seq> GONE <reader> <uid>              it was taken away
     <seq> READY                            end of the list of tags lying now (after HELLO)
@@ -25,16 +29,24 @@ Host to board::
 means lost messages. ``<uid>`` is hex. The board debounces its readers as the table does
 (laid after two identical reads, gone after about a second unseen).
 
+A line whose checksum does not match is dropped: the next line's sequence number shows the gap
+and the host asks for the whole list again, so a changed character never delivers a wrong tag.
+Only lines that pass count as signs of life: a board that sends only noise (a wrong baud rate,
+a bad cable) is a fault ("reader board on seat 2 sends garbage (wrong baud rate?)"), as is one
+that never answers SYNC, one without checksums (protocol 1: "update its firmware") and one
+silent for ``heartbeat_timeout``.
+
 The host (:class:`SerialBoard`) sends SYNC whenever it connects and after a gap, and applies
 the list before READY as the whole truth: tags missing from it are reported gone, new ones
 laid, the rest changes nothing. So a board unplugged mid-game and plugged back in loses no
-tag. An unplug (``SerialException``), an unreadable port or a missed heartbeat is a
-``ReaderFault`` for the board (``zone=None``); the host retries with back-off (0.1 s doubling
-to 5 s) and reports ``ReaderBack`` after the board's READY.
+tag. Every fault is a ``ReaderFault`` for the board (``zone=None``); the host retries with
+back-off (0.1 s doubling to 5 s; back to 0.1 s after a connection that got in sync) and
+reports ``ReaderBack`` after the board's READY.
 """
 
 from __future__ import annotations
 
+import binascii
 import logging
 import threading
 from collections.abc import Callable, Mapping
@@ -49,10 +61,51 @@ log = logging.getLogger(__name__)
 
 SEQ_MODULO = 65536
 MAX_LINE = 1024  # no protocol line is longer; more without a newline is line noise
+PROTOCOL = 2
 
 
 class ProtocolError(ValueError):
     """A line from a reader board that does not follow the protocol."""
+
+
+class ChecksumError(ProtocolError):
+    """A line whose checksum is missing or does not match its text."""
+
+
+def checksum(text: str) -> str:
+    """The line checksum: CRC-16/CCITT-FALSE of the ASCII text, four upper-case hex digits.
+
+    >>> checksum("123456789")  # the standard check value of CRC-16/CCITT-FALSE
+    '29B1'
+    """
+    return f"{binascii.crc_hqx(text.encode('ascii', 'replace'), 0xFFFF):04X}"
+
+
+def frame(text: str) -> bytes:
+    """A line as sent: text, space, ``*``, checksum, newline.
+
+    >>> frame("3 BEAT")
+    b'3 BEAT *B6ED\\n'
+    """
+    return f"{text} *{checksum(text)}\n".encode("ascii")
+
+
+def unframe(line: str) -> str:
+    """The text of a received line if its checksum matches; :class:`ChecksumError` if not.
+
+    >>> unframe("3 BEAT *B6ED")
+    '3 BEAT'
+    >>> unframe("3 BEAT *B6EE")
+    Traceback (most recent call last):
+    ...
+    drivers.serial_board.ChecksumError: checksum B6EE does not match '3 BEAT' (B6ED)
+    """
+    text, sep, crc = line.rstrip().rpartition(" *")
+    if not sep:
+        raise ChecksumError(f"no checksum in {line[:60]!r}")
+    if crc.upper() != checksum(text):
+        raise ChecksumError(f"checksum {crc[:8]} does not match {text[:60]!r} ({checksum(text)})")
+    return text
 
 
 def parse_line(line: str) -> tuple[int | None, str, list[str]]:
@@ -71,27 +124,31 @@ def parse_line(line: str) -> tuple[int | None, str, list[str]]:
     if not words:
         raise ProtocolError("empty line")
     if words[0] == "HELLO":
-        if len(words) < 3 or not words[2].isdigit():
+        if len(words) < 3 or not _digits(words[2]) or len(words[2]) > 3:
             raise ProtocolError(f"HELLO needs a board name and a reader count: {line!r}")
         return None, "HELLO", words[1:]
-    if not words[0].isdigit() or len(words) < 2:
-        raise ProtocolError(f"no sequence number in {line!r}")
+    if not _digits(words[0]) or len(words[0]) > 6 or len(words) < 2:
+        raise ProtocolError(f"no sequence number in {line[:60]!r}")
     seq, verb, args = int(words[0]) % SEQ_MODULO, words[1], words[2:]
     if verb in ("LAID", "GONE"):
-        if len(args) != 2 or not args[0].isdigit():
+        if len(args) != 2 or not _digits(args[0]) or len(args[0]) > 3:
             raise ProtocolError(f"{verb} needs a reader number and a UID: {line!r}")
         try:
             args[1] = normalize_uid(args[1])
         except UidError as exc:
             raise ProtocolError(str(exc)) from None
     elif verb in ("FAULT", "BACK"):
-        if not args or not args[0].isdigit():
-            raise ProtocolError(f"{verb} needs a reader number: {line!r}")
+        if not args or not _digits(args[0]) or len(args[0]) > 3:
+            raise ProtocolError(f"{verb} needs a reader number: {line[:60]!r}")
         if verb == "FAULT":
             args = [args[0], " ".join(args[1:]) or "fault"]
     elif verb not in ("READY", "BEAT"):
-        raise ProtocolError(f"unknown message {verb!r} in {line!r}")
+        raise ProtocolError(f"unknown message {verb[:20]!r} in {line[:60]!r}")
     return seq, verb, args
+
+
+def _digits(word: str) -> bool:
+    return word.isascii() and word.isdigit()
 
 
 def _default_serial_factory(port: str, baudrate: int, timeout: float) -> Any:
@@ -138,10 +195,14 @@ class SerialBoard:
         self._expected: int | None = None
         self._snapshot: set[tuple[str, str]] | None = None
         self._last_sync = 0.0
+        self._awaiting: float | None = None  # an unanswered SYNC was first sent then
         self.connected = threading.Event()  # set while the board is connected and in sync
         self.board_name: str | None = None
         self.gaps = 0
         self.reconnects = 0
+        self.syncs = 0  # times the board got in sync (READY after HELLO)
+        self.bad_lines = 0  # lines dropped: checksum, syntax, noise
+        self.delays: list[float] = []  # the waits before reconnecting, in order (tests, logs)
 
     # -- thread ------------------------------------------------------------------------------
     def start(self) -> None:
@@ -159,6 +220,16 @@ class SerialBoard:
             self._thread = None
         self._disconnect()
 
+    def where(self) -> str:
+        """The board in the players' words: "reader board on seat 2"."""
+        zones = sorted(set(self.readers.values()))
+        words = {"deal": "on the deal reader", "centre": "in the centre", "skat": "on the skat"}
+        if len(zones) == 1:
+            z = zones[0]
+            return "reader board " + (f"on seat {z[4:]}" if z.startswith("seat")
+                                      else words.get(z, f"on {z}"))
+        return f"reader board {self.name} ({', '.join(zones)})"
+
     def _run(self) -> None:
         delay = self.backoff[0]
         while not self._stop.is_set():
@@ -166,19 +237,27 @@ class SerialBoard:
                 self._ser = self._serial_factory(self.port, self.baudrate, 0.05)
             except Exception as exc:  # a missing port raises SerialException or OSError
                 self._fault(f"cannot open {self.port}: {exc}")
-                self._stop.wait(delay)
+                self._wait(delay)
                 delay = min(delay * 2, self.backoff[1])
                 continue
+            syncs = self.syncs
             try:
-                if self._session():
-                    delay = self.backoff[0]
+                self._session()
             except Exception as exc:  # an unplug shows as SerialException/OSError mid-read
-                self._fault(f"reader board unplugged or not answering ({exc})")
+                self._fault(f"{self.where()} unplugged or not answering ({exc})")
+            if self.syncs > syncs:
+                # That connection worked: the next attempt is quick again, whether it ended
+                # in an unplug (an exception) or a missed heartbeat.
+                delay = self.backoff[0]
             self._disconnect()
             if not self._stop.is_set():
                 self.reconnects += 1
-                self._stop.wait(delay)
+                self._wait(delay)
                 delay = min(delay * 2, self.backoff[1])
+
+    def _wait(self, delay: float) -> None:
+        self.delays.append(delay)
+        self._stop.wait(delay)
 
     def _disconnect(self) -> None:
         self.connected.clear()
@@ -190,37 +269,72 @@ class SerialBoard:
                 log.debug("closing %s: %s", self.port, exc)
 
     def _session(self) -> bool:
-        """Talk to a connected board until it fails; True if it got in sync at least once."""
+        """Talk to a connected board until it fails; True if it got in sync at least once.
+
+        Only lines with a good checksum count as signs of life: noise (a wrong baud rate)
+        does not keep a dead board alive, and a board that keeps beating but never answers
+        SYNC is a fault too.
+        """
         self._expected = None
         self._snapshot = None
+        self._awaiting = None
         synced = False
-        last_heard = self.clock.now()
-        self._send_sync(last_heard)
+        last_good = self.clock.now()
+        bad = 0  # lines (or runs of noise) dropped since the last good line
+        unchecked = 0  # of them, lines of protocol 1 (no checksum)
+        self._send_sync(last_good)
         buffer = b""
         while not self._stop.is_set():
             chunk = self._ser.read(self._ser.in_waiting or 1)
             now = self.clock.now()
             if chunk:
-                last_heard = now
                 buffer += chunk
                 *lines, buffer = buffer.split(b"\n")
                 if len(buffer) > MAX_LINE:
                     log.info("reader board %s: dropped %d bytes without a newline", self.name,
                              len(buffer))
                     buffer = b""
+                    bad += 1
+                    self.bad_lines += 1
                 for raw in lines:
-                    synced |= self._handle(raw.decode("ascii", "replace").strip(), now)
-            elif now - last_heard > self.heartbeat_timeout:
-                self._fault(f"no heartbeat for {self.heartbeat_timeout:g} s: reconnecting")
+                    text = raw.decode("ascii", "replace").strip()
+                    if not text:
+                        continue
+                    try:
+                        line = unframe(text)
+                    except ChecksumError as exc:
+                        bad += 1
+                        self.bad_lines += 1
+                        if " *" not in text and _v1_line(text):
+                            unchecked += 1
+                        log.info("reader board %s: dropped a line: %s", self.name, exc)
+                        continue
+                    last_good = now
+                    bad = unchecked = 0
+                    synced |= self._handle(line, now)
+            if now - last_good > self.heartbeat_timeout:
+                if unchecked:
+                    why = (f"{self.where()} sends lines without a checksum (protocol 1): "
+                           f"update its firmware to protocol {PROTOCOL}")
+                elif bad:
+                    why = f"{self.where()} sends garbage (wrong baud rate?)"
+                else:
+                    why = f"{self.where()}: no heartbeat for {self.heartbeat_timeout:g} s"
+                self._fault(why + ": reconnecting")
+                return synced
+            if self._awaiting is not None and now - self._awaiting > max(
+                    self.heartbeat_timeout, 2.0):
+                self._fault(f"{self.where()} does not answer SYNC: reconnecting")
                 return synced
         return synced
-
     def _send_sync(self, now: float) -> None:
+        if self._awaiting is None:  # since when a SYNC is unanswered (not reset by repeats)
+            self._awaiting = now
         self._last_sync = now
         self._send("SYNC")
 
     def _send(self, text: str) -> None:
-        self._ser.write(text.encode("ascii") + b"\n")
+        self._ser.write(frame(text))
         self._ser.flush()
 
     def _fault(self, message: str) -> None:
@@ -262,6 +376,11 @@ class SerialBoard:
         return self._apply(verb, args, now)
 
     def _hello(self, args: list[str]) -> None:
+        version = args[3] if len(args) > 3 else "1"
+        if version != str(PROTOCOL):
+            self._fault(f"{self.where()} speaks protocol {version[:8]}; this table needs "
+                        f"protocol {PROTOCOL}: update its firmware")
+            return
         self.board_name, count = args[0], int(args[1])
         self._expected = 0
         self._snapshot = set()
@@ -283,6 +402,8 @@ class SerialBoard:
                 self.tracker.resync(self.readers.values(), self._snapshot, now)
                 self._snapshot = None
                 self.connected.set()
+                self.syncs += 1
+                self._awaiting = None
                 if self._faulty:
                     self._faulty = False
                     self._post(ReaderBack(self.name, None))
@@ -297,3 +418,12 @@ class SerialBoard:
         elif verb == "BACK":
             self._post(ReaderBack(f"{self.name}:{args[0]}", zone))
         return False
+
+
+def _v1_line(text: str) -> bool:
+    """A line that protocol 1 would take (no checksum): an old firmware, not noise."""
+    try:
+        parse_line(text)
+    except ProtocolError:
+        return False
+    return True

@@ -1,10 +1,13 @@
-"""Serial reader boards over a real pseudo-terminal with pyserial, unplugged and replugged."""
+"""Serial reader boards over a real pseudo-terminal with pyserial, unplugged and replugged;
+protocol 2's checksum per line against changed characters, noise at a wrong baud rate, a board
+that never answers SYNC, an old firmware without checksums, and the reconnect back-off."""
 
 from __future__ import annotations
 
 import logging
 import os
 import queue
+import random
 import time
 from collections.abc import Callable, Iterator
 from pathlib import Path
@@ -13,7 +16,15 @@ import pytest
 
 from drivers.boardsim import PtyBoard
 from drivers.events import Event, ReaderBack, ReaderFault, TagGone, TagLaid
-from drivers.serial_board import ProtocolError, SerialBoard, parse_line
+from drivers.serial_board import (
+    ChecksumError,
+    ProtocolError,
+    SerialBoard,
+    checksum,
+    frame,
+    parse_line,
+    unframe,
+)
 
 UID_A, UID_B, UID_C = "04a224b2c94f80", "04a224b2c94f81", "deadbeef"
 ZONES = {0: "seat0", 1: "seat1", 2: "centre"}
@@ -210,3 +221,136 @@ def test_a_second_process_cannot_open_the_same_board(rig) -> None:
     assert host.connected.wait(5)
     with pytest.raises(serial.SerialException):
         serial.Serial(board.link, 115200, exclusive=True)
+
+
+def test_one_changed_character_never_delivers_a_wrong_tag() -> None:
+    """The attack's reproduction: 300 LAID lines, one character of each changed on the wire.
+    Without a checksum (protocol 1) many still parse, some as another tag; with protocol 2
+    every one is dropped (CRC-16 finds every change of one character: a burst of 8 bits)."""
+    rng = random.Random(300)
+    wrong_v1 = wrong_v2 = dropped_v2 = 0
+    for n in range(300):
+        uid = "".join(rng.choice("0123456789abcdef") for _ in range(14))
+        text = f"{n} LAID {rng.randrange(4)} {uid}"
+        for version in (1, 2):
+            line = (frame(text) if version == 2 else (text + "\n").encode()).decode().rstrip()
+            i = rng.randrange(len(line))
+            changed = line[:i] + rng.choice([c for c in "0123456789abcdefABCDEF *LAIDGONE"
+                                             if c != line[i]]) + line[i + 1:]
+            try:
+                got = parse_line(unframe(changed) if version == 2 else changed)
+            except ProtocolError:
+                dropped_v2 += version == 2
+                continue
+            if got != parse_line(text):
+                if version == 1:
+                    wrong_v1 += 1
+                else:
+                    wrong_v2 += 1
+    assert wrong_v2 == 0 and dropped_v2 == 300
+    assert wrong_v1 > 20  # what the checksum is for
+
+
+def test_checksums_are_those_of_the_document() -> None:
+    assert checksum("123456789") == "29B1"  # CRC-16/CCITT-FALSE's check value
+    assert frame("HELLO pads-1 4 1.0 2") == b"HELLO pads-1 4 1.0 2 *2E30\n"  # docs/hardware.md
+    with pytest.raises(ChecksumError, match="no checksum"):
+        unframe("3 BEAT")
+    assert unframe("3 BEAT *b6ed") == "3 BEAT"  # hex in either case
+
+
+def test_corrupted_lines_on_the_wire_are_healed_by_a_resync(rig) -> None:
+    board, host, events = rig
+    board.plug()
+    host.start()
+    assert host.connected.wait(5)
+    laid_uids = []
+    for n in range(12):
+        uid = f"04a224b2c94f{n:02x}"
+        board.corrupt = 1 if n % 2 == 0 else 0  # every other LAID arrives changed
+        board.lay(n % 3, uid)
+        laid_uids.append((ZONES[n % 3], uid))
+        time.sleep(0.05)
+    end = time.monotonic() + 8
+    got: set[tuple[str, str]] = set()
+    while got != set(laid_uids) and time.monotonic() < end:  # the resyncs may reorder them
+        time.sleep(0.05)
+        got = {(e.zone, e.uid) for e in events.seen + events.drain() if isinstance(e, TagLaid)}
+    assert got == set(laid_uids)  # every tag, and no other
+    assert host.bad_lines >= 6 and host.gaps >= 1
+
+
+def one_zone_rig(tmp_path: Path, **board: object) -> tuple[PtyBoard, SerialBoard, Collector]:
+    sim = PtyBoard(str(tmp_path / "platform-usb-0:1.4:1.0-port0"), readers=1, heartbeat=0.1,
+                   **board)  # type: ignore[arg-type]
+    events = Collector()
+    host = SerialBoard(sim.link, {0: "seat2"}, events.queue.put, name="pad2",
+                       heartbeat_timeout=0.6, backoff=(0.05, 0.2))
+    return sim, host, events
+
+
+def test_a_board_sending_noise_is_a_fault_wrong_baud_rate(tmp_path: Path) -> None:
+    board, host, events = one_zone_rig(tmp_path)
+    try:
+        board.plug()
+        host.start()
+        assert host.connected.wait(5)
+        board.garbled = True  # noise only, and plenty of it: it must not count as a heartbeat
+        fault = events.wait_for(lambda e: isinstance(e, ReaderFault))
+        assert fault.message.startswith(
+            "reader board on seat 2 sends garbage (wrong baud rate?)"), fault.message
+        board.garbled = False
+        events.wait_for(lambda e: e == ReaderBack("pad2", None))
+    finally:
+        host.close()
+        board.unplug()
+
+
+def test_a_board_that_never_answers_sync_is_a_fault(tmp_path: Path) -> None:
+    board, host, events = one_zone_rig(tmp_path)
+    try:
+        board.deaf = board.silent = True  # no HELLO at power-up, no answer to SYNC...
+        board.plug()
+        board.silent = False  # ...but heartbeats, valid ones
+        host.start()
+        fault = events.wait_for(lambda e: isinstance(e, ReaderFault))
+        assert fault.message == "reader board on seat 2 does not answer SYNC: reconnecting"
+        assert not host.connected.is_set()
+        board.deaf = False
+        events.wait_for(lambda e: e == ReaderBack("pad2", None))
+    finally:
+        host.close()
+        board.unplug()
+
+
+def test_an_old_firmware_without_checksums_is_told_to_update(tmp_path: Path) -> None:
+    board, host, events = one_zone_rig(tmp_path, protocol=1)
+    try:
+        board.plug()
+        host.start()
+        fault = events.wait_for(lambda e: isinstance(e, ReaderFault))
+        assert "without a checksum (protocol 1): update its firmware" in fault.message
+        assert not host.connected.is_set()
+    finally:
+        host.close()
+        board.unplug()
+
+
+def test_the_reconnect_delay_starts_again_after_a_good_connection(tmp_path: Path) -> None:
+    board, host, events = one_zone_rig(tmp_path)
+    host.backoff = (0.05, 0.4)
+    try:
+        host.start()  # no board yet: the delays grow
+        events.wait_for(lambda e: isinstance(e, ReaderFault))
+        time.sleep(1.0)
+        assert host.delays[:4] == [0.05, 0.1, 0.2, 0.4]
+        board.plug()
+        events.wait_for(lambda e: e == ReaderBack("pad2", None))
+        before = len(host.delays)
+        board.unplug()  # a good connection ends in an unplug (an exception mid-read)
+        events.wait_for(lambda e: isinstance(e, ReaderFault))
+        time.sleep(0.3)
+        assert host.delays[before] == 0.05, host.delays
+    finally:
+        host.close()
+        board.unplug()

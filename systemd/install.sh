@@ -56,8 +56,24 @@ else
     (cd "$SRC" && tar --exclude .git --exclude .venv -cf - .) | (cd "$PREFIX/src" && tar -xf -)
 fi
 [ -x "$PREFIX/venv/bin/python" ] || "$PYTHON" -m venv "$PREFIX/venv"
-"$PREFIX/venv/bin/python" -m pip install --quiet --upgrade pip
-"$PREFIX/venv/bin/python" -m pip install --quiet "$PREFIX/src[pi]"
+# Every dependency pinned to a version and its files' SHA-256 (systemd/requirements-*.txt,
+# made by pip-compile --generate-hashes from the .in files beside them): root installs
+# nothing unreviewed. The build tools first, then the rest without build isolation (an
+# isolated build would fetch unpinned tools), then the package itself from the copy.
+PIP="$PREFIX/venv/bin/python -m pip install --quiet --require-hashes --no-build-isolation"
+$PIP -r "$PREFIX/src/systemd/requirements-build.txt"
+$PIP -r "$PREFIX/src/systemd/requirements-pi.txt"
+"$PREFIX/venv/bin/python" -m pip install --quiet --no-deps --no-build-isolation "$PREFIX/src"
+
+# The touchscreen gets a stable name, the only input device the unit may read
+# (DeviceAllow=/dev/skat-table/touch): udev marks touchscreens ID_INPUT_TOUCHSCREEN=1.
+cat > /etc/udev/rules.d/70-skat-table.rules <<'RULES'
+SUBSYSTEM=="input", KERNEL=="event*", ENV{ID_INPUT_TOUCHSCREEN}=="1", SYMLINK+="skat-table/touch"
+RULES
+if command -v udevadm >/dev/null 2>&1; then
+    udevadm control --reload || true
+    udevadm trigger --subsystem-match=input || true
+fi
 
 # 3. Config and data directory.
 install -d -m 0750 -o root -g "$USER_NAME" /etc/skat-table

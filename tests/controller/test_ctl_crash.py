@@ -274,3 +274,26 @@ def test_an_unwritable_data_directory_is_reported(tmp_path: Path) -> None:
     assert status == 1
     assert "cannot create the data directory" in err.getvalue()
     assert "Traceback" not in err.getvalue()
+
+
+@pytest.mark.parametrize("files", [("",), (".copy",), ("", ".copy")])
+def test_the_truncate_reproduction_never_hangs(tmp_path: Path, files: tuple[str, ...]) -> None:
+    """Issue 16's reproduction: replay, ``truncate -s -100`` the journal, replay again. It hung
+    (the salvage loop walked back to row 0); now it ends at once with the uninterrupted
+    result, from the other copy, or from the longest verified prefix of both."""
+    import subprocess
+
+    journal = tmp_path / "j"
+    args = [sys.executable, "-m", "firmware_host", "replay", str(CONFIG), str(SCRIPT), "--json",
+            "--journal", str(journal)]
+    first = subprocess.run(args, capture_output=True, text=True, cwd=ROOT, timeout=120)
+    assert first.returncode == 0, first.stderr
+    for suffix in files:
+        path = Path(f"{journal}{suffix}")
+        os.truncate(path, path.stat().st_size - 100)
+    again = subprocess.run(args, capture_output=True, text=True, cwd=ROOT, timeout=60)
+    assert again.returncode == 0, again.stderr
+    assert json.loads(again.stdout) == json.loads(first.stdout)
+    assert "Traceback" not in again.stderr
+    if files == ("", ".copy"):
+        assert "could not be recovered" in again.stderr or "record(s) verified" in again.stderr

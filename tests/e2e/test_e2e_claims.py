@@ -158,3 +158,38 @@ def test_computer_defenders_answer_a_claim_exactly(tmp_path: Path) -> None:
         assert table.handle(parse_line(line)).accepted, line
     # strong, but S7, H7 and D7 must go: the claim of every trick is wrong
     assert table.computer_answer(2) == Press(2, "disagree")
+
+
+def test_a_waiting_claim_and_violation_survive_a_power_cut(tmp_path: Path) -> None:
+    """The journal holds the presses (a claim's level included); a new process resumes with
+    the game waiting exactly where it was, and the answer still works."""
+    from firmware_host.config import load_config
+    from firmware_host.journal import Journal
+    from firmware_host.session import Session
+
+    cfg = load_config(write_config(tmp_path / "v.toml", ["Anna", "Ben", "Carla"], 2,
+                                   violations="isko"))
+    for extra, answer, expect in (
+        ([{"seat": 0, "press": "claim", "level": "schwarz"}, {"seat": 1, "press": "agree"}],
+         '{"seat": 2, "press": "agree"}', 192),
+        ([], '{"seat": 0, "press": "enforce"}', 144),
+    ):
+        journal = tmp_path / f"j{expect}.sqlite"
+        session = Session(cfg, Journal.open(journal))
+        session.resume()
+        s = grand_hand(STRONG if extra else WEAK)
+        for obj in extra:
+            s.add(obj)
+        if not extra:
+            s.play("C7 SA")  # Ben's revoke
+        for line in s.lines:
+            session.submit_text(line)
+        state = session.table.game.state_key()
+        assert session.table.game.waiting is not None
+        session.journal.close()  # the power goes
+        again = Session(cfg, Journal.open(journal))
+        again.resume()
+        assert again.table.game.state_key() == state
+        again.submit_text(answer)
+        assert again.table.deal.result is not None and again.table.deal.result.value == expect
+        again.journal.close()

@@ -36,6 +36,7 @@ from .wording import (
     follow_hint,
     money,
     press_word,
+    refusal_detail,
     result_notes,
     short_name,
 )
@@ -295,7 +296,9 @@ class SceneBuilder:
         if refused is not None:
             f.card(tx, y + 40, cw, cw * CARD_RATIO - 4, refused, role="refused-card", layer=3)
             tx += cw + 12
-        line2 = follow_hint(fault, self.tr) if cards else fault.detail
+        # The rule above, in the table's language; "other" refusals say it there already.
+        line2 = follow_hint(fault, self.tr) if cards else (
+            "" if fault.kind == "other" else refusal_detail(fault, self.tr))
         right = x + w - 14 - (len(cards) * (cw + 6) if cards else 0)
         if line2:
             f.text(tx, y + 42, right - tx - 6, 24 if cards else 56, line2, size=18,

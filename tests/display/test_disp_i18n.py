@@ -212,3 +212,48 @@ def test_glossary_document_matches_catalogs() -> None:
         msgid, words = cells[0], cells[1:]
         for lang, word in zip(codes, words, strict=True):
             assert translator(lang)(msgid) == word, (msgid, lang)
+
+
+def controller_refusals() -> list:
+    """Refusals as the controller words them (English), made by real inputs."""
+    from engine.deal import Deal
+    from firmware_host.config import simulated_config
+    from firmware_host.inputs import Press, TagLaid
+    from firmware_host.session import Session
+    from firmware_host.viewmodel import fault_of
+
+    session = Session(simulated_config(computer_seats=()))
+    tags = session.config.card_tags()
+    out = [session.submit(Press(0, "undo")).refusal,               # nothing to undo
+           session.submit(Press(0, "bid")).refusal]                # still being dealt
+    order = Deal.shuffled(3).dealt_order()
+    out.append(session.submit(TagLaid("centre", tags[order[0]])).refusal)  # deal over deal
+    for card in order:
+        session.submit(TagLaid("deal", tags[card]))
+    out.append(session.submit(TagLaid("centre", tags[order[0]])).refusal)  # bidding is on
+    out.append(session.submit(Press(0, "skat")).refusal)           # the bidding is not over
+    out.append(session.submit(Press(0, "concede")).refusal)        # only during play
+    return [fault_of(r) for r in out if r is not None]
+
+
+@pytest.mark.parametrize("lang", [lang for lang in LANGUAGES if lang != "en"])
+def test_refusal_details_in_the_tables_language(lang: str) -> None:
+    """The controller's reasons are said in the table's language, never in English under
+    another language's sentence; unknown ones are left out rather than shown in English."""
+    from display.view import Fault
+    from display.wording import fault_sentence, refusal_detail
+
+    t, en = translator(lang), translator("en")
+    faults = controller_refusals()
+    assert len(faults) == 6
+    for fault in faults:
+        said = fault_sentence(fault, t, ("Anna", "Ben", "Carla"))
+        detail = refusal_detail(fault, t)
+        english = fault_sentence(fault, en, ("Anna", "Ben", "Carla"))
+        assert said and said != english and said != fault.detail, (lang, fault.detail, said)
+        assert detail != fault.detail
+    unknown = Fault("contract-refused", detail="a reason no catalog has words for")
+    assert refusal_detail(unknown, t) == ""
+    assert refusal_detail(unknown, en) == "a reason no catalog has words for"
+    played = Fault("not-in-hand", seat=1, card=None, detail="SA has already been played in trick 3")
+    assert "3" in refusal_detail(played, t) and "played" not in refusal_detail(played, t)

@@ -308,3 +308,26 @@ def test_exports_iss_records_agree_with_the_engine_and_csv(tmp_path: Path) -> No
     assert rows[1].endswith("annulled") and rows[-1].startswith("seeger-fabian")
     ranking = export.ranking_csv(svc).splitlines()
     assert len(ranking) == 5 and ranking[0].startswith("place,id,name")
+
+
+def test_cli_wrong_config_is_exit_2_and_hash_password(tmp_path: Path) -> None:
+    import subprocess
+    import sys
+
+    from club.config import check_password
+
+    root = Path(__file__).resolve().parents[2]
+    bad = tmp_path / "club.toml"
+    bad.write_text('[club]\nid = "skc"\n')
+    out = subprocess.run([sys.executable, "-m", "firmware_host", "club", "serve", "--config",
+                          str(bad)], cwd=root, capture_output=True, text=True, timeout=60)
+    assert out.returncode == 2 and "[tournament] is missing" in out.stderr
+    out = subprocess.run([sys.executable, "-m", "firmware_host", "club", "hash-password",
+                          "--stdin"], cwd=root, input="turnier-leitung\n",
+                         capture_output=True, text=True, timeout=60)
+    assert out.returncode == 0
+    assert check_password(out.stdout.strip(), "turnier-leitung")
+    out = subprocess.run([sys.executable, "-m", "firmware_host", "club", "hash-password",
+                          "--stdin"], cwd=root, input="kurz\n", capture_output=True,
+                         text=True, timeout=60)
+    assert out.returncode == 2 and "at least 8" in out.stderr

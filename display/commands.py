@@ -93,6 +93,13 @@ class ShowSheet:
 
 
 @dataclass(frozen=True)
+class AskHint:
+    """The person at ``seat`` asks what the computer would do (tables with hints on)."""
+
+    seat: int
+
+
+@dataclass(frozen=True)
 class ShowAnalysis:
     """Open (or close again) the trick-by-trick view of the open-card analysis on the result
     screen; handled by the kiosk like :class:`ShowLastTrick`."""
@@ -113,7 +120,7 @@ class Quit:
 
 Command = (
     LayCard | DealNext | DealRest | Press | Declare | SetLanguage | SetCardStyle | ShowLastTrick
-    | ShowSheet | ShowAnalysis | Resume | Quit
+    | ShowSheet | ShowAnalysis | Resume | AskHint | Quit
 )
 
 

@@ -13,6 +13,7 @@ from engine.cards import Card
 
 from . import commands as cmd
 from .analysis import analysis_scene, result_line
+from .hints import hint_banner, hint_button
 from .i18n import LANGUAGE_NAMES, Translator
 from .layout import (
     ALERT,
@@ -166,6 +167,9 @@ class SceneBuilder:
             right -= 190 + 6
             f.button(right, 5, 190, TOP - 10, _("New series"), cmd.DealNext(),
                      role="deal-next", fill=GOLD, colour=GOLD_DARK, size=18)
+        left = hint_button(self, right - 6, 5, TOP - 10)  # tables with hints on (hints.py)
+        if left < right - 6:
+            right = left
         if v.can_undo and v.scene not in ("idle", "fault", "sheet"):
             w_undo = self.label_width(_("Undo"), 18, 96.0)
             right -= w_undo + 6
@@ -346,6 +350,7 @@ class SceneBuilder:
             analysis_scene(self, cmd.ShowAnalysis())
             return
         getattr(self, "scene_" + v.scene)()
+        hint_banner(self, TOP + 4)
         if v.offer == "resume":
             self.resume_dialog()
 

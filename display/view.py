@@ -26,6 +26,7 @@ from typing import Literal
 from engine.cards import Card
 
 from .analysis import AnalysisView
+from .hints import HintView
 
 Scene = Literal[
     "enrol", "deal", "bidding", "declaration", "pushing", "play", "result", "sheet", "fault",
@@ -289,6 +290,8 @@ class View:
     analysis: AnalysisView | None = None  # the result's open-card analysis (display.analysis)
     offer: str = ""                  # a question over the scene: "resume" (an unfinished
                                      # series from last time: go on with it or start anew)
+    hint_seat: int | None = None     # hints on: the person who may ask for one now
+    hint: HintView | None = None     # the hint asked for (display.hints), until the next input
 
     def __post_init__(self) -> None:
         n = len(self.players)

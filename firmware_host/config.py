@@ -65,6 +65,7 @@ class TableConfig:
     stake: Decimal | None = None      # money per point for the settlement; None: no money
     cap: int | None = None            # the most points one game counts in the settlement
     violations: str = "refuse"        # "isko": a revoke or a card out of turn ends the game
+    hints: bool = False               # a "hint" button for learners (never at a club table)
 
 
 COMPUTER_MODES = ("seats", "duel", "solo")
@@ -197,6 +198,9 @@ def parse_config(
     _only(display, "display", {"size", "fullscreen", "deck_style", "driver", "idle_after"})
     _display(display)
     club = parse_club(_section(raw, "club"), base_dir) if "club" in raw else None
+    if table.hints and club is not None:
+        raise ConfigError("[table] hints", "a club table plays tournaments, and hints are "
+                          "always off in a tournament: remove hints or the [club] section")
     return Config(
         table=table, deck=deck, house=house, readers=readers, gpio=gpio, computer=computer,
         other_decks=other_decks,
@@ -272,7 +276,8 @@ def _choice(section: Mapping[str, Any], name: str, key: str, choices: tuple[str,
 
 def _table(sec: Mapping[str, Any]) -> TableConfig:
     _only(sec, "table", {"players", "first_dealer", "rules", "scoring", "language",
-                         "deal_mode", "series_length", "stake", "cap", "violations"})
+                         "deal_mode", "series_length", "stake", "cap", "violations",
+                         "hints"})
     if "players" not in sec:
         raise ConfigError("[table] players", "missing: list the 3 or 4 players clockwise")
     players = sec["players"]
@@ -313,6 +318,7 @@ def _table(sec: Mapping[str, Any]) -> TableConfig:
         stake=stake,
         cap=cap,
         violations=_choice(sec, "table", "violations", VIOLATION_MODES, "refuse"),
+        hints=bool(_typed(sec, "table", "hints", bool)) if "hints" in sec else False,
     )
 
 

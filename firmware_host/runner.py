@@ -125,6 +125,8 @@ class EventLoop:
             return None if card is None else TagLaid("deal", tags[card])
         if isinstance(event, c.DealRest) and self.simulator is not None:
             self._deal_rest()
+        if isinstance(event, c.AskHint):
+            self.session.ask_hint(event.seat)
         if isinstance(event, c.SetLanguage):
             self.language = event.code
         elif isinstance(event, c.SetCardStyle):

@@ -76,6 +76,8 @@ class Session:
         self.recovery_note: str | None = None
         self.recovery_numbers: tuple[int, int | None] = (0, 0)  # (deal, inputs lost)
         self._pending: list[tuple[dict[str, Any], str, dict[str, Any]]] = []
+        # The hint shown now: (table seat, engine.players.hints.Hint); see ask_hint.
+        self.hint: tuple[int, Any] | None = None
         computer = self.config.computer
         self.players: dict[int, Player] = {
             seat: make_player(computer.player, computer.seed + seat, computer.budget_ms,
@@ -281,6 +283,7 @@ class Session:
             self.rejected.append(Rejection(line, out.refusal.reason, out.refusal))
         elif out.accepted:
             self.recovery_note = None  # the players have moved on from the restored state
+            self.hint = None  # a hint answers one decision only
             outbox = self._outbox(finished_before)
             if outbox:
                 extra["outbox"] = outbox
@@ -325,6 +328,39 @@ class Session:
                 raise
             except Exception:  # a log or a screen that fails must not stop the table
                 log.exception("listener %r failed on %r", listener, inp)
+
+    # ---- hints for learners ----------------------------------------------------------------
+
+    @property
+    def hints_on(self) -> bool:
+        """The table offers hints: ``[table] hints = true``, and never at a club table (the
+        config refuses that pair: a club plays tournaments, where hints are always off)."""
+        return self.config.table.hints and self.config.club is None
+
+    def hint_seat(self) -> int | None:
+        """The person who may ask for a hint now: the seat to act, if it is not a computer's."""
+        if not self.hints_on:
+            return None
+        seat = self.table.seat_to_act()
+        if seat is None or seat in self.players:
+            return None
+        return seat
+
+    def ask_hint(self, seat: int) -> Any:
+        """What the computer player would do for ``seat`` now, from that seat's own knowledge
+        (``engine.players.hints``); shown until the next accepted input. Not journalled: it
+        changes nothing at the table. None when no hint may be given now."""
+        if seat != self.hint_seat():
+            return None
+        from engine.players.hints import HintError, hint
+
+        d = self.table.deal
+        try:
+            h = hint(self.table.game, d.seats.index(seat))
+        except HintError:
+            return None
+        self.hint = (seat, h)
+        return h
 
     # ---- computer seats ------------------------------------------------------------------
 

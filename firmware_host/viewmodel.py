@@ -58,6 +58,7 @@ def build_view(session: Any, refusal: Refusal | None = None, simulator: bool = F
         can_concede=phase == "play", kontra_re=bool(getattr(table.rules, "kontra_re", False)),
         hands=_hands(table, d, simulator), sheet=_sheet(table),
         calls=_calls(d) if phase not in ("dealing", "scored", "over") else (),
+        hint_seat=session.hint_seat(), hint=_hint(session),
     )
     if phase == "dealing":
         return v.View(scene="deal", deal=_deal_view(table, d), **common)
@@ -93,6 +94,16 @@ def build_view(session: Any, refusal: Refusal | None = None, simulator: bool = F
     if phase == "pushing":
         return v.View(scene="pushing", pushing=_pushing_view(table, d, simulator), **common)
     return v.View(scene="play", play=_play_view(table, d), **common)
+
+
+def _hint(session: Any) -> Any:
+    """The hint asked for (``Session.ask_hint``) as the kiosk shows it."""
+    if session.hint is None:
+        return None
+    from display.hints import from_hint
+
+    seat, h = session.hint
+    return from_hint(seat, h)
 
 
 def _pushing_view(table: Table, d: DealState, simulator: bool) -> Any:

@@ -197,6 +197,9 @@ def fault_sentence(fault: Fault, tr: Translator, players: tuple[str, ...]) -> st
     if k == "journal":
         return _("The journal cannot be written")
     if k == "journal-restored":
+        if fault.other_value is None:
+            return _("Journal damaged: restored to game {game}; later inputs may be lost"
+                     ).format(game=fault.value)
         if fault.other_value:
             return _("Journal damaged: restored to game {game}; the last {n} inputs are lost"
                      ).format(game=fault.value, n=fault.other_value)

@@ -40,6 +40,7 @@ import fcntl
 import hashlib
 import json
 import os
+import re
 import sqlite3
 import stat
 import time
@@ -53,6 +54,7 @@ from typing import Any
 SCHEMA_VERSION = 2
 APPLICATION_ID = 0x536B5432  # "SkT2" in the SQLite header: our file, this format
 GENESIS = hashlib.sha256(b"skat-table journal v2").digest()
+MAX_LOST_FILL = 100_000  # numbers of lost records kept unused after a recovery, at most
 READ_DEADLINE_S = 20.0  # reading a damaged database never takes longer than this
 COPY_SUFFIX = ".copy"
 LOCK_SUFFIX = ".lock"
@@ -224,6 +226,7 @@ class _Read:
     detail: str = ""
     seen: int = 0  # the highest sequence number there is evidence of
     good_bytes: int = 0  # the copy: bytes of verified lines
+    unknown: int = 0  # the copy: lines after its break that are not records (noise, cut)
 
 
 def _read_db(path: str) -> _Read:
@@ -239,7 +242,7 @@ def _read_db(path: str) -> _Read:
     if not head.startswith(b"SQLite format 3\x00"):
         return _Read([], "damaged", "it is not a SQLite database (its header is damaged)")
     records: list[Record] = []
-    seen = 0
+    seen = 0  # rows after the first that does not verify
     deadline = time.monotonic() + READ_DEADLINE_S
     conn = None
     detail = ""
@@ -252,15 +255,16 @@ def _read_db(path: str) -> _Read:
         if app != APPLICATION_ID:
             raise ValueError("it is not a skat-table journal of this version")
         prev = GENESIS
-        for seq, payload, digest in conn.execute(
+        for _seq, payload, digest in conn.execute(
                 "SELECT seq, payload, hash FROM records ORDER BY seq"):
-            seen = max(seen, seq if isinstance(seq, int) else 0)
             if detail:
-                continue  # past a break only count what was there
+                seen += 1  # past a break only count what was there (never trust its numbers)
+                continue
             try:
                 rec = _decode(bytes(payload), bytes(digest), prev, len(records) + 1)
             except (ValueError, TypeError) as exc:
                 detail = str(exc)
+                seen += 1
                 continue
             records.append(rec)
             prev = rec.hash
@@ -276,7 +280,11 @@ def _read_db(path: str) -> _Read:
     finally:
         if conn is not None:
             conn.close()
-    return _Read(records, "damaged" if detail else "ok", detail, max(seen, len(records)))
+    return _Read(records, "damaged" if detail else "ok", detail, len(records) + seen)
+
+
+_RECORD_LINE = re.compile(rb"[0-9a-f]{8} [0-9a-f]{64} \[[0-9]+,")
+_RECORD_HEAD = re.compile(rb"[0-9a-f]{8}( |$)")
 
 
 def _regular(path: str) -> bool:
@@ -311,14 +319,21 @@ def _read_copy(path: str, known: Sequence[Record] = ()) -> _Read:
     pos = 0
     detail = ""
     lines = 0
+    after = unknown = 0  # lines after the first that does not verify: records, other
     while pos < len(data):
         end = data.find(b"\n", pos)
         if end < 0:
             detail = detail or "its last line is cut short (a torn write)"
-            lines += 1
+            shaped = bool(_RECORD_HEAD.match(data[pos:pos + 80]))
+            after += shaped
+            unknown += not shaped
             break
         lines += 1
-        if not detail:
+        if detail:
+            shaped = bool(_RECORD_LINE.match(data[pos:pos + 80]))
+            after += shaped
+            unknown += not shaped
+        else:
             line = data[pos:end]
             try:
                 crc, text = line.split(b" ", 1)
@@ -333,6 +348,9 @@ def _read_copy(path: str, known: Sequence[Record] = ()) -> _Read:
                     rec = _decode(payload, digest, prev, lines)
             except (ValueError, UnicodeDecodeError) as exc:
                 detail = str(exc)
+                shaped = bool(_RECORD_LINE.match(data[pos:pos + 80]))
+                after += shaped
+                unknown += not shaped
             else:
                 records.append(rec)
                 prev = rec.hash
@@ -340,7 +358,8 @@ def _read_copy(path: str, known: Sequence[Record] = ()) -> _Read:
                 continue
         pos = end + 1
     good = sum(len(_copy_line(r)) for r in records)
-    return _Read(records, "damaged" if detail else "ok", detail, max(lines, len(records)), good)
+    return _Read(records, "damaged" if detail else "ok", detail, len(records) + after, good,
+                 unknown)
 
 
 def _common(a: list[Record], b: list[Record]) -> int:
@@ -388,7 +407,7 @@ class Journal:
     def __init__(self, conn: sqlite3.Connection, path: str, problems: list[str],
                  records: Sequence[Record] = (), copy_fd: int | None = None,
                  lock_fd: int | None = None, recovery: Recovery | None = None,
-                 read_only: bool = False) -> None:
+                 read_only: bool = False, fill: int = 0) -> None:
         self._conn = conn
         self.path = path
         self.problems = problems
@@ -412,6 +431,13 @@ class Journal:
         if not records and not read_only:
             self._write_record("journal", 0, {"id": uuid.uuid4().hex, "schema": SCHEMA_VERSION},
                                durable=True)
+        if fill and not read_only:
+            # The lost records' numbers are not used again: whoever read them (the club link
+            # acknowledges outbox items by number) must not mistake a new record for one of
+            # them. One record per number lost, in one transaction.
+            with contextlib.suppress(JournalError), self.batch():
+                for _ in range(min(fill, MAX_LOST_FILL)):
+                    self._write_record("lost", 0, {})
 
     # ---- opening and recovery --------------------------------------------------------------
 
@@ -480,6 +506,14 @@ class Journal:
             rec.details.append(f"the journal's second copy had lost its last "
                                f"{len(chosen) - len(cp.records)} record(s)")
         rec.lost = max(0, evidence - len(chosen))
+        fill = rec.lost
+        if not rec.lost and cp.state == "damaged" and cp.unknown and len(chosen) < len(
+                cp.records) + cp.unknown + 1:
+            # The copy (written last, so the one that could be ahead) ends in what is not a
+            # record: how much was there cannot be known. Said so; a margin of numbers is kept
+            # unused all the same.
+            rec.lost = None
+            fill = cp.unknown
         rec.damaged = bool(rec.details)
         problems: list[str] = []
         if read_only:
@@ -499,13 +533,14 @@ class Journal:
         except sqlite3.Error as exc:
             raise JournalError(f"cannot open the journal {path}: {_describe(exc)}") from None
         if rec.damaged:
-            lost = ("" if not rec.lost else
+            lost = ("; later records may have been lost" if rec.lost is None else
+                    "" if not rec.lost else
                     f"; {rec.lost} record(s) after it could not be recovered")
             aside = f"; kept aside: {', '.join(rec.aside)}" if rec.aside else ""
             problems.append(f"{'; '.join(rec.details)}: {len(chosen)} record(s) verified and "
                             f"restored{lost}{aside}")
         journal = cls(conn, path, problems, chosen, copy_fd, lock_fd,
-                      recovery=rec if rec.damaged else None)
+                      recovery=rec if rec.damaged else None, fill=fill)
         return journal
 
     @staticmethod

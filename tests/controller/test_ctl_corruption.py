@@ -106,7 +106,8 @@ def open_case(case_dir: Path) -> dict:
                    "lost": rec.lost if rec else 0, "aside": rec.aside if rec else []}
             j.close()
             again = Journal.open(case_dir / "journal.sqlite")  # repaired: opens clean
-            out["clean_after"] = (again.problems == [] and again.opened_with[0] == max(kept, 1))
+            # Repaired: it opens clean, with the numbers of lost records kept unused.
+            out["clean_after"] = again.problems == [] and again.opened_with[0] >= max(kept, 1)
             again.close()
         except BaseException:
             out = {"traceback": traceback.format_exc()}
@@ -339,16 +340,49 @@ def test_the_kiosk_says_what_was_restored_and_what_was_lost(image: dict,
     (tmp_path / "journal.sqlite").write_bytes(files["db"])
     (tmp_path / "journal.sqlite-wal").write_bytes(files["wal"][:len(files["wal"]) // 2])
     lines = files["copy"].splitlines(keepends=True)
-    (tmp_path / "journal.sqlite.copy").write_bytes(b"".join(lines[:-200]) + b"garbage\n")
+    bad = lines[-200]  # a flipped bit in the copy, 200 records from its end
+    bad = bad[:30] + (b"0" if bad[30:31] != b"0" else b"1") + bad[31:]
+    (tmp_path / "journal.sqlite.copy").write_bytes(b"".join([*lines[:-200], bad, *lines[-199:]]))
     cfg = simulated_config(series_length=36, seed=36)
     session = Session(cfg, Journal.open(tmp_path / "journal.sqlite"),
                       computer_seats=cfg.computer.seats)
     session.resume()
     note = session.recovery_note
     assert note is not None and note.startswith("journal damaged: restored to deal ")
-    assert "the last " in note and "input(s) could not be recovered" in note
+    # The WAL cut in half hides how much it held; the copy's lines after the flip say it.
+    assert note.endswith("; the last 200 input(s) could not be recovered"), note
     assert 0 < len(session.table.finished_deals) < 36
     faults = build_view(session).faults
     assert any(f.kind == "journal-restored" and f.detail == note for f in faults)
+    from display.i18n import Translator
+    from display.wording import fault_sentence
+
+    fault = next(f for f in faults if f.kind == "journal-restored")
+    de = fault_sentence(fault, Translator("de"), cfg.table.players)
+    assert de == (f"Journal beschädigt: wiederhergestellt bis Spiel "
+                  f"{session.table.deal.number}; die letzten 200 Eingaben sind verloren")
     assert sorted(p.name for p in tmp_path.glob("*.damaged-*"))  # kept aside
+    session.close()
+
+
+def test_damage_whose_extent_cannot_be_known_is_said_so(image: dict, tmp_path: Path) -> None:
+    """The copy ends in noise and the database's WAL was cut: how much was there is unknown,
+    and the table says "later inputs may be lost" rather than "nothing was lost"."""
+    from firmware_host.config import simulated_config
+    from firmware_host.session import Session
+    from firmware_host.viewmodel import build_view
+
+    files = image["files"]
+    (tmp_path / "journal.sqlite").write_bytes(files["db"])
+    (tmp_path / "journal.sqlite-wal").write_bytes(files["wal"][:len(files["wal"]) // 2])
+    lines = files["copy"].splitlines(keepends=True)
+    (tmp_path / "journal.sqlite.copy").write_bytes(b"".join(lines[:-200]) + b"\x00garbage\n")
+    cfg = simulated_config(series_length=36, seed=36)
+    session = Session(cfg, Journal.open(tmp_path / "journal.sqlite"),
+                      computer_seats=cfg.computer.seats)
+    session.resume()
+    assert session.recovery_note is not None
+    assert session.recovery_note.endswith("; later inputs may be lost")
+    fault = next(f for f in build_view(session).faults if f.kind == "journal-restored")
+    assert fault.other_value is None
     session.close()

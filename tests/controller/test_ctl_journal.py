@@ -223,3 +223,33 @@ def test_a_stale_tag_laid_again_is_taken_when_the_table_can_take_it(tmp_path: Pa
     third.resume()
     assert len(third.table.deal.dealt) == 1 and third.problems == []
     third.close()
+
+
+def test_the_numbers_of_lost_records_are_never_used_again(tmp_path: Path) -> None:
+    """Both copies lost their last records: the journal comes back at the verified prefix and
+    the next record is numbered after the highest one there was evidence of, so the club link
+    (which acknowledges outbox items by number) never takes a new game for one it sent."""
+    path = tmp_path / "j.sqlite"
+    j = Journal.open(path)
+    s = j.start_series({})
+    for n in range(10):
+        j.append(s, {"seat": 0, "press": "pass"}, "accepted", line=n + 1,
+                 outbox=[OutboxItem(n + 1, 1, {"game": n + 1})] if n == 8 else ())
+    j.close()
+    assert [r.seq for r in read_outbox(path)] == [11]
+    for suffix in ("", "-wal", "-shm"):  # the database is gone...
+        Path(f"{path}{suffix}").unlink(missing_ok=True)
+    copy = Path(f"{path}.copy")
+    lines = copy.read_bytes().splitlines(keepends=True)
+    bad = lines[8][:20] + (b"0" if lines[8][20:21] != b"0" else b"1") + lines[8][21:]
+    copy.write_bytes(b"".join([*lines[:8], bad, *lines[9:]]))
+    again = Journal.open(path)  # ...and the copy has a damaged line 4 records from its end
+    assert again.opened_with[0] == 8 and again.recovery.lost == 4
+    assert again.records == 12  # 8 verified, 4 numbers kept unused
+    again.append(1, {"seat": 0, "press": "pass"}, "accepted", line=9,
+                 outbox=[OutboxItem(9, 2, {"game": 9})])
+    assert [r.seq for r in read_outbox(path, after_seq=11)] == [13]
+    again.close()
+    third = Journal.open(path)
+    assert third.problems == [] and third.records == 13
+    third.close()

@@ -191,6 +191,9 @@ def cmd_simulate(args: argparse.Namespace) -> int:
     except ConfigError as exc:
         print(f"skat-table: config error: {exc}", file=sys.stderr)
         return 2
+    if args.harsh and args.window:
+        print("skat-table simulate: --harsh runs headless (the readers are emulated in virtual"
+              " time)", file=sys.stderr)
     if not args.harsh and (args.window or (has_display() and not args.headless)):
         from dataclasses import replace
 

@@ -209,7 +209,7 @@ class Table:
             lying = self._lies_in_trick(inp)
             if lying is not None:
                 zone.add(inp.tag)
-                return Outcome("ignored", note=f"{lying} still lies in the trick on {inp.zone}")
+                return Outcome("ignored", note=f"{lying} still lies on the table ({inp.zone})")
             zone.add(inp.tag)
             if inp.tag in self.stale.get(inp.zone, ()):
                 self.stale[inp.zone].discard(inp.tag)
@@ -266,7 +266,7 @@ class Table:
         game = self.game
         in_play = self.stage == "game" and self.phase == "play"
         if game is None or not (
-            (in_play and (inp.zone == "centre" or inp.zone.startswith("seat")))
+            (in_play and inp.zone != "deal")
             or (self.stage == "scored" and inp.zone == "centre")
         ):
             return None
@@ -274,6 +274,9 @@ class Table:
         if card is None:
             return None
         lying = list(game.trick) or (list(game.tricks[-1].cards) if game.tricks else [])
+        if inp.zone == "skat" and in_play and game.skat & card.bit:
+            return card  # the skat (or the discards) lying on its reader, read again
+        # A neighbouring pad's field may reach the trick too: still the same card lying there.
         return card if card in lying else None
 
     def _undo(self, seat: int) -> Outcome:

@@ -74,6 +74,7 @@ class SoakReport:
     seconds: float = 0.0  # table time (virtual)
     unreadable: int = 0  # TagUnreadable events (said to the players)
     faults: int = 0  # ReaderFault events: must stay 0
+    stray: int = 0  # a card read on a neighbouring pad that the table ignored (it lay there)
     outcomes: Counter[str] = field(default_factory=Counter)
     errors: Counter[str] = field(default_factory=Counter)  # damaged exchanges by kind
     problems: list[str] = field(default_factory=list)  # lost, phantom or misassigned cards
@@ -83,7 +84,8 @@ class SoakReport:
         return (f"{self.deals} deals, {self.cards} cards laid ({self.relays} laid again), "
                 f"{self.passes} reader passes in {self.seconds:.0f} s of table time; damaged "
                 f"exchanges: {errs}; unreadable said {self.unreadable}x, reader faults "
-                f"{self.faults}; problems: {len(self.problems)}")
+                f"{self.faults}, stray reads ignored {self.stray}; problems: "
+                f"{len(self.problems)}")
 
 
 class RadioTable:
@@ -162,10 +164,14 @@ class RadioTable:
             self._taken = True
             return
         lying = self.chips[event.zone].tags
+        if status == "ignored":
+            if card is None or self.stickers[card] not in lying:
+                self.report.stray += 1  # a neighbour's card: the table let it pass, unharmed
+            return
         if card is None or self.stickers[card] not in lying:
             self.report.problems.append(f"phantom: {card or event.uid} read on {event.zone}, "
-                                        "where it does not lie")
-        elif status != "ignored":
+                                        f"where it does not lie ({status})")
+        else:
             reason = getattr(getattr(outcome, "refusal", None), "reason", "")
             self.report.problems.append(
                 f"{card} on {event.zone} was {status} while waiting for "

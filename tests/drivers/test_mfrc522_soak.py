@@ -124,3 +124,41 @@ def test_docstring_examples(name: str) -> None:
 
     result = doctest.testmod(importlib.import_module(name), optionflags=doctest.ELLIPSIS)
     assert result.attempted > 0 and result.failed == 0
+
+
+def test_cards_lying_on_the_table_read_again_change_nothing() -> None:
+    """The skat on its reader and the trick on the table may be read again (a card detuned
+    under another, or a neighbouring pad's field): ignored; a card of an earlier trick is not."""
+    from engine.cards import mask_cards
+    from engine.deal import Deal
+    from firmware_host.inputs import DeclareInput, Press
+    from firmware_host.inputs import TagGone as Gone
+    from firmware_host.inputs import TagLaid as Laid
+
+    table = Table(soak_config())
+    tags = table.config.card_tags()
+    for card in Deal.random(random.Random(5)).dealt_order():
+        assert table.handle(Laid("deal", tags[card])).status == "accepted"
+    for _ in range(3):
+        seat = table.seat_to_act()
+        table.handle(Press(seat, "bid" if table.deal.seats.index(seat) == 0 else "pass"))
+    declarer = table.seat_to_act()
+    table.handle(Press(declarer, "skat"))
+    discards = list(mask_cards(table.game.hand(table.game.declarer)))[:2]
+    for card in discards:
+        assert table.handle(Laid("skat", tags[card])).status == "accepted"
+    assert table.handle(DeclareInput(declarer, "G")).status == "accepted"
+    gone_and_back = [Gone("skat", tags[discards[0]]), Laid("skat", tags[discards[0]])]
+    assert [table.handle(i).status for i in gone_and_back] == ["ignored", "ignored"]
+    first = []
+    for _ in range(3):  # trick 1
+        card = sorted(table.game.legal_cards())[0]
+        first.append(card)
+        assert table.handle(Laid("centre", tags[card])).status == "accepted"
+    # Trick 1 still lies on the centre; the skat reader next to it hears one of its cards.
+    assert table.handle(Laid("skat", tags[first[0]])).status == "ignored"
+    lead = sorted(table.game.legal_cards())[0]
+    assert table.handle(Laid("centre", tags[lead])).status == "accepted"  # trick 1 taken away
+    table.handle(Gone("centre", tags[first[1]]))
+    out = table.handle(Laid("centre", tags[first[1]]))
+    assert out.status == "refused" and "already been played in trick 1" in out.refusal.reason

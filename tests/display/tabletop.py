@@ -4,7 +4,6 @@ pygame's event queue, the way SDL posts a person's taps."""
 
 from __future__ import annotations
 
-from dataclasses import replace
 from pathlib import Path
 from typing import Any
 
@@ -128,6 +127,3 @@ class Tabletop:
     def anna_to_play(self) -> bool:
         return self.view.scene == "play" and self.view.play.to_act == 0 and self.view.turn == 0
 
-
-def with_language(cfg: Any, language: str) -> Any:
-    return replace(cfg, table=replace(cfg.table, language=language))

@@ -357,3 +357,30 @@ def test_an_idle_kiosk_does_not_poll(tmp_path, monkeypatch) -> None:
         assert len(looks) <= 2, len(looks)  # a 20 ms poll would have looked 25 times
     finally:
         k.close()
+
+
+def test_concede_asks_first_by_keys_and_taps(kiosk: Kiosk) -> None:
+    """A (or the Concede button) opens the question; N and Esc close it; only the question's
+    buttons answer while it is open; an answer is sent as the seat's concede press."""
+    view = sample_view("play")
+    view = replace(view, play=replace(view.play, concede_values=(-46, 23)))  # type: ignore[arg-type]
+    kiosk.show(view)
+    key(pygame.K_a)
+    assert kiosk.wait_events(0.05) == [] and kiosk.ui.confirm == "concede"
+    assert "-46" in element(kiosk, "confirm-declarer").text
+    assert "+23" in element(kiosk, "confirm-defenders").text
+    key(pygame.K_n)
+    assert kiosk.wait_events(0.05) == [] and not kiosk.ui.confirm
+    click(*element(kiosk, "concede").rect.center)
+    assert kiosk.wait_events(0.05) == [] and kiosk.ui.confirm == "concede"
+    key(pygame.K_TAB)
+    kiosk.wait_events(0.01)
+    focused = [e for e in kiosk.elements if e.command is not None and e.layer >= 3]
+    assert kiosk._actionable() == focused          # Tab walks the question's buttons only
+    key(pygame.K_ESCAPE)
+    assert kiosk.wait_events(0.05) == [] and not kiosk.ui.confirm and not kiosk.closed
+    click(*element(kiosk, "concede").rect.center)
+    kiosk.wait_events(0.05)
+    click(*element(kiosk, "confirm-defenders").rect.center)
+    assert kiosk.wait_events(0.05) == [cmd.Press(1, "concede")]
+    assert not kiosk.ui.confirm

@@ -57,9 +57,16 @@ class Press:
     press: PressName
     value: int | None = None
 
+    # "claim" only: "" the simple level (chosen), "schneider" or "schwarz" said when he shows;
+    # None: not chosen yet (the kiosk asks first)
+    level: str | None = None
+
     def __post_init__(self) -> None:
         if self.press not in PRESSES:
             raise CommandError(f"unknown press {self.press!r}: use one of {', '.join(PRESSES)}")
+        if self.level is not None and (self.press != "claim"
+                                       or self.level not in ("", "schneider", "schwarz")):
+            raise CommandError(f"a level goes with a claim only: {self.press!r} {self.level!r}")
 
 
 @dataclass(frozen=True)
@@ -130,10 +137,12 @@ def to_script(command: Command) -> dict | None:
     A simulator card names the card rather than a tag; the simulator maps it to the deck's UID.
     """
     match command:
-        case Press(seat, press, value):
+        case Press(seat, press, value, level):
             line: dict = {"seat": seat, "press": press}
             if value is not None:
                 line["value"] = value
+            if level:
+                line["level"] = level
             return line
         case Declare(seat, contract):
             return {"seat": seat, "declare": contract}

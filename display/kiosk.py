@@ -372,6 +372,11 @@ class Kiosk:
             return []
         if isinstance(c, cmd.Press) and c.press == "concede":
             self._set_ui(confirm="", focus=None)
+        if isinstance(c, cmd.Press) and c.press == "claim" and c.level is None:
+            self._set_ui(confirm="claim", focus=None)  # which level: see the dialog
+            return []
+        if isinstance(c, cmd.Press) and c.press == "claim":
+            self._set_ui(confirm="", focus=None)
         if isinstance(c, cmd.Declare):
             self._set_ui(draft=frozenset())
         return [c] if c is not None else []

@@ -788,6 +788,8 @@ class SceneBuilder:
             self.trick(lt, tx, y + 30, tw, oh - 30, None, layer=3, role="last")
         if p.waiting is not None:
             self.waiting_dialog(p)
+        elif self.ui.confirm == "claim" and v.can_concede and not ramsch:
+            self.claim_dialog(p)
         elif self.ui.confirm == "concede" and v.can_concede and not ramsch:
             self.concede_dialog(p)
         else:
@@ -819,6 +821,30 @@ class SceneBuilder:
                      fill=GOLD if i == 2 else BUTTON,
                      colour=GOLD_DARK if i == 2 else BUTTON_INK)
             y += bh + 12
+
+    def claim_dialog(self, p: PlayView) -> None:
+        """The declarer shows his cards and claims the rest: at which level (ISkO 4.4.4: a
+        higher level is said when he shows)."""
+        f, _ = self.f, self._
+        f.panel(0, 0, f.W, f.H, fill=FELT_DARK, role="modal", radius=0, layer=2)
+        x, w = 60.0, f.W - 120
+        y = TOP + 10
+        f.text(x, y, w, 40, _("{name} claims the rest").format(name=self.name(p.declarer)),
+               size=28, face="bold", role="confirm-title", layer=3)
+        y += 52
+        choices = [(_("Claim the rest: simple"), cmd.Press(p.declarer, "claim", level=""),
+                    "claim-simple"),
+                   (_("Claim the rest with schneider"),
+                    cmd.Press(p.declarer, "claim", level="schneider"), "claim-schneider"),
+                   (_("Claim the rest with schwarz"),
+                    cmd.Press(p.declarer, "claim", level="schwarz"), "claim-schwarz"),
+                   (_("Cancel: play on"), CloseDialog(), "confirm-cancel")]
+        bh = min(64.0, (f.H - y - 16 - 3 * 10) / 4)
+        for i, (label, command, role) in enumerate(choices):
+            f.button(x, y, w, bh, label, command, role=role, size=22, layer=3, wrap=True,
+                     fill=GOLD if i == 3 else BUTTON,
+                     colour=GOLD_DARK if i == 3 else BUTTON_INK)
+            y += bh + 10
 
     def waiting_dialog(self, p: PlayView) -> None:
         """A claim (ISkO 4.4.4: the declarer's cards open, each defender agrees or not) or a

@@ -113,7 +113,8 @@ class EventLoop:
         table = self.session.table
         tags = table.config.card_tags()
         if isinstance(event, c.Press):
-            return Press(event.seat, event.press, event.value)
+            return Press(event.seat, event.press, event.value,
+                         getattr(event, "level", None) or None)
         if isinstance(event, c.Declare):
             return DeclareInput(event.seat, event.contract)
         if isinstance(event, c.LayCard):

@@ -89,3 +89,37 @@ def test_a_violation_names_the_offender_and_offers_both_choices(renderer: Render
     buttons = {e.role: e.command for e in elements(renderer, view) if e.kind == "button"}
     assert buttons["enforce0"] == cmd.Press(0, "enforce")
     assert buttons["play-on0"] == cmd.Press(0, "play-on")
+
+
+def test_claiming_at_the_kiosk_against_two_computers() -> None:
+    """The whole chain: Anna taps "Claim the rest", picks the level, the two computer
+    defenders answer by themselves (agree only if she takes every trick): the game is scored
+    as claimed, or play goes on with her cards open."""
+    from tabletop import Tabletop
+    from test_disp_table import play_until
+
+    for seed in (2, 3, 5):
+        t = Tabletop(seed=seed, games=None, bids=True)
+        try:
+            play_until(t, lambda t=t: (t.view.scene == "play" and t.view.play.declarer == 0
+                                       and t.view.play.contract[0] != "N")
+                       or t.view.scene == "result", 800)
+            if t.view.scene != "play":
+                continue
+            t.tap("claim")
+            assert t.view.scene == "play" and t.find("claim-simple")
+            t.tap("confirm-cancel")
+            assert not t.find("claim-simple") and t.view.play.waiting is None
+            t.tap("claim")
+            t.tap("claim-simple")
+            for _ in range(5):
+                t.settle()
+            if t.view.scene == "result":
+                assert t.view.result.ending == "claimed"
+            else:
+                p = t.view.play
+                assert p.waiting is None and len(p.open_hand) == len(t.view.hands[0])
+            return
+        finally:
+            t.close()
+    pytest.fail("Anna declared no suit or grand game in the seeds tried")

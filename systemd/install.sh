@@ -9,6 +9,8 @@
 #      the package and its Raspberry Pi extras (.[pi]: spidev, lgpio)
 #   3. /etc/skat-table/config.toml (an example, only if there is none) and /var/lib/skat-table
 #   4. the unit /etc/systemd/system/skat-table.service, enabled and (re)started
+#   5. the club link's unit skat-table-link.service, enabled and started when the config has
+#      a [club] section (docs/club-link.md)
 # and it says what /boot/firmware/config.txt needs for the readers (SPI).
 set -eu
 
@@ -109,4 +111,19 @@ install.sh: the MFRC522 readers need SPI. Add to /boot/firmware/config.txt and r
     dtoverlay=spi1-3cs
 
 TXT
+fi
+
+# 5. The club link: only for a table that belongs to a club ([club] in its config).
+install -m 0644 "$PREFIX/src/systemd/skat-table-link.service" \
+    /etc/systemd/system/skat-table-link.service
+if command -v systemd-analyze >/dev/null 2>&1; then
+    systemd-analyze verify /etc/systemd/system/skat-table-link.service
+fi
+systemctl daemon-reload
+if grep -q '^\[club\]' /etc/skat-table/config.toml; then
+    systemctl enable skat-table-link.service
+    systemctl restart skat-table-link.service || true
+else
+    systemctl disable skat-table-link.service 2>/dev/null || true
+    echo "install.sh: no [club] in the config: the club link stays off (docs/club-link.md)"
 fi

@@ -157,3 +157,15 @@ def _name(value: str, where: str) -> str:
            for ch in name):
         raise SeatingError(f"{where}: the name holds control or unassigned characters")
     return name
+
+
+def seated_config(config: Any, seating: Seating) -> Any:
+    """The table's config with the seating's players, number of games and first dealer."""
+    from dataclasses import replace
+
+    if len(seating.players) != len(config.table.players) and config.computer.seats:
+        raise SeatingError("this table has computer seats for "
+                           f"{len(config.table.players)} players")
+    table = replace(config.table, players=seating.names, first_dealer=seating.first_dealer,
+                    series_length=seating.games)
+    return replace(config, table=table)

@@ -23,6 +23,7 @@ from firmware_host.config import Config
 from firmware_host.controller import Outcome, Refusal, Table
 from firmware_host.inputs import Input, ScriptError, TagLaid, from_json, parse_line
 from firmware_host.journal import Journal, JournalError, OutboxItem, SeriesMismatch
+from firmware_host.seating import Seating, SeatingError, parse_seating, seated_config
 
 RAW_KEPT = 500  # characters of an unreadable line kept in the journal
 Listener = Callable[["Session", Input | None, Outcome], None]
@@ -66,6 +67,10 @@ class Session:
     analyses: Any = None
 
     def __post_init__(self) -> None:
+        # The table's own config, and the club seating the current series was started from
+        # (None: the table's own players). See start_seated_series.
+        self.base_config = self.config
+        self.seating: Seating | None = None
         self.table = Table(self.config)
         self.series_id: int | None = None
         self.rejected: list[Rejection] = []
@@ -119,6 +124,7 @@ class Session:
             "uncredited": list(self.config.computer.uncredited),
             # only when not the default, so that journals written before the key still match
             **({"violations": t.violations} if t.violations != "refuse" else {}),
+            **({"club": self.seating.to_json()} if self.seating is not None else {}),
         }
 
     def resume(self, finished_too: bool = False, strict: bool = False) -> int:
@@ -135,8 +141,10 @@ class Session:
         found = (self.journal.latest_series() if finished_too
                  else self.journal.open_series())
         if found is not None:
+            self._seat_from(found[1])
             other = self.journal.series_identity(found[0])
             if found[1] != self.fingerprint():
+                self._seat(None)
                 if strict:
                     raise SeriesMismatch(
                         f"the journal {self.journal.path} holds a series played with another "
@@ -155,6 +163,8 @@ class Session:
                     "a new series starts")
                 found = None
         if found is None:
+            if self.seating is not None:
+                self._seat(None)
             try:
                 self.series_id = self.journal.start_series(self.fingerprint(), self.identity)
             except JournalError as exc:
@@ -211,8 +221,37 @@ class Session:
         self.recovery_numbers = (self.table.deal.number, rec.lost)
         self.problems.append(self.recovery_note)
 
+    def _seat(self, seating: Seating | None) -> None:
+        """Play with ``seating``'s players, games and first dealer (None: the table's own)."""
+        self.seating = seating
+        self.config = self.base_config if seating is None else seated_config(
+            self.base_config, seating)
+        self.table = Table(self.config)
+
+    def _seat_from(self, fingerprint: dict[str, Any]) -> None:
+        """A journalled series that was started from a club seating is resumed with it."""
+        club = fingerprint.get("club")
+        if not isinstance(club, dict):
+            return
+        try:
+            self._seat(parse_seating(club))
+        except SeatingError as exc:  # a verified record; never fatal
+            self.problems.append(f"the series' club seating cannot be read: {exc}")
+
+    def start_seated_series(self, seating: Seating) -> None:
+        """Every seat confirmed the club's seating: a new series with its players, its number
+        of games and its first dealer; each finished game carries the tournament's ids."""
+        self._seat(seating)
+        self.rejected = []
+        if self.journal is not None:
+            try:
+                self.series_id = self.journal.start_series(self.fingerprint(), self.identity)
+            except JournalError as exc:
+                self._journal_failed(str(exc))
+
     def start_new_series(self, abandon: bool = False) -> None:
-        """The series is over and a card is dealt: a new series at the same table.
+        """The series is over and a card is dealt: a new series at the same table, with the
+        table's own players (a tournament's series is not played twice).
 
         ``abandon``: the players chose not to go on with an unfinished series (the simulator's
         start screen): it is closed in the journal, so it is not offered again."""
@@ -221,7 +260,7 @@ class Session:
                 self.journal.finish_series(self.series_id)
             except JournalError as exc:
                 self._journal_failed(str(exc))
-        self.table = Table(self.config)
+        self._seat(None)
         self.rejected = []
         if self.journal is not None:
             try:
@@ -446,4 +485,9 @@ def game_payload(session: Session, d: Any, revision: int) -> dict[str, Any]:
         "series": session.series_id, "game": d.number, "revision": revision,
         "players": list(table.names), "seats": list(d.seats), "dealer": d.dealer,
         "result": deal_json(d), "iss": iss, "at": time.time(),
+        **({"club": {"tournament": session.seating.tournament,
+                     "series": session.seating.series,
+                     "players": [p.id if p.id is not None else p.name
+                                 for p in session.seating.players]}}
+           if session.seating is not None else {}),
     }

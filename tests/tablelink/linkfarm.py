@@ -2,7 +2,7 @@
 
     python linkfarm.py FARM.json
 
-``FARM.json``: ``{"tables": [{"table", "url", "password_file", "outbox", "spool"}],
+``FARM.json``: ``{"tables": [{"table", "url", "password_file", "outbox" (a journal), "spool"}],
 "club", "options": {LinkOptions fields}}``. Runs until SIGTERM (or is SIGKILLed by the test).
 """
 
@@ -14,11 +14,8 @@ import sys
 import threading
 from pathlib import Path
 
-sys.path.insert(0, str(Path(__file__).resolve().parent))
-
-from linkkit import FileOutbox
-
 from firmware_host.clubconfig import parse_club
+from link.outbox import JournalOutbox
 from link.service import Link, LinkOptions
 
 
@@ -31,7 +28,7 @@ def main(path: str) -> int:
     for t in farm["tables"]:
         cfg = parse_club({"broker": t["url"], "club": farm["club"], "table": t["table"],
                           "password_file": t["password_file"]})
-        link = Link(cfg, FileOutbox(Path(t["outbox"])), Path(t["spool"]), opts)
+        link = Link(cfg, JournalOutbox(Path(t["outbox"])), Path(t["spool"]), opts)
         th = threading.Thread(target=link.run, args=(stop.is_set, 0.05), daemon=True)
         th.start()
         threads.append(th)

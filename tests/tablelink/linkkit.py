@@ -88,50 +88,26 @@ def start_link(cfg: ClubConfig, source: Any, spool: Path,
     return LinkThread(Link(cfg, source, spool, options))
 
 
-class FileOutbox:
-    """A scripted controller's outbox in an SQLite file of its own (writer and reader side).
-
-    The stand-in for the journal's outbox where a test runs links in other processes; the
-    reader has the journal reader's shape: ``read(after_seq, limit)``.
-    """
+class JournalTable:
+    """A scripted controller: a real journal whose every game finishes at once, its outbox
+    item written with the game's last input (what the controller's session does)."""
 
     def __init__(self, path: Path) -> None:
+        from firmware_host.journal import Journal
+
         self.path = Path(path)
-        self._conn: Any = None
-
-    def _writer(self) -> Any:
-        import sqlite3
-
-        if self._conn is None:
-            self._conn = sqlite3.connect(self.path, isolation_level=None,
-                                         check_same_thread=False)
-            self._conn.execute("PRAGMA journal_mode=WAL")
-            self._conn.execute("CREATE TABLE IF NOT EXISTS outbox (seq INTEGER PRIMARY KEY, "
-                               "series INT, game INT, revision INT, payload TEXT)")
-        return self._conn
+        self.journal = Journal.open(self.path)
+        self.series = self.journal.start_series({"players": ["Anna", "Ben", "Carla"]})
 
     def add(self, game: int, revision: int = 1, **extra: Any) -> None:
-        import json
+        from firmware_host.journal import OutboxItem
 
-        self._writer().execute(
-            "INSERT INTO outbox (series, game, revision, payload) VALUES (1, ?, ?, ?)",
-            (game, revision, json.dumps(payload(game, revision, **extra))))
+        self.journal.append(self.series, {"seat": 0, "press": "pass"}, "accepted",
+                            outbox=[OutboxItem(game, revision, payload(game, revision,
+                                                                       **extra))])
 
-    def read(self, after_seq: int, limit: int) -> list[OutboxRow]:
-        import json
-        import sqlite3
-
-        if not self.path.exists():
-            return []
-        conn = sqlite3.connect(f"file:{self.path}?mode=ro", uri=True, timeout=5)
-        try:
-            rows = conn.execute("SELECT seq, series, game, revision, payload FROM outbox "
-                                "WHERE seq > ? ORDER BY seq LIMIT ?", (after_seq, limit))
-            return [OutboxRow(s, 0, se, g, r, json.loads(p)) for s, se, g, r, p in rows]
-        except sqlite3.Error:
-            return []
-        finally:
-            conn.close()
+    def close(self) -> None:
+        self.journal.close()
 
 
 class TcpForwarder:

@@ -8,7 +8,8 @@ with a killed link or broker) must be byte-identical, so that by ``id`` it chang
 
 Size: ``SKAT_CLUB_SIM_TABLES`` (100) x ``SKAT_CLUB_SIM_GAMES`` (48), played over
 ``SKAT_CLUB_SIM_SECONDS`` (8). The links run in two farm processes of 45 and ten processes of
-one (the ones killed); the controllers are one thread of this test writing every outbox.
+one (the ones killed); the controllers are one thread of this test writing every table's
+journal (real journals: each game's outbox item in the record of its last input).
 """
 
 from __future__ import annotations
@@ -25,7 +26,7 @@ from pathlib import Path
 
 import pytest
 from brokers import Recorder, club_spec
-from linkkit import FileOutbox, TcpForwarder
+from linkkit import JournalTable, TcpForwarder
 
 HERE = Path(__file__).resolve().parent
 TABLES = int(os.environ.get("SKAT_CLUB_SIM_TABLES", "100"))
@@ -75,16 +76,15 @@ def test_hundred_tables_lose_nothing_through_kills_restarts_and_an_offline_half(
                    clean=False)
     offline = names[-1]
     cable = TcpForwarder(broker.port)
-    outboxes = {t: FileOutbox(tmp_path / t / "outbox.sqlite") for t in names}
     for t in names:
         (tmp_path / t).mkdir(exist_ok=True)
-        outboxes[t]._writer()
+    outboxes = {t: JournalTable(tmp_path / t / "journal.sqlite") for t in names}
 
     def entry(t: str) -> dict:
         port = cable.port if t == offline else broker.port
         return {"table": t, "url": f"mqtt://127.0.0.1:{port}",
                 "password_file": str(broker.password_file(t)),
-                "outbox": str(tmp_path / t / "outbox.sqlite"), "spool": str(tmp_path / t)}
+                "outbox": str(tmp_path / t / "journal.sqlite"), "spool": str(tmp_path / t)}
 
     killable = names[:KILLED]
     rest = names[KILLED:]
@@ -149,6 +149,8 @@ def test_hundred_tables_lose_nothing_through_kills_restarts_and_an_offline_half(
                 proc.kill()
         cable.close()
         rec.close()
+        for box in outboxes.values():
+            box.close()
         if str(tmp_path).startswith("/dev/shm/"):
             import shutil
 

@@ -32,6 +32,13 @@ class CommandError(ValueError):
 
 
 @dataclass(frozen=True)
+class ConfirmSeat:
+    """A player touched their name on the club's seating: that seat is confirmed."""
+
+    seat: int
+
+
+@dataclass(frozen=True)
 class LayCard:
     """Simulator: the card is laid on that seat's pad (or, in the deal, dealt)."""
 
@@ -127,7 +134,7 @@ class Quit:
 
 Command = (
     LayCard | DealNext | DealRest | Press | Declare | SetLanguage | SetCardStyle | ShowLastTrick
-    | ShowSheet | ShowAnalysis | Resume | AskHint | Quit
+    | ShowSheet | ShowAnalysis | Resume | AskHint | Quit | ConfirmSeat
 )
 
 

@@ -17,6 +17,7 @@ from .view import (
     SCENES,
     BiddingView,
     Call,
+    ClubLine,
     DealView,
     DeclarationView,
     EnrolView,
@@ -25,6 +26,7 @@ from .view import (
     Prompt,
     PushingView,
     ResultView,
+    SeatingView,
     SheetRow,
     SheetView,
     TrickView,
@@ -173,10 +175,19 @@ def _idle(v: View) -> View:
     return replace(v, scene="idle")
 
 
+def _seating(v: View) -> View:
+    """The club's seating for this table, one seat confirmed (display.clubscene)."""
+    return replace(
+        v, scene="seating", hands=(),
+        club=ClubLine("offline", "20:14", 3),
+        seating=SeatingView("herbst-2026", "2", 36 if len(v.players) == 3 else 48, 0,
+                            v.players, (True,) + (False,) * (len(v.players) - 1)))
+
+
 SAMPLES: dict[str, Callable[[View], View]] = {
     "enrol": _enrol, "deal": _deal, "bidding": _bidding, "declaration": _declaration,
     "pushing": _pushing, "play": _play, "result": _result, "sheet": _sheet_scene,
-    "fault": _fault, "idle": _idle,
+    "fault": _fault, "idle": _idle, "seating": _seating,
 }
 assert set(SAMPLES) == set(SCENES)
 

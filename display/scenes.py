@@ -182,6 +182,13 @@ class SceneBuilder:
             total = v.sheet.games_total
             sub = (_("Game {n} of {total}").format(n=v.game_number, total=total) if total
                    else _("Game {n}").format(n=v.game_number))
+        club = v.club is not None and v.scene not in ("fault", "idle", "seating") and (
+            v.club.state != "online" or v.club.waiting)
+        if club:  # the club's line only when there is something to say (offline, sending)
+            from .clubscene import club_line
+
+            line = club_line(v.club, self.tr)
+            sub = f"{sub} · {line}" if sub else line
         standing = v.faults if v.scene not in ("fault", "idle") else ()
         if standing:  # a reader down or the journal: said on every screen until it is fixed
             title_w = min(left_w * 0.45, max(left_w * 0.3, self.label_width(title, 19, 0)))
@@ -195,8 +202,9 @@ class SceneBuilder:
             title_w = left_w * (0.55 if sub else 1.0)
         f.text(12, 4, title_w, TOP - 8, title, size=24, face="bold", align="left", role="title")
         if sub:
-            f.text(12 + title_w + 6, 8, left_w - title_w - 6, TOP - 16, sub, size=18,
-                   colour=MUTED, align="left", role="subtitle")
+            f.text(12 + title_w + 6, 4 if club else 8, left_w - title_w - 6,
+                   TOP - (8 if club else 16), sub, size=18, colour=MUTED, align="left",
+                   role="subtitle", wrap=club)
         return TOP + GAP
 
     def label_width(self, label: str, size: float, least: float) -> float:
@@ -395,8 +403,18 @@ class SceneBuilder:
         if v.note:
             f.text(40, 340, f.W - 80, 36, v.note, size=22, colour=MUTED, role="note",
                    ellipsize=True)
+        if v.club is not None:
+            from .clubscene import club_line
+
+            f.text(40, 372, f.W - 80, 28, club_line(v.club, self.tr), size=18, colour=MUTED,
+                   role="club-line", ellipsize=True)
         f.text(40, 400, f.W - 80, 40, _("Lay a card or touch the screen"), size=22,
                colour=MUTED, role="wake-hint")
+
+    def scene_seating(self) -> None:
+        from .clubscene import scene_seating
+
+        scene_seating(self)
 
     def scene_enrol(self) -> None:
         f, _, v = self.f, self._, self.v

@@ -30,11 +30,11 @@ from .hints import HintView
 
 Scene = Literal[
     "enrol", "deal", "bidding", "declaration", "pushing", "play", "result", "sheet", "fault",
-    "idle",
+    "idle", "seating",
 ]
 SCENES: tuple[Scene, ...] = (
     "enrol", "deal", "bidding", "declaration", "pushing", "play", "result", "sheet", "fault",
-    "idle",
+    "idle", "seating",
 )
 CardStyle = Literal["french", "four-colour", "german"]
 CARD_STYLES: tuple[CardStyle, ...] = ("french", "four-colour", "german")
@@ -257,6 +257,29 @@ class SheetView:
 
 
 @dataclass(frozen=True)
+class ClubLine:
+    """The club link's state for the status line (display.clubscene): ``state`` is
+    ``online``, ``connecting``, ``offline`` or ``refused``; ``since`` the local time it began
+    ("20:14"); ``waiting`` the finished games the club's broker has not acknowledged yet."""
+
+    state: str
+    since: str = ""
+    waiting: int = 0
+
+
+@dataclass(frozen=True)
+class SeatingView:
+    """A tournament's seating for this table, each seat to confirm (scene ``seating``)."""
+
+    tournament: str
+    series: str
+    games: int
+    first_dealer: int
+    players: tuple[str, ...]
+    confirmed: tuple[bool, ...]
+
+
+@dataclass(frozen=True)
 class View:
     """One whole screen. Only ``scene`` and ``players`` are required; the rest defaults to
     "nothing to show". The sub-view that matches ``scene`` must be present."""
@@ -292,6 +315,8 @@ class View:
                                      # series from last time: go on with it or start anew)
     hint_seat: int | None = None     # hints on: the person who may ask for one now
     hint: HintView | None = None     # the hint asked for (display.hints), until the next input
+    club: ClubLine | None = None     # the club link's status line (a table of a club)
+    seating: SeatingView | None = None  # scene "seating": the club's seating to confirm
 
     def __post_init__(self) -> None:
         n = len(self.players)
@@ -307,7 +332,7 @@ class View:
         needed = {"enrol": self.enrol, "deal": self.deal, "bidding": self.bidding,
                   "declaration": self.declaration, "pushing": self.pushing, "play": self.play,
                   "result": self.result,
-                  "sheet": self.sheet}
+                  "sheet": self.sheet, "seating": self.seating}
         if self.scene in needed and needed[self.scene] is None:
             raise ViewError(f"scene {self.scene!r} needs the view's {self.scene} field")
         if self.hands and len(self.hands) != n:

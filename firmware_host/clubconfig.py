@@ -28,7 +28,8 @@ from typing import Any
 ID_RE = re.compile(r"^[A-Za-z0-9][A-Za-z0-9._-]{0,63}$")
 BROKER_RE = re.compile(r"^(mqtts?)://(\[[0-9A-Fa-f:.]+\]|[A-Za-z0-9.-]+)(?::(\d{1,5}))?/?$")
 DEFAULT_PORTS = {"mqtt": 1883, "mqtts": 8883}
-KEYS = {"broker", "club", "table", "username", "password_file", "ca_file", "keepalive"}
+KEYS = {"broker", "club", "table", "username", "password_file", "ca_file", "keepalive",
+        "player_tags"}
 
 
 @dataclass(frozen=True)
@@ -45,6 +46,7 @@ class ClubConfig:
     password_file: Path
     ca_file: Path | None = None
     keepalive: int = 30
+    player_tags: Path | None = None  # skat-table enroll --players: player id -> tag UID
 
     @property
     def tls(self) -> bool:
@@ -112,4 +114,5 @@ def parse_club(sec: Mapping[str, Any], base_dir: Path | None = None) -> ClubConf
             raise _error("keepalive", f"must be seconds from 5 to 3600, not {keepalive!r}")
     return ClubConfig(broker=values["broker"], scheme=scheme, host=host, port=port,
                       club=values["club"], table=values["table"], username=username,
-                      password_file=path("password_file"), ca_file=ca_file, keepalive=keepalive)
+                      password_file=path("password_file"), ca_file=ca_file, keepalive=keepalive,
+                      player_tags=path("player_tags") if "player_tags" in values else None)

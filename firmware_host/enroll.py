@@ -22,8 +22,12 @@ from typing import Any
 def add_arguments(p: argparse.ArgumentParser) -> None:
     p.add_argument("--config", metavar="FILE", help="the table config: which readers to use")
     p.add_argument("--zone", default="deal", help="the zone whose reader enrols (default deal)")
-    p.add_argument("--out", metavar="FILE", default="deck.toml",
-                   help="the deck file to write or resume (default deck.toml)")
+    p.add_argument("--out", metavar="FILE",
+                   help="the deck file to write or resume (default deck.toml; with --players "
+                        "players.toml)")
+    p.add_argument("--players", nargs="+", metavar="ID",
+                   help="enrol player tags instead of a deck: each player's club id in turn "
+                        "(the config names the file with [club] player_tags)")
     p.add_argument("--name", help="the deck's name (default: the file name)")
     p.add_argument("--uids", metavar="FILE",
                    help="take UIDs from a file, one a line ('undo' takes one back), "
@@ -35,7 +39,9 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
 def cmd_enroll(args: argparse.Namespace) -> int:
     from drivers.decks import DeckError, DeckRegistry, EnrolmentSession, load_deck
 
-    out = Path(args.out)
+    if args.players:
+        return _enroll_players(args)
+    out = Path(args.out or "deck.toml")
     try:
         out.parent.mkdir(parents=True, exist_ok=True)
     except OSError as exc:
@@ -208,3 +214,46 @@ def _reader_uids(args: argparse.Namespace,
                 print(f"  {e}", file=sys.stderr)  # a card that answers but cannot be read
 
     return gen()
+
+
+def _enroll_players(args: argparse.Namespace) -> int:
+    """``enroll --players ID ...``: a player tag for each id (firmware_host.playertags)."""
+    from drivers.decks import DeckError, load_deck
+    from firmware_host.playertags import PlayerTagError, enrol_players
+
+    out = Path(args.out or "players.toml")
+    # Every card tag the table knows is refused as a player tag: the decks next to the file,
+    # and the config's deck and the decks next to it.
+    cards: set[str] = set()
+    for deck_file in sorted(out.resolve().parent.glob("*.toml")):
+        try:
+            cards.update(load_deck(deck_file).cards.values())
+        except (DeckError, ValueError, OSError):
+            continue
+    if args.config:
+        from firmware_host.config import ConfigError, load_config
+
+        try:
+            config = load_config(args.config, deck_required=False)
+        except ConfigError as exc:
+            print(f"skat-table: config error: {exc}", file=sys.stderr)
+            return 2
+        cards.update(config.deck)
+        cards.update(config.other_decks)
+    if args.uids:
+        source: Iterator[str] | None = iter(Path(args.uids).read_text(encoding="utf-8").split())
+    else:
+        source = _reader_uids(args)
+    if source is None:
+        return 2
+    print(f"Enrolling player tags into {out}: lay each player's tag on the {args.zone} reader.",
+          file=sys.stderr)
+    try:
+        return enrol_players(args.players, out, source, cards,
+                             lambda text: print(text, file=sys.stderr, flush=True))
+    except PlayerTagError as exc:
+        print(f"skat-table: {exc}", file=sys.stderr)
+        return 2
+    except OSError as exc:
+        print(f"skat-table: cannot save {out}: {exc.strerror or exc}", file=sys.stderr)
+        return 1

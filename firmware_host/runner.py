@@ -60,6 +60,7 @@ class EventLoop:
         self.running = False
         self.waker: Callable[[], None] | None = None
         self.lights: Any = None  # drivers.gpio.TableIO when the table has buttons and lights
+        self.club: Any = None    # firmware_host.clubdesk.ClubDesk at a table of a club
         # The simulator's window paces the computer's cards so a person can follow them: a
         # card every ``pace`` seconds, a completed trick stays ``trick_pause`` seconds (or until
         # the person leads). 0 (tests, the real table) lays them at once.
@@ -162,7 +163,11 @@ class EventLoop:
             self.last_refusal = Refusal("other", text, zone=event.zone)
             if self.beep is not None:
                 self.beep()
+        elif self.club is not None and self.club.intercept(event, self.session):
+            pass  # a player tag or a seat confirming the club's seating: never a card
         else:
+            if self.club is not None:
+                self.club.banner = None
             inp = self.to_input(event)
             if inp is not None:
                 out = self.session.submit(inp)
@@ -241,6 +246,8 @@ class EventLoop:
                               simulator=self.simulator is not None,
                               reader_faults=self.reader_faults, language=self.language,
                               card_style=self.card_style)
+            if self.club is not None:
+                view = self.club.decorate(view, self.session)
             self.show(replace(view, offer=self.offer) if self.offer else view)
         self.notifier.status(status_line(self.session, self.reader_faults))
         if self.lights is not None:
@@ -285,6 +292,12 @@ class EventLoop:
             interval = max(0.0, min(interval, self._due - self.clock()))
         events = self._next_events(interval, wait)
         self.notifier.watchdog()
+        if self.club is not None:
+            try:
+                if self.club.poll(self.session):
+                    self.refresh()
+            except Exception:  # the club is never worth stopping the table for
+                log.exception("club: cannot read the link's files")
         for event in events:
             if event is STOP:
                 return False
@@ -438,6 +451,23 @@ def cmd_run(args: argparse.Namespace) -> int:
     return run_kiosk(config, simulated=False, journal_path=str(data_dir / "journal.sqlite"))
 
 
+def club_desk(config: Any, data_dir: Path) -> Any:
+    """The club's side of the table when the config has ``[club]`` (else None)."""
+    if getattr(config, "club", None) is None:
+        return None
+    from firmware_host.clubdesk import ClubDesk
+    from firmware_host.clubfiles import club_dir
+    from firmware_host.playertags import PlayerTagError, load_player_tags
+
+    tags = None
+    if config.club.player_tags is not None:
+        try:
+            tags = load_player_tags(config.club.player_tags)
+        except PlayerTagError as exc:  # the table plays on; seats confirm by touch
+            log.error("club: %s", exc)
+    return ClubDesk(club_dir(data_dir), tags)
+
+
 def run_headless_table(config: Any, data_dir: Path) -> int:
     from firmware_host.gamelog import GameLog
 
@@ -450,6 +480,7 @@ def run_headless_table(config: Any, data_dir: Path) -> int:
     from firmware_host.analysis import attach
 
     attach(session, loop.post)  # kept in the journal's database for export and the club
+    loop.club = club_desk(config, data_dir)
     closers = start_hardware(config, loop)
     _stop_on_signals(loop)
     try:
@@ -560,6 +591,8 @@ def run_kiosk(config: Any, simulated: bool, journal_path: str | None,
     from firmware_host.analysis import attach
 
     attach(session, loop.post)
+    if journal_path:
+        loop.club = club_desk(config, Path(journal_path).parent)
     closers = [] if simulated else start_hardware(config, loop)
     _stop_on_signals(loop)
     stop = threading.Event()

@@ -1,0 +1,112 @@
+"""The table's side of the club (firmware_host.clubdesk) in the real event loop: a seating from
+the link is shown, each seat confirms (player tag or touch), the series starts with the
+tournament's players, games and first dealer; a player tag is never a card; the status line."""
+
+from __future__ import annotations
+
+import json
+import time
+from pathlib import Path
+
+from display import commands as cmd
+from drivers import events as ev
+from engine.cards import Card
+from firmware_host.clubdesk import ClubDesk
+from firmware_host.clubfiles import LinkStatus, read_json, write_json
+from firmware_host.config import load_config
+from firmware_host.journal import Journal, read_outbox
+from firmware_host.playertags import PlayerTags
+from firmware_host.runner import EventLoop
+from firmware_host.session import Session
+
+CONFIGS = Path(__file__).resolve().parents[1] / "data" / "configs"
+DORA, EMIL = "04d0a0000000aa", "04e0a0000000bb"
+SEATING = {"tournament": "herbst", "series": 2, "games": 36, "first_dealer": 1,
+           "players": [{"seat": 0, "id": "p17", "name": "Dora"},
+                       {"seat": 1, "id": "p4", "name": "Emil"},
+                       {"seat": 2, "id": None, "name": "Gast"}]}
+
+
+def table(tmp: Path):
+    config = load_config(CONFIGS / "three.toml")
+    session = Session(config, Journal.open(tmp / "journal.sqlite"))
+    session.resume()
+    views: list = []
+    loop = EventLoop(session, show=views.append)
+    loop.club = ClubDesk(tmp / "club", PlayerTags({"p17": DORA, "p4": EMIL}))
+    return session, loop, views
+
+
+def lay(loop: EventLoop, zone: str, uid: str) -> None:
+    loop.handle(ev.TagLaid(zone, uid, time.monotonic()))
+    loop.handle(ev.TagGone(zone, uid, time.monotonic()))
+
+
+def test_seating_confirmed_by_tags_and_touch_starts_the_tournament_series(tmp_path) -> None:
+    session, loop, views = table(tmp_path)
+    club = tmp_path / "club"
+    write_json(club / "status.json", LinkStatus("offline", 0.0, 3).to_json())
+    write_json(club / "seating.json", {**SEATING, "received": 1.0})
+    loop.serve_once(0.01)
+    v = views[-1]
+    assert v.scene == "seating" and v.seating.players == ("Dora", "Emil", "Gast")
+    assert v.seating.confirmed == (False, False, False)
+    assert v.club.state == "offline" and v.club.waiting == 3
+    lay(loop, "seat0", DORA)                      # Dora on her own pad
+    loop.handle(cmd.ConfirmSeat(2))               # the guest touches her name
+    assert views[-1].seating.confirmed == (True, False, True)
+    assert session.seating is None, "not before every seat confirmed"
+    lay(loop, "deal", EMIL)                       # Emil's tag on the deal reader: his seat
+    assert session.seating is not None and session.table.names == ("Dora", "Emil", "Gast")
+    assert session.config.table.series_length == 36 and session.table.deal.dealer == 1
+    assert views[-1].scene == "deal"
+    state = read_json(club / "table.json")
+    assert state == {"state": "playing", "tournament": "herbst", "series": "2", "game": 1}
+
+    # A player tag during the deal is never a card: nothing is journalled for the game.
+    tags = session.config.card_tags()
+    cards = list(Card)
+    for card in cards[:5]:
+        lay(loop, "deal", tags[card])
+    before = session.table.deal.cards_known()
+    lay(loop, "deal", DORA)
+    assert session.table.deal.cards_known() == before == 5
+    assert "player tag of p17" in views[-1].refusal.detail
+    for card in cards[5:]:
+        lay(loop, "deal", tags[card])
+    while session.table.phase == "bidding":
+        loop.handle(cmd.Press(session.table.seat_to_act(), "pass"))
+    rows = read_outbox(tmp_path / "journal.sqlite")
+    assert [r.payload["club"]["players"] for r in rows] == [["p17", "p4", "Gast"]]
+    # The same seating again (the link reconnected) asks nobody again.
+    write_json(club / "seating.json", {**SEATING, "received": 2.0})
+    loop.serve_once(0.01)
+    assert views[-1].scene != "seating"
+    session.close()
+
+
+def test_a_broken_or_foreign_seating_file_changes_nothing(tmp_path) -> None:
+    session, loop, views = table(tmp_path)
+    club = tmp_path / "club"
+    club.mkdir()
+    (club / "seating.json").write_text("{not json")
+    loop.serve_once(0.01)
+    (club / "seating.json").write_text(json.dumps({**SEATING, "players": SEATING["players"]
+                                                   + [{"seat": 3, "id": "p9", "name": "V"}],
+                                                   "first_dealer": 7}))
+    loop.serve_once(0.01)
+    assert loop.club.pending is None and session.seating is None
+    assert all(v.scene != "seating" for v in views)
+    session.close()
+
+
+def test_a_seating_waits_for_the_end_of_the_game(tmp_path) -> None:
+    session, loop, views = table(tmp_path)
+    tags = session.config.card_tags()
+    lay(loop, "deal", tags[Card.CJ])              # a deal has begun
+    write_json(tmp_path / "club" / "seating.json", SEATING)
+    loop.serve_once(0.01)
+    assert loop.club.pending is not None and views[-1].scene == "deal"
+    loop.handle(cmd.ConfirmSeat(0))
+    assert not loop.club.confirmed and session.seating is None
+    session.close()

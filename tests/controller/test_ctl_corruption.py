@@ -40,6 +40,9 @@ import pytest
 from firmware_host.journal import Journal
 
 FULL = os.environ.get("SKAT_CORRUPTION", "") == "full"
+# The full run opens thousands of journals, each in a child under its own hard timeout, so
+# pytest's per-test limit (pyproject) would cut it short; the sample run keeps that limit.
+pytestmark = [pytest.mark.timeout(7200)] if FULL else []
 SAMPLE = 25  # truncation points per file in the sample run
 FLIPS = 1000 if FULL else 50  # single-bit flips per file
 TIMEOUT_S = 30.0  # a case that takes longer is a hang

@@ -815,13 +815,7 @@ class SceneBuilder:
 
     def concede_dialog(self, p: PlayView) -> None:
         """Conceding ends the game: the kiosk asks first, with what it would count."""
-        f, _ = self.f, self._
-        f.panel(0, 0, f.W, f.H, fill=FELT_DARK, role="modal", radius=0, layer=2)
-        x, w = 60.0, f.W - 120
-        y = TOP + 10
-        f.text(x, y, w, 40, _("Give up this game?"), size=28, face="bold", role="confirm-title",
-               layer=3)
-        y += 52
+        _ = self._
         name = self.name(p.declarer)
         lost, won = p.concede_values
         declarer = (_("{name} gives up: lost, {value}").format(name=name, value=f"{lost:+d}")
@@ -833,23 +827,30 @@ class SceneBuilder:
                    (defenders, cmd.Press(self.defender(p.declarer), "concede"),
                     "confirm-defenders"),
                    (_("Cancel: play on"), CloseDialog(), "confirm-cancel")]
-        bh = min(72.0, (f.H - y - 16 - 2 * 12) / 3)
+        self.choice_dialog(_("Give up this game?"), choices, max_h=72.0, gap=12, size=24)
+
+    def choice_dialog(self, title: str, choices: list[tuple[str, object, str]], *,
+                      max_h: float, gap: int, size: int) -> None:
+        """A modal question over the whole screen: a title, then one button per choice; the
+        last choice is the way back (gold)."""
+        f = self.f
+        f.panel(0, 0, f.W, f.H, fill=FELT_DARK, role="modal", radius=0, layer=2)
+        x, w = 60.0, f.W - 120
+        y = TOP + 10
+        f.text(x, y, w, 40, title, size=28, face="bold", role="confirm-title", layer=3)
+        y += 52
+        n = len(choices)
+        bh = min(max_h, (f.H - y - 16 - (n - 1) * gap) / n)
         for i, (label, command, role) in enumerate(choices):
-            f.button(x, y, w, bh, label, command, role=role, size=24, layer=3, wrap=True,
-                     fill=GOLD if i == 2 else BUTTON,
-                     colour=GOLD_DARK if i == 2 else BUTTON_INK)
-            y += bh + 12
+            last = i == n - 1
+            f.button(x, y, w, bh, label, command, role=role, size=size, layer=3, wrap=True,
+                     fill=GOLD if last else BUTTON, colour=GOLD_DARK if last else BUTTON_INK)
+            y += bh + gap
 
     def claim_dialog(self, p: PlayView) -> None:
         """The declarer shows his cards and claims the rest: at which level (ISkO 4.4.4: a
         higher level is said when he shows)."""
-        f, _ = self.f, self._
-        f.panel(0, 0, f.W, f.H, fill=FELT_DARK, role="modal", radius=0, layer=2)
-        x, w = 60.0, f.W - 120
-        y = TOP + 10
-        f.text(x, y, w, 40, _("{name} claims the rest").format(name=self.name(p.declarer)),
-               size=28, face="bold", role="confirm-title", layer=3)
-        y += 52
+        _ = self._
         choices = [(_("Claim the rest: simple"), cmd.Press(p.declarer, "claim", level=""),
                     "claim-simple"),
                    (_("Claim the rest with schneider"),
@@ -857,12 +858,8 @@ class SceneBuilder:
                    (_("Claim the rest with schwarz"),
                     cmd.Press(p.declarer, "claim", level="schwarz"), "claim-schwarz"),
                    (_("Cancel: play on"), CloseDialog(), "confirm-cancel")]
-        bh = min(64.0, (f.H - y - 16 - 3 * 10) / 4)
-        for i, (label, command, role) in enumerate(choices):
-            f.button(x, y, w, bh, label, command, role=role, size=22, layer=3, wrap=True,
-                     fill=GOLD if i == 3 else BUTTON,
-                     colour=GOLD_DARK if i == 3 else BUTTON_INK)
-            y += bh + 10
+        self.choice_dialog(_("{name} claims the rest").format(name=self.name(p.declarer)),
+                           choices, max_h=64.0, gap=10, size=22)
 
     def waiting_dialog(self, p: PlayView) -> None:
         """A claim (ISkO 4.4.4: the declarer's cards open, each defender agrees or not) or a

@@ -118,17 +118,17 @@ class TcpForwarder:
         import socket
 
         self.target = target
-        with socket.socket() as s:
-            s.bind(("127.0.0.1", 0))
-            self.port = s.getsockname()[1]
+        # Bound now but not listening: connections are refused, and no other process can take
+        # the port before the cable is plugged in (a port given back and bound again later was).
+        self._server: Any = socket.socket()
+        self._server.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+        self._server.bind(("127.0.0.1", 0))
+        self.port = self._server.getsockname()[1]
         self._stop = threading.Event()
         self._threads: list[threading.Thread] = []
-        self._server: Any = None
 
     def open(self) -> None:
-        import socket
-
-        self._server = socket.create_server(("127.0.0.1", self.port), reuse_port=False)
+        self._server.listen()
         self._server.settimeout(0.2)
         t = threading.Thread(target=self._accept, daemon=True)
         t.start()

@@ -16,12 +16,66 @@ import argparse
 import json
 import sys
 
-PLAYERS = ("pimc", "random", "rule")
+
+def _player_names() -> tuple[str, ...]:
+    from engine.players import PLAYER_NAMES
+
+    return PLAYER_NAMES
+
+
+# (label, SideStats attribute, format): the per-version statistics, in the order printed
+STAT_ROWS = (
+    ("seat-games", "seats", "n"),
+    ("declared (share of seat-games)", "declared_share", "%"),
+    ("won (share of declared)", "won_share", "%"),
+    ("grand (share of declared)", "grand_share", "%"),
+    ("  grand won", "grand_won_share", "%"),
+    ("null (share of declared)", "null_share", "%"),
+    ("  null won", "null_won_share", "%"),
+    ("lost schneider as declarer (games)", "schneidered_declarer", "n"),
+    ("lost schneider as defender (seats)", "schneidered_defender", "n"),
+    ("overbid and lost (games)", "overbid_lost", "n"),
+    ("mean bid when declaring", "mean_bid", "f"),
+    ("mean bid limit when declaring", "mean_limit", "f"),
+)
+
+
+def stats_table(report: object) -> list[str]:
+    """The per-version statistics as text lines (A's and B's column)."""
+    s = report.settings  # type: ignore[attr-defined]
+    stats = report.stats  # type: ignore[attr-defined]
+    names = (f"A {s.a}", f"B {s.b}")
+    width = max(len(r[0]) for r in STAT_ROWS)
+    lines = [f"{'':{width}}  {names[0]:>14}  {names[1]:>14}"]
+    for label, attr, fmt in STAT_ROWS:
+        cells = []
+        for who in ("A", "B"):
+            st = stats[who]
+            v = getattr(st, attr)
+            if v is None:
+                cells.append("-")
+            elif fmt == "%":
+                num, den = {
+                    "declared_share": (st.declared, st.seats),
+                    "won_share": (st.won, st.declared),
+                    "grand_share": (st.grand, st.declared),
+                    "grand_won_share": (st.grand_won, st.grand),
+                    "null_share": (st.null, st.declared),
+                    "null_won_share": (st.null_won, st.null),
+                }[attr]
+                cells.append(f"{100 * v:.1f}% ({num}/{den})")
+            elif fmt == "f":
+                cells.append(f"{v:.1f}")
+            else:
+                cells.append(str(v))
+        lines.append(f"{label:{width}}  {cells[0]:>14}  {cells[1]:>14}")
+    return lines
 
 
 def add_arguments(p: argparse.ArgumentParser) -> None:
-    p.add_argument("--a", default="pimc", choices=PLAYERS, help="player A (default pimc)")
-    p.add_argument("--b", default="rule", choices=PLAYERS, help="player B (default rule)")
+    names = ", ".join(_player_names())
+    p.add_argument("--a", default="pimc", help=f"player A (default pimc; one of {names})")
+    p.add_argument("--b", default="rule", help=f"player B (default rule; one of {names})")
     p.add_argument("--deals", type=int, default=100, help="number of deals (x6 games)")
     p.add_argument("--seed", type=int, default=0, help="first deal seed (default 0)")
     p.add_argument("--budget", type=float, default=1.0,
@@ -45,6 +99,13 @@ def _check(args: argparse.Namespace) -> str | None:
         return f"--worlds must be at least 1, not {args.worlds}"
     if args.jobs < 1:
         return f"--jobs must be at least 1, not {args.jobs}"
+    from engine.players import PlayerError, make_player
+
+    for flag, name in (("--a", args.a), ("--b", args.b)):
+        try:
+            make_player(name, workers=1)
+        except PlayerError as e:
+            return f"{flag}: {e}"
     return None
 
 
@@ -76,7 +137,7 @@ def cmd_duel(args: argparse.Namespace) -> int:
     mode = "fixed contract (card play only)" if s.fixed_contract else "full game"
     print(f"{s.a} vs {s.b}, {mode}: {len(report.per_deal)} deals, {report.games} games, "
           f"seed {s.seed}, {report.seconds:.0f} s")
-    if "pimc" in (s.a, s.b):
+    if any(n.startswith("pimc") for n in (s.a, s.b)):
         budget = f"{s.worlds} worlds" if s.worlds else f"{s.budget:g} s"
         print(f"PIMC budget per decision: {budget}")
     print(f"Seeger-Fabian points per game: {s.a} {report.a_per_game:+.1f}, "
@@ -89,4 +150,7 @@ def cmd_duel(args: argparse.Namespace) -> int:
         n = len(report.decision_times[name])
         print(f"{name} decision time: p50 {p50:.3f} s, p95 {p95:.3f} s, max {mx:.3f} s "
               f"({n} decisions)")
+    print()
+    for line in stats_table(report):
+        print(line)
     return 0

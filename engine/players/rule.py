@@ -55,6 +55,8 @@ class RulePlayer:
     def __init__(self, seed: int = 0, boldness: float = 0.0) -> None:
         self.rng = random.Random(seed)
         self.boldness = boldness
+        # the limit of the last bidding decision (the duel's statistics report it)
+        self.last_bid_limit: int | None = None
 
     # ------------------------------------------------------------------ decisions
 
@@ -78,6 +80,7 @@ class RulePlayer:
 
     def bidding(self, view: SeatView, legal: list[Action]) -> Action:
         limit = ev.bid_limit(view.hand, self.boldness)
+        self.last_bid_limit = limit
         bids = sorted((a for a in legal if isinstance(a, Bid)), key=lambda a: a.value)
         if bids:
             if bids[0].value <= limit:

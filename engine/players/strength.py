@@ -24,9 +24,10 @@ import statistics
 import time
 from collections.abc import Callable, Iterator
 from concurrent.futures import ProcessPoolExecutor
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, fields
 
 from engine.actions import Action
+from engine.contract import GameType
 from engine.deal import Deal
 from engine.game import Game, Phase
 from engine.players import make_player
@@ -34,6 +35,9 @@ from engine.players.base import Player, SeatView
 from engine.players.rule import RulePlayer
 from engine.players.table import play_game
 from engine.scoring import GameResult
+
+# Card points at or below which a side is schneider (ISkO 4.1.2: 30 or fewer).
+SCHNEIDER_POINTS = 30
 
 # Who sits where: "A" or "B" for positions 0, 1, 2 (forehand, middlehand, rearhand).
 SEATINGS: tuple[tuple[str, str, str], ...] = (
@@ -58,6 +62,140 @@ class DuelSettings:
 
 
 @dataclass
+class SideStats:
+    """What one player type (A or B) did in its seats: counts, and the shares derived.
+
+    ``seats`` counts seat-games (three per game). A declaration counts for the type of the
+    declarer; ``schneidered_declarer`` is a suit or grand game its declarer ended with 30
+    or fewer card points, ``schneidered_defender`` a defender seat of this type whose side
+    ended with 30 or fewer (the declarer took 90 or more); ``overbid_lost`` a game lost
+    because its value fell below the bid (the engine's ``overbid``). ``limit_sum``/
+    ``limits``: the declarer's own bid limit, when its player tells it (``last_bid_limit``).
+
+    >>> from engine.contract import Contract
+    >>> s = SideStats()
+    >>> s.record_declarer(GameResult(declarer=0, contract=Contract.parse("G"), bid=48,
+    ...     won=False, value=-144, points=28), limit=72)
+    >>> s.declared, s.grand, s.grand_won, s.schneidered_declarer, s.mean_bid
+    (1, 1, 0, 1, 48.0)
+    """
+
+    seats: int = 0
+    declared: int = 0
+    won: int = 0
+    grand: int = 0
+    grand_won: int = 0
+    null: int = 0
+    null_won: int = 0
+    schneidered_declarer: int = 0
+    schneidered_defender: int = 0
+    overbid_lost: int = 0
+    bid_sum: int = 0
+    limit_sum: int = 0
+    limits: int = 0
+
+    def record_declarer(self, r: GameResult, limit: int | None = None) -> None:
+        """Count one game this type declared (its seat is counted by :meth:`record_seat`)."""
+        self.declared += 1
+        self.won += r.won
+        self.bid_sum += r.bid
+        if limit is not None:
+            self.limit_sum += limit
+            self.limits += 1
+        game = r.contract.game if r.contract is not None else None
+        if game == GameType.GRAND:
+            self.grand += 1
+            self.grand_won += r.won
+        elif game == GameType.NULL:
+            self.null += 1
+            self.null_won += r.won
+        if r.overbid:
+            self.overbid_lost += 1
+        if game != GameType.NULL and r.points is not None and r.points <= SCHNEIDER_POINTS:
+            self.schneidered_declarer += 1
+
+    def record_defender(self, r: GameResult) -> None:
+        """Count one defender seat of this type in a declared game."""
+        game = r.contract.game if r.contract is not None else None
+        if (game not in (None, GameType.NULL) and r.points is not None
+                and 120 - r.points <= SCHNEIDER_POINTS):
+            self.schneidered_defender += 1
+
+    def merge(self, other: SideStats) -> None:
+        for f in fields(self):
+            setattr(self, f.name, getattr(self, f.name) + getattr(other, f.name))
+
+    @staticmethod
+    def _share(n: int, d: int) -> float | None:
+        return n / d if d else None
+
+    @property
+    def declared_share(self) -> float | None:
+        return self._share(self.declared, self.seats)
+
+    @property
+    def won_share(self) -> float | None:
+        return self._share(self.won, self.declared)
+
+    @property
+    def grand_share(self) -> float | None:
+        return self._share(self.grand, self.declared)
+
+    @property
+    def grand_won_share(self) -> float | None:
+        return self._share(self.grand_won, self.grand)
+
+    @property
+    def null_share(self) -> float | None:
+        return self._share(self.null, self.declared)
+
+    @property
+    def null_won_share(self) -> float | None:
+        return self._share(self.null_won, self.null)
+
+    @property
+    def mean_bid(self) -> float | None:
+        return self._share(self.bid_sum, self.declared)
+
+    @property
+    def mean_limit(self) -> float | None:
+        return self._share(self.limit_sum, self.limits)
+
+    def to_json(self) -> dict[str, object]:
+        out: dict[str, object] = {f.name: getattr(self, f.name) for f in fields(self)}
+        for name in ("declared_share", "won_share", "grand_share", "grand_won_share",
+                     "null_share", "null_won_share", "mean_bid", "mean_limit"):
+            v = getattr(self, name)
+            out[name] = None if v is None else round(v, 4)
+        return out
+
+
+def tally(result: GameResult, seating: tuple[str, str, str],
+          limits: tuple[int | None, int | None, int | None] = (None, None, None)
+          ) -> dict[str, SideStats]:
+    """The statistics of one game for the types ``"A"`` and ``"B"`` seated as ``seating``
+    (positions 0-2); ``limits[p]`` is position ``p``'s bid limit if known.
+
+    >>> from engine.contract import Contract
+    >>> r = GameResult(declarer=1, contract=Contract.parse("C"), bid=24, won=True,
+    ...                value=36, points=95)
+    >>> t = tally(r, ("A", "B", "B"))
+    >>> t["A"].seats, t["A"].schneidered_defender, t["B"].declared, t["B"].schneidered_defender
+    (1, 1, 1, 1)
+    """
+    out = {"A": SideStats(), "B": SideStats()}
+    for pos, who in enumerate(seating):
+        out[who].seats += 1
+        if result.declarer is None or result.passed_in or result.contract is None:
+            continue
+        if pos == result.declarer:
+            out[who].record_declarer(result, limits[pos])
+        else:
+            out[who].record_defender(result)
+    return out
+
+
+@dataclass
 class DealOutcome:
     index: int
     deal_seed: int
@@ -66,6 +204,7 @@ class DealOutcome:
     b_mean: float
     contracts: list[str]
     times: dict[str, list[float]]
+    stats: dict[str, SideStats] = field(default_factory=dict)
 
 
 @dataclass
@@ -80,6 +219,7 @@ class DuelReport:
     games: int
     seconds: float
     decision_times: dict[str, list[float]] = field(default_factory=dict)
+    stats: dict[str, SideStats] = field(default_factory=dict)
 
     def percentiles(self, name: str) -> tuple[float, float, float]:
         """(p50, p95, max) decision time in seconds of the player named ``name``."""
@@ -99,6 +239,8 @@ class DuelReport:
             "diff_per_game": round(self.mean, 2),
             "ci95": [round(self.ci_low, 2), round(self.ci_high, 2)],
             "seconds": round(self.seconds, 1),
+            "stats": {who: {"player": s.a if who == "A" else s.b, **st.to_json()}
+                      for who, st in sorted(self.stats.items())},
         }
         for name in sorted(self.decision_times):
             p50, p95, mx = self.percentiles(name)
@@ -198,8 +340,9 @@ def play_deal(settings: DuelSettings, index: int, deal_seed: int) -> DealOutcome
     deal = Deal.shuffled(deal_seed)
     times: dict[str, list[float]] = {settings.a: [], settings.b: []}
     diffs, a_means, b_means, contracts = [], [], [], []
+    stats = {"A": SideStats(), "B": SideStats()}
     for k, seating in enumerate(SEATINGS):
-        players: list[Player] = []
+        players: list[Timed] = []
         for pos, who in enumerate(seating):
             name = settings.a if who == "A" else settings.b
             p = make_player(name, seed=deal_seed * 31 + k * 3 + pos, budget=settings.budget,
@@ -212,6 +355,9 @@ def play_deal(settings: DuelSettings, index: int, deal_seed: int) -> DealOutcome
             if close is not None:
                 close()
         assert game.result is not None
+        limits = tuple(getattr(p.player, "last_bid_limit", None) for p in players)
+        for who, st in tally(game.result, seating, limits).items():  # type: ignore[arg-type]
+            stats[who].merge(st)
         sf = seeger_fabian(game.result)
         a = [sf[i] for i in range(3) if seating[i] == "A"]
         b = [sf[i] for i in range(3) if seating[i] == "B"]
@@ -220,7 +366,7 @@ def play_deal(settings: DuelSettings, index: int, deal_seed: int) -> DealOutcome
         diffs.append(a_means[-1] - b_means[-1])
         contracts.append(str(game.result.contract) if game.result.contract else "-")
     return DealOutcome(index, deal_seed, statistics.fmean(diffs), statistics.fmean(a_means),
-                       statistics.fmean(b_means), contracts, times)
+                       statistics.fmean(b_means), contracts, times, stats)
 
 
 def _play_deal_args(args: tuple[DuelSettings, int, int]) -> DealOutcome:
@@ -251,6 +397,10 @@ def run_duel(settings: DuelSettings,
     per_deal = [o.diff for o in outcomes]
     lo, hi = bootstrap_ci(per_deal, settings.bootstrap, seed=settings.seed)
     times: dict[str, list[float]] = {}
+    stats = {"A": SideStats(), "B": SideStats()}
+    for o in outcomes:
+        for who, st in o.stats.items():
+            stats[who].merge(st)
     for o in outcomes:
         for name, t in o.times.items():
             times.setdefault(name, []).extend(t)
@@ -265,4 +415,5 @@ def run_duel(settings: DuelSettings,
         games=len(outcomes) * len(SEATINGS),
         seconds=time.perf_counter() - t0,
         decision_times=times,
+        stats=stats,
     )

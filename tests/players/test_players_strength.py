@@ -96,3 +96,80 @@ def test_players_bench_group_reports_its_figures() -> None:
         assert key in figures
     assert figures["solver_median_ms"] > 0
     assert figures["decision_p95_s"] >= figures["decision_p50_s"] > 0
+
+
+def _result(declarer: int | None, contract: str | None, bid: int, won: bool, points: int | None,
+            overbid: bool = False) -> GameResult:
+    return GameResult(declarer=declarer, contract=Contract.parse(contract) if contract else None,
+                      bid=bid, won=won, value=0, points=points, overbid=overbid,
+                      passed_in=declarer is None)
+
+
+def test_statistics_count_each_kind_of_game_for_the_right_type() -> None:
+    from engine.players.strength import SideStats, tally
+
+    games = [
+        # (result, seating, limits)
+        (_result(0, "G", 48, True, 95), ("A", "B", "B"), (72, 18, 20)),   # A grand, B schneidered
+        (_result(1, "N", 23, False, 0), ("A", "B", "B"), (None, 23, None)),  # B null lost
+        (_result(2, "C", 36, False, 70, overbid=True), ("B", "A", "A"), (None, 20, 24)),  # overbid
+        (_result(0, "S", 22, False, 25), ("B", "A", "A"), (18, None, None)),  # B schneidered
+        (_result(None, None, 0, False, None), ("A", "A", "B"), (None, None, None)),  # passed in
+        (_result(1, "NO", 46, True, 0), ("A", "A", "B"), (None, None, None)),  # A null won
+        (_result(2, "D", 18, True, 90), ("A", "A", "B"), (None, None, 27)),  # 2 A seats schneidered
+    ]
+    total = {"A": SideStats(), "B": SideStats()}
+    for r, seating, limits in games:
+        for who, st in tally(r, seating, limits).items():
+            total[who].merge(st)
+    a, b = total["A"], total["B"]
+    assert (a.seats, b.seats) == (12, 9)
+    assert (a.declared, b.declared) == (3, 3)
+    assert (a.won, b.won) == (2, 1)
+    assert (a.grand, a.grand_won, b.grand) == (1, 1, 0)
+    assert (a.null, a.null_won, b.null, b.null_won) == (1, 1, 1, 0)
+    assert (a.overbid_lost, b.overbid_lost) == (1, 0)
+    assert (a.schneidered_declarer, b.schneidered_declarer) == (0, 1)
+    # game 1: two B defenders at 25 points; game 7: two A defenders at 30
+    assert (a.schneidered_defender, b.schneidered_defender) == (2, 2)
+    assert (a.bid_sum, b.bid_sum) == (48 + 36 + 46, 23 + 22 + 18)
+    assert (a.limits, a.limit_sum, b.limits, b.limit_sum) == (2, 72 + 24, 3, 23 + 18 + 27)
+    assert a.declared_share == 3 / 12 and b.won_share == 1 / 3
+    assert a.grand_share == 1 / 3 and b.null_won_share == 0.0 and a.null_won_share == 1.0
+    assert a.mean_bid == (48 + 36 + 46) / 3 and b.mean_limit == (23 + 18 + 27) / 3
+    assert SideStats().won_share is None and SideStats().mean_limit is None
+
+
+def test_a_null_or_a_near_schneider_game_is_not_counted_as_schneider() -> None:
+    from engine.players.strength import tally
+
+    t = tally(_result(0, "N", 23, False, 0), ("A", "B", "B"))
+    assert t["A"].schneidered_declarer == 0 and t["B"].schneidered_defender == 0
+    t = tally(_result(0, "H", 20, False, 31), ("A", "B", "B"))
+    assert t["A"].schneidered_declarer == 0
+    t = tally(_result(0, "H", 20, True, 89), ("A", "B", "B"))
+    assert t["B"].schneidered_defender == 0
+
+
+def test_duel_statistics_add_up_over_a_run(capsys: pytest.CaptureFixture[str]) -> None:
+    r = run_duel(DuelSettings(a="rule", b="random", deals=3, seed=4))
+    a, b = r.stats["A"], r.stats["B"]
+    assert a.seats == b.seats == 27  # nine seat-games of each type per deal
+    # the rule player tells its bid limit, and never declares above it
+    assert a.limits == a.declared and a.bid_sum <= a.limit_sum
+    assert b.limits == 0
+    code = main(["duel", "--a", "rule", "--b", "random", "--deals", "3", "--seed", "4",
+                 "--json", "--quiet"])
+    assert code == 0
+    out = json.loads(capsys.readouterr().out)
+    assert out["stats"]["A"]["player"] == "rule" and out["stats"]["B"]["player"] == "random"
+    assert out["stats"]["A"]["declared"] == a.declared
+    assert out["stats"]["B"]["overbid_lost"] == b.overbid_lost
+    assert main(["duel", "--a", "rule", "--b", "random", "--deals", "1", "--quiet"]) == 0
+    text = capsys.readouterr().out
+    assert "grand (share of declared)" in text and "overbid and lost" in text
+
+
+def test_duel_command_refuses_an_unknown_player(capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["duel", "--a", "kermit", "--deals", "1"]) == 2
+    assert "--a" in capsys.readouterr().err

@@ -5,7 +5,8 @@ STAMP := $(VENV)/.installed
 
 .PHONY: run test lint bench clean
 
-$(STAMP): pyproject.toml
+# setup.py and _dds.c too: an edited C core is rebuilt (pip builds it in place)
+$(STAMP): pyproject.toml setup.py engine/players/_dds.c
 	@$(PYTHON) -c 'import sys; sys.exit(0 if sys.version_info >= (3, 11) else "skat-table needs Python 3.11 or newer")'
 	$(PYTHON) -m venv $(VENV)
 	$(VENV)/bin/python -m pip install --quiet --upgrade pip

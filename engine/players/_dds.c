@@ -11,6 +11,9 @@
  *           (maxer[0..2], declarer) + uint32 bonus (1 per trick in trick mode, else 0)
  *           + uint32 trumps (the trump cards, 0 in null)
  *   tt:     a writable buffer of 16-byte entries (zeroed = empty), the transposition table
+ *
+ * null_search(tt, declarer, next, other, leader, max_nodes) -> (safe, nodes): null's own
+ * search (below), the hands relative to the declarer.
  */
 #define PY_SSIZE_T_CLEAN
 #include <Python.h>
@@ -292,6 +295,390 @@ static int search(Ctx *c, uint32_t h[3], int leader, int need) {
     return r;
 }
 
+/* ------------------------------------------------------------------ null
+ *
+ * Null has its own search: no trumps, no points, one question (can the declarer avoid
+ * every trick?), so the general search's move ordering (win tricks cheaply, give points to
+ * the partner) is upside down there. Positions are relative to the declarer: 0 is the
+ * declarer, 1 the next hand after him, 2 the other defender. Cards are in the internal null
+ * order: bit 8 * suit + rank, rank 0 the seven .. 7 the ace (so "lower" is "weaker").
+ *
+ * null_search(tt, d, n1, n2, leader, max_nodes) -> (safe, nodes)
+ *   safe is True (the declarer can avoid every trick), False, or None (node budget out)
+ */
+
+typedef struct {
+    uint64_t key; /* the canonical position, see null_key */
+    uint8_t leader; /* 0 = empty slot, else leader + 1 */
+    uint8_t safe;
+    uint8_t pad[6];
+} NullEntry;
+
+typedef struct {
+    NullEntry *tt;
+    size_t tt_mask;
+    uint64_t nodes;
+    uint64_t max_nodes; /* 0: no limit */
+    int aborted;
+} NullCtx;
+
+/* PEXT8[m][x]: the bits of x at the set bits of m, packed low (rank compression) */
+static uint8_t PEXT8[256][256];
+/* SPREAD8[x]: bit i of x moved to bit 2i */
+static uint16_t SPREAD8[256];
+/* SAFE8[d][o]: the declarer's holding d in a suit can never be made to win a trick in it
+ * while the defenders, holding o, lead: his i-th lowest card is below their i-th lowest,
+ * for every i up to the shorter holding (Hall's condition for ducking every lead with the
+ * highest card below it) */
+static uint8_t SAFE8[256][256];
+
+static void null_init(void) {
+    for (int m = 0; m < 256; m++) {
+        for (int x = 0; x < 256; x++) {
+            int out = 0, k = 0;
+            for (int b = 0; b < 8; b++) {
+                if (m >> b & 1) {
+                    if (x >> b & 1)
+                        out |= 1 << k;
+                    k++;
+                }
+            }
+            PEXT8[m][x] = (uint8_t)out;
+        }
+    }
+    for (int x = 0; x < 256; x++) {
+        int out = 0;
+        for (int b = 0; b < 8; b++)
+            if (x >> b & 1)
+                out |= 1 << (2 * b);
+        SPREAD8[x] = (uint16_t)out;
+    }
+    for (int d = 0; d < 256; d++) {
+        for (int o = 0; o < 256; o++) {
+            int dd = d, oo = o, safe = 1;
+            while (dd && oo) {
+                if ((dd & -dd) > (oo & -oo)) {
+                    safe = 0;
+                    break;
+                }
+                dd &= dd - 1;
+                oo &= oo - 1;
+            }
+            SAFE8[d][o] = (uint8_t)safe;
+        }
+    }
+}
+
+#define SUIT_OF(c) (0xFFu << ((c) & ~7))
+#define BELOW(c) ((1u << (c)) - 1)
+
+/* The position up to what cannot matter: in each suit only the order of the cards still
+ * out counts (which hand holds the lowest, the next...), and the suits are interchangeable.
+ * Each suit becomes 8 two-bit owner codes (1 declarer, 2 next hand, 3 the other; 0 none),
+ * lowest card first, and the four suit codes are sorted. */
+static uint64_t null_key(const uint32_t h[3]) {
+    uint32_t rem = h[0] | h[1] | h[2];
+    uint32_t a = h[0] | h[2], b = h[1] | h[2];
+    uint16_t code[4];
+    for (int s = 0; s < 4; s++) {
+        int r = (int)(rem >> (8 * s) & 0xFF);
+        code[s] = (uint16_t)(SPREAD8[PEXT8[r][a >> (8 * s) & 0xFF]] |
+                             (SPREAD8[PEXT8[r][b >> (8 * s) & 0xFF]] << 1));
+    }
+    /* a sorting network for four */
+#define CSWAP(i, j)                                                                            \
+    if (code[i] < code[j]) {                                                                   \
+        uint16_t x_ = code[i];                                                                 \
+        code[i] = code[j];                                                                     \
+        code[j] = x_;                                                                          \
+    }
+    CSWAP(0, 1) CSWAP(2, 3) CSWAP(0, 2) CSWAP(1, 3) CSWAP(1, 2)
+#undef CSWAP
+    return (uint64_t)code[0] << 48 | (uint64_t)code[1] << 32 | (uint64_t)code[2] << 16 |
+           (uint64_t)code[3];
+}
+
+static size_t null_slot(uint64_t key, int leader, size_t mask) {
+    uint64_t x = (key ^ ((uint64_t)leader << 62)) * 0x9E3779B97F4A7C15ULL;
+    x ^= x >> 31;
+    return (size_t)(x & mask);
+}
+
+/* Moves of mask m without equivalent cards: a card is dropped when the next card still out
+ * above it in its suit is in the same hand (in null all cards of a suit count alike). */
+static int null_moves(uint32_t m, uint32_t hand, uint32_t rem, int *out) {
+    int n = 0;
+    while (m) {
+        int c = low_bit(m);
+        m &= m - 1;
+        uint32_t above = rem & SUIT_OF(c) & ~((2u << c) - 1);
+        if (above && (hand & (above & (~above + 1))))
+            continue;
+        out[n++] = c;
+    }
+    return n;
+}
+
+static void sort_by_key(int *a, int *key, int n) {
+    for (int i = 1; i < n; i++) {
+        int x = a[i], kx = key[i], j = i - 1;
+        while (j >= 0 && key[j] > kx) {
+            a[j + 1] = a[j];
+            key[j + 1] = key[j];
+            j--;
+        }
+        a[j + 1] = x;
+        key[j + 1] = kx;
+    }
+}
+
+/* Is every suit of the declarer safe (see SAFE8) against the defenders' cards? */
+static int all_safe(uint32_t d, uint32_t def) {
+    for (int s = 0; s < 32; s += 8)
+        if (!SAFE8[d >> s & 0xFF][def >> s & 0xFF])
+            return 0;
+    return 1;
+}
+
+/* The declarer's cards ordered for a discard or a follow: cards that duck `under` (all of
+ * them when under is 0: a discard) come first, highest first; when `keep_forced` is set,
+ * cards above `under` are kept only if they stay below `forced` (the next hand's lowest
+ * card of the suit, which must then overtake); the others surely take the trick and are
+ * left out. Discards: the highest card of a suit that is not safe first. */
+static int order_declarer(uint32_t m, uint32_t hand, uint32_t rem, uint32_t def, int follow,
+                          uint32_t under, uint32_t forced, int *out) {
+    int key[32];
+    int mv[32];
+    int n0 = null_moves(m, hand, rem, mv);
+    int n = 0;
+    for (int i = 0; i < n0; i++) {
+        int c = mv[i];
+        uint32_t bit = 1u << c;
+        int k;
+        if (!follow) {
+            int s = c & ~7;
+            k = (SAFE8[hand >> s & 0xFF][def >> s & 0xFF] ? 32 : 0) + (31 - c);
+        } else if (bit < under) {
+            k = 31 - c;
+        } else if (bit < forced) {
+            k = 32 + c;
+        } else {
+            continue;
+        }
+        out[n] = c;
+        key[n] = k;
+        n++;
+    }
+    sort_by_key(out, key, n);
+    return n;
+}
+
+/* A defender's cards: below `under` highest first (keeps the low cards that force the
+ * declarer later), then the rest lowest first; under = 0: highest first. */
+static int order_defender(uint32_t m, uint32_t hand, uint32_t rem, uint32_t under, int *out) {
+    int key[32];
+    int n = null_moves(m, hand, rem, out);
+    for (int i = 0; i < n; i++) {
+        int c = out[i];
+        key[i] = ((1u << c) < under) ? 31 - c : (under ? 32 + c : 31 - c);
+    }
+    sort_by_key(out, key, n);
+    return n;
+}
+
+static int null_search_node(NullCtx *c, const uint32_t h[3], int leader) {
+    if (++c->nodes > c->max_nodes && c->max_nodes) {
+        c->aborted = 1;
+        return 0;
+    }
+    uint32_t hd = h[0];
+    if (!hd)
+        return 1;
+    uint32_t def = h[1] | h[2];
+    uint32_t rem = hd | def;
+    if (leader) {
+        /* A defender leads his lowest card of a suit in which the declarer cannot duck it
+         * (and the other defender cannot be made to overtake): the declarer is caught. */
+        int other = 3 - leader;
+        uint32_t hl = h[leader], ho = h[other];
+        for (int s = 0; s < 32; s += 8) {
+            uint32_t S = 0xFFu << s;
+            uint32_t ls = hl & S, ds = hd & S;
+            if (!ls || !ds)
+                continue;
+            uint32_t x = ls & (~ls + 1), dl = ds & (~ds + 1);
+            if (dl < x)
+                continue;
+            uint32_t os = ho & S, ol = os & (~os + 1);
+            if (leader == 1) { /* the declarer plays third, after the other's lowest */
+                if (!os || dl > ol)
+                    return 0;
+            } else if (!os || ol < dl) { /* he plays second; the last hand can stay under */
+                return 0;
+            }
+        }
+        /* every suit safe: the defenders lead throughout and he ducks every card */
+        if (all_safe(hd, def))
+            return 1;
+    } else {
+        /* he leads a card a defender must overtake and is safe in every suit afterwards */
+        for (int s = 0; s < 32; s += 8) {
+            uint32_t S = 0xFFu << s, ds = hd & S;
+            if (!ds)
+                continue;
+            uint32_t a1 = h[1] & S, a2 = h[2] & S;
+            uint32_t l1 = a1 & (~a1 + 1), l2 = a2 & (~a2 + 1);
+            uint32_t top = l1 > l2 ? l1 : l2;
+            for (uint32_t m = ds; m; m &= m - 1) {
+                uint32_t bit = m & (~m + 1);
+                if (bit > top)
+                    break;
+                if (all_safe(hd ^ bit, def))
+                    return 1;
+            }
+        }
+    }
+    uint64_t key = null_key(h);
+    NullEntry *e = &c->tt[null_slot(key, leader, c->tt_mask)];
+    if (e->leader == leader + 1 && e->key == key)
+        return e->safe;
+
+    int p1 = leader, p2 = NEXT[p1], p3 = NEXT[p2];
+    uint32_t h1 = h[p1], h2 = h[p2], h3 = h[p3];
+    int last = __builtin_popcount(h1) == 1;
+    int mv1[32], mv2[32], mv3[32], key1[32];
+    int n1 = 0;
+    {
+        int all[32];
+        int n = null_moves(h1, h1, rem, all);
+        for (int i = 0; i < n; i++) {
+            int c1 = all[i];
+            uint32_t S = SUIT_OF(c1);
+            int k;
+            if (p1 == 0) {
+                /* the declarer leads: a card some defender must overtake first, then cards
+                 * with few of the defenders' cards below them; a card above all of theirs
+                 * takes the trick and is left out */
+                if (!(def & S & ~((2u << c1) - 1)))
+                    continue;
+                uint32_t a1 = h[1] & S, a2 = h[2] & S;
+                int forced = (a1 && (a1 & (~a1 + 1)) > (1u << c1)) ||
+                             (a2 && (a2 & (~a2 + 1)) > (1u << c1));
+                k = forced ? c1 : 32 * (1 + __builtin_popcount(def & S & BELOW(c1))) + c1;
+            } else {
+                /* a defender leads: the suits where the declarer has few cards below the
+                 * lead first, low cards first; suits he is void in last */
+                uint32_t ds = hd & S;
+                k = ds ? 32 * __builtin_popcount(ds & BELOW(c1)) + c1 : 32 * 9 + c1;
+            }
+            mv1[n1] = c1;
+            key1[n1] = k;
+            n1++;
+        }
+        sort_by_key(mv1, key1, n1);
+    }
+    int want1 = p1 == 0; /* the declarer looks for one safe line, the defenders for one catch */
+    int r = !want1;
+    for (int i1 = 0; i1 < n1; i1++) {
+        int c1 = mv1[i1];
+        uint32_t cm = SUIT_OF(c1);
+        uint32_t f2 = h2 & cm, m2 = f2 ? f2 : h2;
+        uint32_t f3 = h3 & cm;
+        int n2;
+        if (p2 == 0) {
+            uint32_t forced = f3 ? (f3 & (~f3 + 1)) : 0;
+            n2 = order_declarer(m2, h2, rem, def, f2 != 0, 1u << c1, forced, mv2);
+        } else {
+            /* stay under the declarer's lead, or under the partner's lead */
+            n2 = order_defender(m2, h2, rem, f2 ? 1u << c1 : 0, mv2);
+        }
+        int want2 = p2 == 0;
+        r = !want2;
+        for (int i2 = 0; i2 < n2; i2++) {
+            int c2 = mv2[i2];
+            int wc = c1, wp = p1;
+            if ((1u << c2) & cm && c2 > c1) {
+                wc = c2;
+                wp = p2;
+            }
+            uint32_t m3 = f3 ? f3 : h3;
+            int n3;
+            if (p3 == 0) {
+                n3 = order_declarer(m3, h3, rem, def, f3 != 0, 1u << wc, 0, mv3);
+            } else if (wp == 0) {
+                n3 = order_defender(m3, h3, rem, f3 ? 1u << wc : 0, mv3);
+            } else {
+                n3 = order_defender(m3, h3, rem, 0, mv3);
+            }
+            int want3 = p3 == 0;
+            r = !want3;
+            for (int i3 = 0; i3 < n3; i3++) {
+                int c3 = mv3[i3];
+                int winner = wp;
+                if ((1u << c3) & cm && c3 > wc)
+                    winner = p3;
+                if (winner == 0) {
+                    r = 0;
+                } else if (last) {
+                    r = 1;
+                } else {
+                    uint32_t hh[3];
+                    hh[p1] = h1 & ~(1u << c1);
+                    hh[p2] = h2 & ~(1u << c2);
+                    hh[p3] = h3 & ~(1u << c3);
+                    r = null_search_node(c, hh, winner);
+                    if (c->aborted)
+                        return 0;
+                }
+                if (r == want3)
+                    break;
+            }
+            if (r == want2)
+                break;
+        }
+        if (r == want1)
+            break;
+    }
+    e->key = key;
+    e->leader = (uint8_t)(leader + 1);
+    e->safe = (uint8_t)r;
+    return r;
+}
+
+static PyObject *py_null_search(PyObject *self, PyObject *args) {
+    Py_buffer tt;
+    unsigned int d, n1, n2;
+    int leader;
+    unsigned long long max_nodes = 0;
+    if (!PyArg_ParseTuple(args, "w*IIIi|K", &tt, &d, &n1, &n2, &leader, &max_nodes))
+        return NULL;
+    PyObject *result = NULL;
+    size_t entries = (size_t)tt.len / sizeof(NullEntry);
+    if (entries == 0 || (entries & (entries - 1)) != 0) {
+        PyErr_SetString(PyExc_ValueError, "the table needs a power-of-two number of entries");
+    } else if (leader < 0 || leader > 2) {
+        PyErr_SetString(PyExc_ValueError, "leader must be 0, 1 or 2 (relative to the declarer)");
+    } else if ((d & n1) || (d & n2) || (n1 & n2)) {
+        PyErr_SetString(PyExc_ValueError, "the hands share a card");
+    } else {
+        NullCtx c;
+        c.tt = (NullEntry *)tt.buf;
+        c.tt_mask = entries - 1;
+        c.nodes = 0;
+        c.max_nodes = (uint64_t)max_nodes;
+        c.aborted = 0;
+        uint32_t h[3] = {d, n1, n2};
+        int r;
+        Py_BEGIN_ALLOW_THREADS
+        r = null_search_node(&c, h, leader);
+        Py_END_ALLOW_THREADS
+        PyObject *answer = c.aborted ? Py_None : (r ? Py_True : Py_False);
+        result = Py_BuildValue("(OK)", answer, (unsigned long long)c.nodes);
+    }
+    PyBuffer_Release(&tt);
+    return result;
+}
+
 static PyObject *py_search(PyObject *self, PyObject *args) {
     Py_buffer tables, tt;
     unsigned int h0, h1, h2;
@@ -339,6 +726,8 @@ static PyObject *py_sizes(PyObject *self, PyObject *noargs) {
 static PyMethodDef methods[] = {
     {"search", py_search, METH_VARARGS,
      "search(tables, tt, h0, h1, h2, leader, need, max_nodes=0) -> (bool or None, nodes)"},
+    {"null_search", py_null_search, METH_VARARGS,
+     "null_search(tt, declarer, next, other, leader, max_nodes=0) -> (bool or None, nodes)"},
     {"sizes", py_sizes, METH_NOARGS, "sizes() -> (bytes of the tables, bytes of one entry)"},
     {NULL, NULL, 0, NULL},
 };
@@ -347,4 +736,7 @@ static struct PyModuleDef module = {
     PyModuleDef_HEAD_INIT, "_dds", "Double-dummy search core (see solver.py).", -1, methods,
 };
 
-PyMODINIT_FUNC PyInit__dds(void) { return PyModule_Create(&module); }
+PyMODINIT_FUNC PyInit__dds(void) {
+    null_init();
+    return PyModule_Create(&module);
+}

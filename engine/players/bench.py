@@ -6,6 +6,11 @@
   of 40 deals, the median of the runs' medians. With the C core when it is built
   (``solver_c_core`` 1), and the pure-Python search alone on the same deals as
   ``solver_python_median_ms``.
+- ``solver_null_median_ms`` and ``solver_suit_median_ms``: the same answer, null and trump
+  games (suits and grand) apart: 3 runs of 40 deals each that the rule players declare
+  null (the deals are dealt one after another from a fixed seed and every other deal is
+  skipped; about one declared game in fourteen is a null), and 3 runs of the first 40 of
+  the deals above that they declare as a trump game; the median of the runs' medians.
 - ``decision_p50_s`` / ``decision_p95_s`` / ``decision_max_s``: the PIMC player's card and
   declaration decisions at the default budget (1 s) against two rule players.
 """
@@ -34,6 +39,19 @@ def biddable_positions(count: int, seed: int = 0) -> list[Game]:
         g = fixed_start(Deal.shuffled(s), s)
         s += 1
         if g is not None and g.game_type in tuple(GameType)[:6]:
+            out.append(g)
+    return out
+
+
+def declared_positions(count: int, seed: int, null: bool) -> list[Game]:
+    """Games at their first lead that the rule players declared null (``null``) or as a
+    trump game (suits and grand), dealt from ``seed`` on; other deals are skipped."""
+    out = []
+    s = seed
+    while len(out) < count:
+        g = fixed_start(Deal.shuffled(s), s)
+        s += 1
+        if g is not None and (g.game_type == GameType.NULL) == null:
             out.append(g)
     return out
 
@@ -81,15 +99,20 @@ def decision_times(games: int, budget: float, seed: int = 0) -> list[float]:
 def bench(quick: bool = False) -> dict[str, float]:
     runs = 1 if quick else 3
     n_deals = 6 if quick else 40
-    medians, py_medians = [], []
+    medians, py_medians, null_medians, suit_medians = [], [], [], []
     for r in range(runs):
         games = biddable_positions(n_deals, seed=1000 * r)
         medians.append(solver_median_ms(games))
         # the pure-Python search on the same deals (about a minute in all)
         py_medians.append(solver_median_ms(games, use_c=False))
+        suit_medians.append(solver_median_ms(declared_positions(n_deals, 1000 * r, null=False)))
+        null_medians.append(
+            solver_median_ms(declared_positions(n_deals, 100_000 + 10_000 * r, null=True)))
     figures: dict[str, float] = {
         "solver_median_ms": statistics.median(medians),
         "solver_python_median_ms": statistics.median(py_medians),
+        "solver_null_median_ms": statistics.median(null_medians),
+        "solver_suit_median_ms": statistics.median(suit_medians),
         "solver_c_core": 1.0 if HAVE_C else 0.0,
     }
     budget = 0.05 if quick else DEFAULT_BUDGET

@@ -26,7 +26,11 @@ Speed comes from:
   found so far on what the declarer can still win (so later windows reuse earlier searches);
 - equivalent cards pruned: two cards of one hand with no outstanding card between them and
   the same points are interchangeable, so only one is searched (exact, not a heuristic);
-- move ordering: win a trick cheaply, or give a partner's trick the most points.
+- move ordering: win a trick cheaply, or give a partner's trick the most points;
+- in null (C core) a search of its own: quick exits (a card the declarer cannot duck, every
+  suit safe), a transposition table keyed on the order of the cards still out per suit with
+  the suits interchangeable, and null's move ordering (duck with the highest card that
+  still ducks; force him with low leads). See ``docs/players.md``.
 
 Positions are 0, 1, 2 (forehand, middlehand, rearhand); ``game`` is the integer value of
 ``engine.contract.GameType`` (0..3 suits, 4 grand, 5 null); hands are card masks as in
@@ -47,6 +51,8 @@ except ImportError:  # pragma: no cover - depends on the build
     _dds = None
 
 HAVE_C = _dds is not None
+# null's own C search; a core built from an older _dds.c lacks it (the general search runs)
+HAVE_C_NULL = HAVE_C and hasattr(_dds, "null_search")
 _TT_ENTRIES = 1 << 19
 
 GRAND = 4
@@ -174,12 +180,14 @@ class Solver:
     for any position of the same game type and declarer, so one solver can be reused across
     many positions (the PIMC player does); ``clear()`` drops it. ``tt_entries`` (a power of
     two) sizes the C core's table, 16 bytes an entry; ``max_entries`` caps the Python one;
-    ``max_nodes`` (0: none) is the node budget of each question.
+    ``max_nodes`` (0: none) is the node budget of each question. In null the C core runs
+    null's own search; ``null_search=False`` makes it run the general search instead (the
+    same answers, much slower: the tests' second opinion on whole hands).
     """
 
     def __init__(
         self, game: int, declarer: int, max_entries: int = 2_000_000, use_c: bool | None = None,
-        max_nodes: int = 0, tt_entries: int = _TT_ENTRIES,
+        max_nodes: int = 0, tt_entries: int = _TT_ENTRIES, null_search: bool = True,
     ) -> None:
         if declarer not in (0, 1, 2):
             raise SolverError(f"declarer must be position 0, 1 or 2, not {declarer}")
@@ -209,7 +217,10 @@ class Solver:
             # the table of the game's main question now, so that no search pays for it
             self._c_tt = {self.game == NULL: bytearray(16 * tt_entries)}
             self._search_points = self._make_c_search(tricks=False)
-            self._search_tricks = self._make_c_search(tricks=True)
+            if null and null_search and HAVE_C_NULL:
+                self._search_tricks = self._make_c_null_search()
+            else:
+                self._search_tricks = self._make_c_search(tricks=True)
         else:
             self._search_points = self._make_search(tricks=False)
             self._search_tricks = self._make_search(tricks=True)
@@ -388,6 +399,32 @@ class Solver:
             if result is None:
                 raise SearchLimitReached(f"{solver.max_nodes} nodes searched, no answer")
             return result
+
+        return search
+
+    def _make_c_null_search(self) -> Callable[[list[int], int, int], bool]:
+        """Null's own search in C (``null_search`` in ``_dds.c``): does the declarer take a
+        trick? The hands go in relative to the declarer (his, the next hand's, the other's)."""
+        c_null = _dds.null_search  # type: ignore[union-attr]
+        solver = self
+        d = self.declarer
+        n1 = _NEXT[d]
+        n2 = _NEXT[n1]
+        tt = self._c_tt[True]
+
+        def search(h: list[int], leader: int, need: int) -> bool:
+            # a null question is always "one trick or none": _root and _partial ask need 1
+            assert need == 1, need
+            budget = 0
+            if solver._limit_at:
+                budget = solver._limit_at - solver.nodes
+                if budget <= 0:
+                    raise SearchLimitReached(f"{solver.max_nodes} nodes searched, no answer")
+            safe, nodes = c_null(tt, h[d], h[n1], h[n2], (leader - d) % 3, budget)
+            solver.nodes += nodes
+            if safe is None:
+                raise SearchLimitReached(f"{solver.max_nodes} nodes searched, no answer")
+            return not safe
 
         return search
 

@@ -13,7 +13,11 @@ import random
 
 import pytest
 
+from engine.actions import Bid, Declare, Hold, Pass, Play
 from engine.cards import RANK_POINTS, Card, mask_points, parse_mask
+from engine.contract import Contract, GameType
+from engine.deal import Deal
+from engine.game import Game, Phase
 from engine.players.solver import (
     HAVE_C,
     SearchLimitReached,
@@ -166,3 +170,130 @@ def test_node_budget_stops_the_search(use_c: bool) -> None:
     with pytest.raises(SearchLimitReached):
         for need in range(1, 121):
             s.reaches(hands, 0, (), need)
+
+
+# ---------------------------------------------------------------------- null's own search
+
+def null_position(rng: random.Random, n: int, low: float) -> tuple[list[int], int]:
+    """Hands of n cards each; the declarer (returned) gets low cards when ``low`` > 0 (random
+    hands are seldom null hands, so without a bias nearly every null is lost)."""
+    cards = list(range(32))
+    rng.shuffle(cards)
+    cards.sort(key=lambda c: rng.random() + low * (c & 7) / 7)
+    hands = [sum(1 << c for c in cards[p * n:(p + 1) * n]) for p in range(3)]
+    declarer = rng.randrange(3)
+    hands[0], hands[declarer] = hands[declarer], hands[0]
+    return hands, declarer
+
+
+def start_trick(rng: random.Random, hands: list[int], leader: int) -> list[int]:
+    """0..2 random legal null cards of the current trick (taken from ``hands``)."""
+    trick: list[int] = []
+    for i in range(rng.randint(0, 2)):
+        pos = (leader + i) % 3
+        m = legal_mask(hands[pos], trick[0] if trick else None, NULL)
+        choice = rng.choice([c for c in range(32) if m >> c & 1])
+        hands[pos] &= ~(1 << choice)
+        trick.append(choice)
+    return trick
+
+
+@pytest.mark.parametrize("use_c", [False, True] if HAVE_C else [False])
+def test_null_equals_minimax_on_random_null_endgames(use_c: bool) -> None:
+    """Null alone, every declarer and leader, tricks in progress, up to four tricks: the
+    answer is plain minimax's (the declarer escapes exactly when his best is no trick)."""
+    rng = random.Random(20261201)
+    seen = {True: 0, False: 0}
+    for i in range(900):
+        n = 4 if i % 9 == 0 else rng.randint(1, 3)
+        hands, declarer = null_position(rng, n, rng.choice([0.0, 0.6, 1.2]))
+        leader = rng.randrange(3)
+        trick = start_trick(rng, hands, leader)
+        exact = minimax(hands, leader, trick, NULL, declarer) == 0
+        s = Solver(NULL, declarer, use_c=use_c, tt_entries=1 << 10)
+        assert s.null_won(hands, leader, trick) == exact, (hands, leader, trick, declarer)
+        seen[exact] += 1
+    assert min(seen.values()) > 200, seen
+
+
+@pytest.mark.skipif(not HAVE_C, reason="the C core is not built")
+def test_null_own_search_answers_like_python_on_larger_endgames() -> None:
+    """Five to seven tricks: null's own C search, the general C search and the general
+    Python search (a different algorithm: no null rules at all) agree."""
+    rng = random.Random(12)
+    seen = {True: 0, False: 0}
+    for _ in range(160):
+        hands, declarer = null_position(rng, rng.randint(5, 7), rng.uniform(0.3, 1.5))
+        leader = rng.randrange(3)
+        trick = start_trick(rng, hands, leader)
+        own = Solver(NULL, declarer, tt_entries=1 << 12)
+        assert own.uses_c
+        answer = own.null_won(hands, leader, trick)
+        general = Solver(NULL, declarer, null_search=False, tt_entries=1 << 14)
+        assert general.null_won(hands, leader, trick) == answer
+        py = Solver(NULL, declarer, use_c=False)
+        assert py.null_won(hands, leader, trick) == answer, (hands, leader, trick, declarer)
+        seen[answer] += 1
+    assert min(seen.values()) > 30, seen
+
+
+def null_game_at_first_lead(deal: Deal, declarer: int, contract: str) -> Game:
+    """A null hand game (``NH`` or ouvert ``NOH``) by ``declarer``, the others passing."""
+    g = Game(deal)
+    while g.phase != Phase.PLAY:
+        pos = g.to_act
+        actions = g.legal_actions()
+        if pos == declarer:
+            bid = next((a for a in actions if isinstance(a, Bid | Hold)), None)
+            g.push(bid if bid is not None else Declare(declarer, Contract.parse(contract)))
+        else:
+            g.push(next(a for a in actions if isinstance(a, Pass)))
+    return g
+
+
+@pytest.mark.skipif(not HAVE_C, reason="the C core is not built")
+def test_null_whole_hands_from_the_first_lead() -> None:
+    """Whole null games (hand and ouvert) declared by each position, from the first lead
+    and with the first trick begun: null's own search answers as the general search does
+    (which explodes on some of them: those are skipped, at most a quarter)."""
+    rng = random.Random(5)
+    seen = {True: 0, False: 0}
+    skipped = 0
+    for i in range(48):
+        hands, _ = null_position(rng, 10, rng.uniform(0.3, 1.5))
+        declarer = i % 3
+        low = min(range(3), key=lambda p: sum(c & 7 for c in range(32) if hands[p] >> c & 1))
+        hands[low], hands[declarer] = hands[declarer], hands[low]
+        skat = ((1 << 32) - 1) & ~(hands[0] | hands[1] | hands[2])
+        g = null_game_at_first_lead(Deal(hands=(hands[0], hands[1], hands[2]), skat=skat),
+                                    declarer, "NOH" if i % 2 else "NH")
+        for _ in range(rng.randint(0, 2)):
+            g.push(Play(g.to_act, rng.choice(g.legal_cards())))
+        assert g.game_type == GameType.NULL and g.declarer == declarer
+        trick = [int(c) for c in g.trick]
+        answer = Solver(NULL, declarer).null_won(g.hands, g.trick_leader, trick)
+        general = Solver(NULL, declarer, null_search=False, max_nodes=1_000_000)
+        try:
+            assert general.null_won(g.hands, g.trick_leader, trick) == answer, i
+        except SearchLimitReached:
+            skipped += 1
+            continue
+        seen[answer] += 1
+    assert skipped <= 12 and min(seen.values()) > 8, (skipped, seen)
+
+
+@pytest.mark.skipif(not HAVE_C, reason="the C core is not built")
+def test_null_search_budget_and_reuse() -> None:
+    """The node budget stops null's own search too, and one solver's table serves many
+    positions (its entries hold whole positions, so no answer leaks into another)."""
+    rng = random.Random(8)
+    hands, declarer = null_position(rng, 10, 0.8)
+    with pytest.raises(SearchLimitReached):
+        for leader in (0, 1, 2):
+            Solver(NULL, declarer, max_nodes=1).null_won(hands, leader, ())
+    shared = Solver(NULL, 0, tt_entries=1 << 8)
+    for _ in range(150):
+        hands, _ = null_position(rng, rng.randint(3, 6), rng.uniform(0.3, 1.5))
+        leader = rng.randrange(3)
+        fresh = Solver(NULL, 0, tt_entries=1 << 12).null_won(hands, leader, ())
+        assert shared.null_won(hands, leader, ()) == fresh

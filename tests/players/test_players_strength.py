@@ -92,9 +92,10 @@ def test_players_bench_group_reports_its_figures() -> None:
 
     figures = bench(quick=True)
     for key in ("solver_median_ms", "solver_python_median_ms", "decision_p95_s",
-                "solver_c_core"):
+                "solver_c_core", "solver_null_median_ms", "solver_suit_median_ms"):
         assert key in figures
     assert figures["solver_median_ms"] > 0
+    assert figures["solver_null_median_ms"] > 0 and figures["solver_suit_median_ms"] > 0
     assert figures["decision_p95_s"] >= figures["decision_p50_s"] > 0
 
 

@@ -84,6 +84,11 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
                    help="PIMC: a fixed number of worlds per decision instead of a time budget")
     p.add_argument("--fixed-contract", action="store_true",
                    help="rule-player bidding and contract in every seating: card play only")
+    p.add_argument("--rules", default="",
+                   help="house rules, comma-separated (kontra_re, ramsch, schieberamsch, "
+                        "schieberamsch_jacks, ...; default: plain ISkO)")
+    p.add_argument("--ramsch", action="store_true",
+                   help="every deal is played as a Ramsch (all pass): Ramsch play only")
     p.add_argument("--jobs", type=int, default=1,
                    help="deals played in parallel processes (default 1)")
     p.add_argument("--json", action="store_true", help="print the result as one JSON object")
@@ -99,6 +104,14 @@ def _check(args: argparse.Namespace) -> str | None:
         return f"--worlds must be at least 1, not {args.worlds}"
     if args.jobs < 1:
         return f"--jobs must be at least 1, not {args.jobs}"
+    if args.ramsch and args.fixed_contract:
+        return "--ramsch and --fixed-contract exclude each other (a Ramsch has no contract)"
+    from engine.game import Rules, RulesError
+
+    try:
+        Rules.from_names(_rule_names(args))
+    except RulesError as exc:
+        return f"--rules: {exc}"
     from engine.players import PlayerError, make_player
 
     for flag, name in (("--a", args.a), ("--b", args.b)):
@@ -107,6 +120,10 @@ def _check(args: argparse.Namespace) -> str | None:
         except PlayerError as e:
             return f"{flag}: {e}"
     return None
+
+
+def _rule_names(args: argparse.Namespace) -> tuple[str, ...]:
+    return tuple(n.strip() for n in args.rules.split(",") if n.strip())
 
 
 def cmd_duel(args: argparse.Namespace) -> int:
@@ -119,6 +136,7 @@ def cmd_duel(args: argparse.Namespace) -> int:
     settings = DuelSettings(
         a=args.a, b=args.b, deals=args.deals, seed=args.seed, budget=args.budget,
         worlds=args.worlds, fixed_contract=args.fixed_contract, jobs=args.jobs,
+        rules=_rule_names(args), ramsch_only=args.ramsch,
     )
     total = 0.0
 
@@ -135,6 +153,10 @@ def cmd_duel(args: argparse.Namespace) -> int:
         return 0
     s = report.settings
     mode = "fixed contract (card play only)" if s.fixed_contract else "full game"
+    if s.ramsch_only:
+        mode = "Ramsch only (all pass)"
+    if s.rules:
+        mode += f", house rules {', '.join(s.rules)}"
     print(f"{s.a} vs {s.b}, {mode}: {len(report.per_deal)} deals, {report.games} games, "
           f"seed {s.seed}, {report.seconds:.0f} s")
     if any(n.startswith("pimc") for n in (s.a, s.b)):

@@ -361,6 +361,7 @@ class PimcPlayer:
         self.rule = RulePlayer(seed)
         self._pool: Executor | None = None
         self._plan: tuple[int, int, int] | None = None  # (cards, game, discard)
+        self._push_second: int | None = None  # Schieberamsch: the second card to push
         self.last_worlds = 0
         self.hopeless = False
 
@@ -383,6 +384,13 @@ class PimcPlayer:
 
     def choose(self, view: SeatView) -> Action:
         require_turn(view)
+        if view.phase in (Phase.PLAY, Phase.PUSHING):
+            # Kontra/Re, Ramsch and Schieberamsch: engine.players.house
+            from engine.players import house
+
+            action = house.choose(self, view)
+            if action is not None:
+                return action
         if view.phase == Phase.PLAY and view.game_type is not None and view.game_type in (
             GameType.CLUBS, GameType.SPADES, GameType.HEARTS, GameType.DIAMONDS,
             GameType.GRAND, GameType.NULL,

@@ -584,3 +584,48 @@ class Solver:
             return r
 
         return search
+
+
+class LoneSolver(Solver):
+    """Ramsch, searched "paranoid": one position (``lone``) against the other two together,
+    which try to load card points (or tricks) onto it; the lone position tries to take as
+    few as it can. Jacks are the only trumps, as in grand (the Ramsch order).
+
+    The questions are those of :class:`Solver` with the lone position in the declarer's
+    place, but the sides' aims swapped: ``reaches(hands, leader, trick, need)`` is whether
+    the other two can force the lone position to take at least ``need`` more card points;
+    ``takes_any`` whether they can force it to take a trick; ``min_points`` the points it
+    can be held to (the least it takes against their best play). Trick points only: the
+    skat, which goes to the winner of the last trick, is the caller's business.
+
+    >>> from engine.cards import parse_mask
+    >>> s = LoneSolver(lone=0)
+    >>> hands = (parse_mask("CA C7"), parse_mask("CT C8"), parse_mask("CK C9"))
+    >>> s.min_points(hands, leader=0, trick=())  # the ten and the king wait for its ace
+    25
+    >>> s.takes_any(hands, leader=0, trick=())
+    True
+    """
+
+    def __init__(self, lone: int, max_entries: int = 2_000_000, use_c: bool | None = None,
+                 max_nodes: int = 0, tt_entries: int = _TT_ENTRIES) -> None:
+        super().__init__(GRAND, lone, max_entries=max_entries, use_c=use_c,
+                         max_nodes=max_nodes, tt_entries=tt_entries)
+        # the other two maximise what the lone position takes (the search is the same
+        # AND/OR over yes/no answers; only who wants "yes" changes)
+        self._maxer = tuple(p != lone for p in range(3))
+        if self.uses_c:
+            self._search_points = self._make_c_search(tricks=False)
+            self._search_tricks = self._make_c_search(tricks=True)
+        else:
+            self._search_points = self._make_search(tricks=False)
+            self._search_tricks = self._make_search(tricks=True)
+
+    def min_points(self, hands: Sequence[int], leader: int, trick: Sequence[int]) -> int:
+        """The card points (tricks only) the lone position takes with best play on both
+        sides: it takes no fewer whatever it plays, and no more whatever the others play."""
+        return self.max_points(hands, leader, trick)
+
+    def takes_all(self, hands: Sequence[int], leader: int, trick: Sequence[int]) -> bool:
+        raise SolverError("a Durchmarsch is the lone position's own aim: ask a Solver for "
+                          "grand with it as declarer")

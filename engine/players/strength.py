@@ -26,10 +26,10 @@ from collections.abc import Callable, Iterator
 from concurrent.futures import ProcessPoolExecutor
 from dataclasses import dataclass, field, fields
 
-from engine.actions import Action
+from engine.actions import Action, Pass
 from engine.contract import GameType
 from engine.deal import Deal
-from engine.game import Game, Phase
+from engine.game import Game, Phase, Rules
 from engine.players import make_player
 from engine.players.base import Player, SeatView
 from engine.players.rule import RulePlayer
@@ -59,6 +59,14 @@ class DuelSettings:
     fixed_contract: bool = False
     jobs: int = 1
     bootstrap: int = 2000
+    # house rules by name (``Rules.from_names``); ``ramsch_only``: every deal is played as
+    # a Ramsch (all three pass), so only Ramsch play (and Schieberamsch pushes) is compared
+    rules: tuple[str, ...] = ()
+    ramsch_only: bool = False
+
+    def game_rules(self) -> Rules:
+        names = set(self.rules) | ({"ramsch"} if self.ramsch_only else set())
+        return Rules.from_names(sorted(names))
 
 
 @dataclass
@@ -234,6 +242,7 @@ class DuelReport:
             "a": s.a, "b": s.b, "deals": len(self.per_deal), "games": self.games,
             "seed": s.seed, "budget": s.budget, "worlds": s.worlds,
             "fixed_contract": s.fixed_contract,
+            "rules": sorted(s.rules), "ramsch_only": s.ramsch_only,
             "a_sf_per_game": round(self.a_per_game, 2),
             "b_sf_per_game": round(self.b_per_game, 2),
             "diff_per_game": round(self.mean, 2),
@@ -265,6 +274,8 @@ def seeger_fabian(result: GameResult) -> tuple[int, int, int]:
     (-146, 40, 40)
     """
     pts = list(result.position_values)
+    if result.contract is not None and result.contract.game == GameType.RAMSCH:
+        return result.position_values  # a Ramsch counts as scored (no 50 or 40)
     if result.declarer is None or result.passed_in:
         return (0, 0, 0)
     d = result.declarer
@@ -313,15 +324,23 @@ class Timed:
         return a
 
 
-def fixed_start(deal: Deal, seed: int) -> Game | None:
+def fixed_start(deal: Deal, seed: int, rules: Rules | None = None) -> Game | None:
     """The game after the rule players' bidding and declaration (None if passed in)."""
-    g = Game(deal)
+    g = Game(deal, rules or Rules())
     rule = [RulePlayer(seed), RulePlayer(seed + 1), RulePlayer(seed + 2)]
     while g.result is None and g.phase != Phase.PLAY:
         pos = g.to_act
         assert pos is not None
         g.push(rule[pos].choose(SeatView.of(g, pos)))
     return g if g.result is None else None
+
+
+def ramsch_start(deal: Deal, rules: Rules) -> Game:
+    """The game after all three passed: a Ramsch (Schieberamsch if the rules say so)."""
+    g = Game(deal, rules)
+    for pos in (1, 2, 0):  # middlehand passes, rearhand passes, forehand passes
+        g.push(Pass(pos))
+    return g
 
 
 def deal_seeds(settings: DuelSettings) -> list[int]:
@@ -348,8 +367,11 @@ def play_deal(settings: DuelSettings, index: int, deal_seed: int) -> DealOutcome
             p = make_player(name, seed=deal_seed * 31 + k * 3 + pos, budget=settings.budget,
                             worlds=settings.worlds, workers=1)
             players.append(Timed(p, times[name]))
-        start = fixed_start(deal, deal_seed) if settings.fixed_contract else None
-        game = play_game(deal, players, start=start)
+        rules = settings.game_rules()
+        start = fixed_start(deal, deal_seed, rules) if settings.fixed_contract else None
+        if settings.ramsch_only:
+            start = ramsch_start(deal, rules)
+        game = play_game(deal, players, rules=rules, start=start)
         for p in players:
             close = getattr(p.player, "close", None)  # type: ignore[attr-defined]
             if close is not None:

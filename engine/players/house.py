@@ -552,3 +552,58 @@ __all__ = [
     "ramsch_loss",
     "rule_ramsch_card",
 ]
+
+
+# ---------------------------------------------------------------------- calibration
+
+
+@dataclass(frozen=True)
+class DoublingRecord:
+    """One declared game of three rule players, as the doubling decision would see it: the
+    declarer's chance estimated from each seat's view at the first card, and what doubling
+    would have changed (the declarer's sheet entry, which a doubling adds once more)."""
+
+    deal_seed: int
+    game: str
+    forehand_defends: bool
+    p_defenders: tuple[float, float]  # the two defenders' estimates, forehand's side first
+    p_declarer: float
+    declarer_value: int
+
+
+def doubling_records(games: int, seed: int = 0, worlds: int = 24) -> list[DoublingRecord]:
+    """Estimates and outcomes of ``games`` declared games (the rule players bid, declare and
+    play; passed-in deals are skipped): the material the margins are set from.
+
+    >>> r = doubling_records(1, seed=3, worlds=2)
+    >>> len(r), 0 <= r[0].p_declarer <= 1
+    (1, True)
+    """
+    from engine.deal import Deal
+    from engine.game import Game
+    from engine.players.rule import RulePlayer
+
+    out: list[DoublingRecord] = []
+    s = seed * 1_000_003
+    budget = Budget(1.0, worlds)
+    while len(out) < games:
+        s += 1
+        g = Game(Deal.shuffled(s))
+        rule = [RulePlayer(s + p) for p in range(3)]
+        while g.result is None and g.phase != Phase.PLAY:
+            g.push(rule[g.to_act].choose(SeatView.of(g, g.to_act)))  # type: ignore[index]
+        if g.result is not None or g.declarer is None:
+            continue
+        d = g.declarer
+        defenders = [p for p in (0, 1, 2) if p != d]
+        p_def = tuple(declarer_chance(SeatView.of(g, p), seed + p, budget)[0]
+                      for p in defenders)
+        p_decl = declarer_chance(SeatView.of(g, d), seed + d, budget)[0]
+        while g.result is not None or g.phase != Phase.FINISHED:
+            if g.result is not None:
+                break
+            g.push(rule[g.to_act].choose(SeatView.of(g, g.to_act)))  # type: ignore[index]
+        assert g.result is not None and g.contract is not None
+        out.append(DoublingRecord(s, str(g.contract), d != 0, (p_def[0], p_def[1]), p_decl,
+                                  g.result.position_values[d]))
+    return out

@@ -23,7 +23,7 @@ GROUPS: dict[str, str] = {
     "kiosk": "firmware_host.tapbench:bench",
     "players": "engine.players.bench:bench",
     "analysis": "engine.players.analysis_bench:bench",
-    "club": "link.bench:bench",
+    "club": "firmware_host.link.bench:bench",
     "club-server": "club.bench:bench",
 }
 

@@ -1,8 +1,10 @@
 """``skat-table``: the command line of the table controller.
 
 Each sub-command lives in its own module with ``add_arguments(parser)`` and ``cmd_NAME(args)``.
-Command modules are imported to build the parser, so they keep their module level light: pygame,
-the drivers and anything slow are imported inside the ``cmd_`` function.
+Only the module of the command being run is imported (``skat-table run`` never loads the club
+link, ``firmware_host.link``, nor its network library); ``build_parser()`` without a name
+imports them all. Command modules keep their module level light: pygame, the drivers and
+anything slow are imported inside the ``cmd_`` function.
 """
 
 from __future__ import annotations
@@ -41,7 +43,7 @@ COMMANDS: dict[str, tuple[str, str, str]] = {
     "club": ("club.cli", "cmd_club", "the club server: a tournament across many tables, live"),
     "bench": ("firmware_host.bench", "cmd_bench", "measure speed and resource use"),
     "link": (
-        "link.command",
+        "firmware_host.link.command",
         "cmd_link",
         "the table's club link: publish finished games to the club's broker, take the seating",
     ),
@@ -58,7 +60,9 @@ COMMANDS: dict[str, tuple[str, str, str]] = {
 }
 
 
-def build_parser() -> argparse.ArgumentParser:
+def build_parser(only: str | None = None) -> argparse.ArgumentParser:
+    """The whole command line; with ``only``, the arguments of that command alone are added
+    (the others keep their name and help, so ``--help`` still lists every command)."""
     parser = argparse.ArgumentParser(
         prog="skat-table",
         description="Controller of a physical Skat table (ISkO rules, RFID cards, kiosk display).",
@@ -66,7 +70,8 @@ def build_parser() -> argparse.ArgumentParser:
     sub = parser.add_subparsers(dest="command", metavar="COMMAND")
     for name, (module, func, help_text) in COMMANDS.items():
         p = sub.add_parser(name, help=help_text, description=help_text)
-        _add_arguments(module, p)
+        if only is None or name == only:
+            _add_arguments(module, p)
         p.set_defaults(_handler=(module, func))
     return parser
 
@@ -80,8 +85,10 @@ def _add_arguments(module: str, p: argparse.ArgumentParser) -> None:
 
 
 def main(argv: Sequence[str] | None = None) -> int:
-    parser = build_parser()
-    args = parser.parse_args(argv)
+    words = list(sys.argv[1:] if argv is None else argv)
+    chosen = words[0] if words and words[0] in COMMANDS else ""
+    parser = build_parser(chosen)
+    args = parser.parse_args(words)
     if not getattr(args, "_handler", None):
         parser.print_help()
         return 2

@@ -1,8 +1,9 @@
 """The ``[club]`` section of the table's config: how the table reaches its club's broker.
 
 The controller never opens a socket: this section is read by ``skat-table link`` (its own
-process, see ``link/``), and checked by the controller too so that a mistake is one clear line
-wherever the config is loaded. The password lives in its own file, never in the config.
+process, see ``firmware_host/link/``), and checked by the controller too so that a mistake is
+one clear line wherever the config is loaded. The password lives in its own file, never in
+the config.
 
 >>> c = parse_club({"broker": "mqtts://club.example:8883", "club": "skc-nord", "table": "7",
 ...                 "password_file": "/etc/skat-table/club.password"})

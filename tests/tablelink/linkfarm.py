@@ -15,8 +15,8 @@ import threading
 from pathlib import Path
 
 from firmware_host.clubconfig import parse_club
-from link.outbox import JournalOutbox
-from link.service import Link, LinkOptions
+from firmware_host.link.outbox import JournalOutbox
+from firmware_host.link.service import Link, LinkOptions
 
 
 def main(path: str) -> int:

@@ -8,8 +8,8 @@ from pathlib import Path
 from typing import Any
 
 from firmware_host.clubconfig import ClubConfig, parse_club
-from link.outbox import OutboxRow
-from link.service import Link, LinkOptions
+from firmware_host.link.outbox import OutboxRow
+from firmware_host.link.service import Link, LinkOptions
 
 FAST = LinkOptions(poll_interval=0.05, backoff_min=0.1, backoff_max=0.5, connect_timeout=2,
                    status_every=0.05)

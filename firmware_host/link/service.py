@@ -40,10 +40,16 @@ from firmware_host.clubfiles import (
     read_json,
     write_json,
 )
+from firmware_host.link.ledger import Ledger, LedgerError
+from firmware_host.link.messages import (
+    StatusPayloadError,
+    encode,
+    game_message,
+    parse_status,
+    status_message,
+)
+from firmware_host.link.outbox import OutboxError, OutboxSource
 from firmware_host.seating import SeatingError, parse_seating
-from link.ledger import Ledger, LedgerError
-from link.messages import StatusPayloadError, encode, game_message, parse_status, status_message
-from link.outbox import OutboxError, OutboxSource
 
 log = logging.getLogger("skat-table.link")
 MAX_QUEUE = 5000  # outbox items held in memory at once; more wait in the journal

@@ -25,8 +25,8 @@ from pathlib import Path
 from typing import Any
 
 from firmware_host.clubconfig import parse_club
-from link.outbox import OutboxRow
-from link.service import Link, LinkOptions
+from firmware_host.link.outbox import OutboxRow
+from firmware_host.link.service import Link, LinkOptions
 
 
 def _free_port() -> int:

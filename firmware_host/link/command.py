@@ -52,9 +52,9 @@ def cmd_link(args: argparse.Namespace) -> int:
 
 def run_link(club: Any, data_dir: Path) -> int:
     from firmware_host.clubfiles import club_dir
-    from link.ledger import LedgerError
-    from link.outbox import JournalOutbox
-    from link.service import Link
+    from firmware_host.link.ledger import LedgerError
+    from firmware_host.link.outbox import JournalOutbox
+    from firmware_host.link.service import Link
 
     stopping = []
 

@@ -30,7 +30,8 @@ ID_RE = re.compile(r"^[A-Za-z0-9][A-Za-z0-9._-]{0,63}$")
 BROKER_RE = re.compile(r"^(mqtts?)://(\[[0-9A-Fa-f:.]+\]|[A-Za-z0-9.-]+)(?::(\d{1,5}))?/?$")
 DEFAULT_PORTS = {"mqtt": 1883, "mqtts": 8883}
 KEYS = {"broker", "club", "table", "username", "password_file", "ca_file", "keepalive",
-        "player_tags"}
+        "player_tags", "resend_seconds"}
+NUMBERS = {"keepalive": (5, 3600, 30), "resend_seconds": (0, 86400, 10)}  # (least, most, default)
 
 
 @dataclass(frozen=True)
@@ -48,6 +49,10 @@ class ClubConfig:
     ca_file: Path | None = None
     keepalive: int = 30
     player_tags: Path | None = None  # skat-table enroll --players: player id -> tag UID
+    # After a lost connection, the games the broker acknowledged in the last this many seconds
+    # before it last answered are sent again: a broker that crashed loses what it acknowledged
+    # since it last saved (Mosquitto: autosave_interval). docs/club-link.md, "The broker".
+    resend_seconds: int = 10
 
     @property
     def tls(self) -> bool:
@@ -80,7 +85,7 @@ def parse_club(sec: Mapping[str, Any], base_dir: Path | None = None) -> ClubConf
             }[key])
     values = {}
     for key in sec:
-        if key == "keepalive":
+        if key in NUMBERS:
             continue
         value = sec[key]
         if not isinstance(value, str) or not value.strip():
@@ -107,13 +112,15 @@ def parse_club(sec: Mapping[str, Any], base_dir: Path | None = None) -> ClubConf
     ca_file = path("ca_file") if "ca_file" in values else None
     if ca_file is not None and scheme != "mqtts":
         raise _error("ca_file", "a CA file is for TLS: write the broker as mqtts://HOST:PORT")
-    keepalive = 30
-    if "keepalive" in sec:
-        keepalive = sec["keepalive"]
-        if isinstance(keepalive, bool) or not isinstance(keepalive, int) or not (
-                5 <= keepalive <= 3600):
-            raise _error("keepalive", f"must be seconds from 5 to 3600, not {keepalive!r}")
+    numbers = {}
+    for key, (least, most, default) in NUMBERS.items():
+        value = sec.get(key, default)
+        if isinstance(value, bool) or not isinstance(value, int) or not least <= value <= most:
+            raise _error(key, f"must be whole seconds from {least} to {most}, not {value!r}")
+        numbers[key] = value
+    keepalive = numbers["keepalive"]
     return ClubConfig(broker=values["broker"], scheme=scheme, host=host, port=port,
                       club=values["club"], table=values["table"], username=username,
                       password_file=path("password_file"), ca_file=ca_file, keepalive=keepalive,
-                      player_tags=path("player_tags") if "player_tags" in values else None)
+                      player_tags=path("player_tags") if "player_tags" in values else None,
+                      resend_seconds=numbers["resend_seconds"])

@@ -36,7 +36,8 @@ A :class:`Broker` has:
 - ``password(user)`` and ``password_file(user)`` (a file holding that password only, as the
   link's ``[club]`` config wants);
 - ``stop()`` (SIGTERM: Mosquitto saves its persistence file), ``kill()`` (SIGKILL; amqtt: as
-  stop), ``start()`` (same port, same files), ``restart()``; ``running``;
+  stop), ``start()`` (same port, same files), ``restart()``; ``running``. Its ports lie below
+  the kernel's ephemeral range, so that no outgoing connection takes one while it is down;
 - ``persistent``: whether a stop and start keep retained messages and queued QoS 1 messages
   of persistent sessions (Mosquitto yes; amqtt keeps nothing);
 - ``protocol``: the newest MQTT version it speaks (5 for Mosquitto, 4 = 3.1.1 for amqtt);
@@ -46,7 +47,8 @@ Clients for tests (paho-mqtt, loop in a thread): ``connect(broker, user)`` retur
 client; ``Recorder(broker, user, "skat/#")`` subscribes (QoS 1; ``clean=False`` for a
 persistent session) and keeps every message in ``messages`` (``Message(topic, payload,
 retain)``); ``recorder.wait_for(lambda msgs: ..., timeout)`` waits until the test's condition
-holds and returns it; ``close()``.
+holds and returns it; ``pause()`` and ``resume()`` (a club server away and back: its
+persistent session gets what was queued meanwhile); ``close()``.
 
 Example (a test)::
 
@@ -270,6 +272,34 @@ def free_port(host: str = "127.0.0.1") -> int:
     with socket.socket(socket.AF_INET, socket.SOCK_STREAM) as s:
         s.bind((host, 0))
         return int(s.getsockname()[1])
+
+
+def _ephemeral_range() -> tuple[int, int]:
+    try:
+        low, high = Path("/proc/sys/net/ipv4/ip_local_port_range").read_text().split()
+        return int(low), int(high)
+    except (OSError, ValueError):
+        return 32768, 60999
+
+
+def restartable_port(host: str = "127.0.0.1") -> int:
+    """A free port below the kernel's ephemeral range, for a broker that is restarted on the
+    same port: a port of that range can be taken meanwhile as the local port of any outgoing
+    connection on the machine ("Address already in use" when the broker comes back)."""
+    import random
+
+    low = _ephemeral_range()[0]
+    top = low - 1 if low > 12000 else 65535
+    bottom = 10000 if low > 12000 else _ephemeral_range()[1] + 1
+    for _ in range(200):
+        port = random.randint(bottom, top)
+        with socket.socket(socket.AF_INET, socket.SOCK_STREAM) as s:
+            try:
+                s.bind((host, port))
+            except OSError:
+                continue
+            return port
+    return free_port(host)
 
 
 def wait_for_port(host: str, port: int, timeout: float = 10.0, alive: Any = None) -> None:
@@ -539,8 +569,8 @@ def new_broker(kind: str, spec: BrokerSpec, directory: Path, tls: bool) -> Broke
     last: Exception | None = None
     for _ in range(5):
         # A free port can be taken between our probe and the broker's bind: try another.
-        broker = Broker(kind=kind, spec=spec, directory=directory, port=free_port(),
-                        tls=tls_files, tls_port=free_port() if tls else None)
+        broker = Broker(kind=kind, spec=spec, directory=directory, port=restartable_port(),
+                        tls=tls_files, tls_port=restartable_port() if tls else None)
         with contextlib.suppress(FileNotFoundError):
             (directory / "mosquitto.conf").unlink()
         try:
@@ -572,8 +602,10 @@ class ConnectRefused(RuntimeError):
 
 def connect(broker: Broker, user: str | None, *, password: str | None = None,
             tls: bool = False, client_id: str = "", clean: bool = True,
-            ca_file: Path | None = None, timeout: float = 10.0) -> Any:
-    """A paho client connected as ``user`` (its network loop running in a thread)."""
+            ca_file: Path | None = None, timeout: float = 10.0, on_message: Any = None) -> Any:
+    """A paho client connected as ``user`` (its network loop running in a thread).
+    ``on_message`` is set before it connects: a persistent session's queued messages may come
+    at once."""
     import paho.mqtt.client as mqtt
 
     version = mqtt.MQTTv5 if broker.protocol == 5 else mqtt.MQTTv311
@@ -593,6 +625,8 @@ def connect(broker: Broker, user: str | None, *, password: str | None = None,
         done.set()
 
     client.on_connect = on_connect
+    if on_message is not None:
+        client.on_message = on_message
     port = broker.tls_port if tls else broker.port
     host = "localhost" if tls else broker.host
     connect_kwargs: dict[str, Any] = {}
@@ -635,12 +669,25 @@ class Recorder:
         self._cond = threading.Condition()
         self._subscribed = threading.Event()
         self._topic, self._qos = topic, qos
-        self.client = connect(broker, user, client_id=client_id, clean=clean)
-        self.client.on_message = self._on_message
+        self._args = (broker, user, client_id, clean)
+        self.client: Any = None
+        self.resume()
+
+    def resume(self) -> None:
+        """Connect (again, after :meth:`pause`): a persistent session gets what the broker
+        queued meanwhile."""
+        broker, user, client_id, clean = self._args
+        self._subscribed.clear()
+        self.client = connect(broker, user, client_id=client_id, clean=clean,
+                              on_message=self._on_message)
         self.client.on_subscribe = lambda *a: self._subscribed.set()
-        self.client.subscribe(topic, qos)
+        self.client.subscribe(self._topic, self._qos)
         if not self._subscribed.wait(10):
-            raise ConnectRefused(f"no SUBACK for {topic}")
+            raise ConnectRefused(f"no SUBACK for {self._topic}")
+
+    def pause(self) -> None:
+        """Disconnect (the club server away); with ``clean=False`` the broker keeps queueing."""
+        self.close()
 
     def _on_message(self, client: Any, userdata: Any, msg: Any) -> None:
         with self._cond:
@@ -659,5 +706,7 @@ class Recorder:
                 self._cond.wait(min(left, 0.5))
 
     def close(self) -> None:
-        self.client.disconnect()
-        self.client.loop_stop()
+        if self.client is not None:
+            self.client.disconnect()
+            self.client.loop_stop()
+            self.client = None

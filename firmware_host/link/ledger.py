@@ -10,10 +10,21 @@ and its record, the game is sent again on restart: the server sees the same ``id
 ``revision`` twice and keeps one (DESIGN.md: a repeat changes nothing). The reverse, a game
 recorded as acknowledged that the broker never had, cannot happen.
 
+A broker that crashes (SIGKILL, power cut) loses what it acknowledged since it last saved its
+state, so after a lost connection the link sends the most recent acknowledged items again
+(:meth:`Ledger.acked_since`); the time from which it does is kept here too
+(:meth:`Ledger.mark_resend`), so that a link restarted before it could resend still does.
+
 >>> led = Ledger.open(":memory:")
 >>> led.record([(5, 0, "t/1/7/1", 1), (6, 0, "t/1/7/2", 1)])
 >>> led.cursor, led.is_acked(6, 0), led.count()
 (6, True, 2)
+>>> led.acked_since(0.0), led.acked_since(time.time() + 60)
+([(5, 0), (6, 0)], [])
+>>> led.mark_resend(100.0); led.mark_resend(200.0); led.resend_since
+100.0
+>>> led.clear_resend(); led.resend_since is None
+True
 """
 
 from __future__ import annotations
@@ -45,6 +56,8 @@ class Ledger:
         self._conn = conn
         row = conn.execute("SELECT value FROM meta WHERE key = 'cursor'").fetchone()
         self.cursor = int(row[0]) if row else 0
+        row = conn.execute("SELECT value FROM meta WHERE key = 'resend_since'").fetchone()
+        self.resend_since: float | None = float(row[0]) if row else None
 
     @classmethod
     def open(cls, path: str | Path) -> Ledger:
@@ -86,6 +99,34 @@ class Ledger:
                 self._conn.execute("ROLLBACK")
             raise LedgerError(f"cannot write the link's record: {exc}") from None
         self.cursor = new_cursor
+
+    def acked_since(self, t: float) -> list[tuple[int, int]]:
+        """``(seq, n)`` of the items recorded as acknowledged at or after ``t`` (epoch
+        seconds), in outbox order."""
+        return [(int(s), int(n)) for s, n in self._conn.execute(
+            "SELECT seq, n FROM acked WHERE at >= ? ORDER BY seq, n", (t,))]
+
+    def mark_resend(self, since: float) -> None:
+        """Remember that what was acknowledged from ``since`` on must be sent again (the
+        earliest such time wins until :meth:`clear_resend`)."""
+        since = since if self.resend_since is None else min(since, self.resend_since)
+        self._set_meta("resend_since", repr(since))
+        self.resend_since = since
+
+    def clear_resend(self) -> None:
+        if self.resend_since is None:
+            return
+        try:
+            self._conn.execute("DELETE FROM meta WHERE key = 'resend_since'")
+        except sqlite3.Error as exc:
+            raise LedgerError(f"cannot write the link's record: {exc}") from None
+        self.resend_since = None
+
+    def _set_meta(self, key: str, value: str) -> None:
+        try:
+            self._conn.execute("INSERT OR REPLACE INTO meta VALUES (?, ?)", (key, value))
+        except sqlite3.Error as exc:
+            raise LedgerError(f"cannot write the link's record: {exc}") from None
 
     def count(self) -> int:
         return int(self._conn.execute("SELECT COUNT(*) FROM acked").fetchone()[0])

@@ -10,6 +10,14 @@ game leaves the queue when the broker's PUBACK for it arrived with success and t
 recorded it. Each connection is a new MQTT client with a clean session: what was in flight
 when a connection broke is simply sent again from the queue on the next one, in order. A
 PUBACK that refuses (MQTT 5: "not authorized") keeps the game waiting and shows "refused".
+
+A PUBACK is the broker's word, and a broker that crashes loses what it acknowledged since it
+last saved (Mosquitto: ``autosave_interval``). So when a connection is lost, the games the
+broker acknowledged in the ``resend_seconds`` before it last answered are queued again, ahead
+of the waiting ones, and sent first on the next connection: the same bytes, so by ``id`` and
+``revision`` a repeat changes nothing (DESIGN.md "Club"), and nothing the broker may have lost
+stays lost. The time from which to resend is kept in the ledger until they are acknowledged
+again, so a link restarted in between resends them too.
 """
 
 from __future__ import annotations
@@ -65,6 +73,9 @@ class LinkOptions:
     connect_timeout: float = 5.0
     status_every: float = 1.0     # status.json rewritten at most this often (state changes: now)
     protocol: str = "auto"        # "5", "3.1.1" or "auto" (5, and 3.1.1 if the broker wants)
+    # After a lost connection, resend what was acknowledged this long before the broker last
+    # answered (None: the config's [club] resend_seconds).
+    resend_window: float | None = None
 
 
 @dataclass
@@ -76,6 +87,7 @@ class _Item:
     payload: bytes
     mid: int | None = None
     acked: bool = False
+    resent: bool = False  # acknowledged before, queued again after a lost connection
 
 
 @dataclass
@@ -85,6 +97,7 @@ class _Conn:
     connected: bool = False
     started: float = field(default_factory=time.monotonic)
     inflight: dict[int, _Item] = field(default_factory=dict)
+    heard: float = 0.0  # epoch seconds: the broker last answered (CONNACK, PUBACK, a message)
 
 
 class Link:
@@ -118,7 +131,11 @@ class Link:
         self.published = 0   # PUBACKs with success (for tests and the bench)
         self.on_acked: Callable[[str, int], None] | None = None
         self.seating_problems = 0
+        self.resent = 0      # games queued again after a lost connection (for tests and logs)
+        self._resending: set[tuple[int, int]] = set()
         self._closed = False
+        self._resend_window = (self.opt.resend_window if self.opt.resend_window is not None
+                               else float(cfg.resend_seconds))
 
     # ---- the loop ------------------------------------------------------------------------
 
@@ -223,9 +240,73 @@ class Link:
                 i.acked, i.mid = False, None
                 self.queue.appendleft(i)
             return
+        if self._resending:
+            self._resending.difference_update((i.seq, i.n) for i in done if i.resent)
+            if not self._resending:
+                try:
+                    self.ledger.clear_resend()
+                except LedgerError as exc:
+                    log.error("club: %s", exc)
         if self.on_acked is not None:
             for i in done:
                 self.on_acked(i.id, i.revision)
+
+    def _mark_resend(self, conn: _Conn) -> None:
+        """A connection that was up is lost: what the broker acknowledged shortly before it
+        last answered may be lost with it (a crash before its next save)."""
+        if not conn.connected or self._resend_window <= 0:
+            return
+        heard = conn.heard
+        # paho notes every packet that came in (PINGRESP too) on its monotonic clock.
+        last_in = getattr(conn.client, "_last_msg_in", None)
+        if isinstance(last_in, int | float) and last_in > 0:
+            heard = max(heard, time.time() - (time.monotonic() - last_in))
+        try:
+            self.ledger.mark_resend(heard - self._resend_window)
+        except LedgerError as exc:
+            log.error("club: %s", exc)
+
+    def _requeue_recent(self) -> None:
+        """Queue again, ahead of the waiting games, what was acknowledged since the ledger's
+        ``resend_since`` (and is not in the queue already)."""
+        since = self.ledger.resend_since
+        if since is None:
+            return
+        queued = {(i.seq, i.n) for i in self.queue}
+        wanted = [k for k in self.ledger.acked_since(since) if k not in queued]
+        if not wanted:
+            self._resending.clear()
+            with contextlib.suppress(LedgerError):
+                self.ledger.clear_resend()
+            return
+        keys = set(wanted)
+        items: list[_Item] = []
+        after, last = wanted[0][0] - 1, wanted[-1][0]
+        try:
+            while after < last:
+                rows = self.source.read(after, self.opt.batch)
+                if not rows:
+                    break
+                for row in rows:
+                    if (row.seq, row.n) in keys:
+                        msg = game_message(self.cfg, series=row.series, game=row.game,
+                                           revision=row.revision, payload=row.payload)
+                        items.append(_Item(row.seq, row.n, msg["id"], msg["revision"],
+                                           encode(msg), resent=True))
+                after = rows[-1].seq
+        except (OutboxError, TypeError, ValueError, AttributeError) as exc:
+            # Kept in the ledger: tried again on the next connection.
+            log.error("club: cannot read the outbox to send recent games again: %s", exc)
+            return
+        # Nothing is in flight on a new connection: the queue can be put in order again.
+        self.queue = deque(sorted([*items, *self.queue], key=lambda i: (i.seq, i.n)))
+        self._resending = {(i.seq, i.n) for i in items}
+        self.resent += len(items)
+        log.info("club: %d game(s) the broker acknowledged shortly before the connection was "
+                 "lost are sent again (a broker that crashed may have lost them)", len(items))
+        if not items:
+            with contextlib.suppress(LedgerError):
+                self.ledger.clear_resend()
 
     # ---- connection ----------------------------------------------------------------------
 
@@ -307,7 +388,9 @@ class Link:
                          "refused" if refused else "offline")
             return
         conn.connected = True
+        conn.heard = time.time()
         self._backoff = self.opt.backoff_min
+        self._requeue_recent()
         self._set_state("online", f"connected to {self.cfg.host}:{self.cfg.port}")
         conn.client.subscribe([(self.cfg.topic("seating"), 1), (self.cfg.topic("status"), 1)])
         self._publish_status()
@@ -320,6 +403,7 @@ class Link:
         conn = self._conn
         if conn is None:
             return
+        self._mark_resend(conn)
         if not conn.connected and self.opt.protocol == "auto":
             # Closed before any CONNACK we could read: an MQTT 3.1.1 broker answers an MQTT 5
             # CONNECT with a short refusal paho cannot parse. Alternate until one works.
@@ -344,6 +428,7 @@ class Link:
                 sock.close()
 
     def _on_publish(self, conn: _Conn, mid: int, rc: Any) -> None:
+        conn.heard = time.time()
         item = conn.inflight.pop(mid, None)
         if item is None:
             return  # our status message, or an item of a connection already dropped

@@ -6,8 +6,13 @@
   waiting (300 with ``--quick``): games acknowledged per second, from the connection on.
 
 The broker is Mosquitto started here on a free loopback port (anonymous, no persistence);
-where Mosquitto is not installed, amqtt in-process. The outbox is the journal's own when the
-journal has one (``firmware_host.journal.read_outbox``), else an in-memory list.
+where Mosquitto is not installed, amqtt in-process. The games are the controller's own: a real
+journal (``firmware_host.journal``) in a temporary directory, each game finished by
+``Journal.append(..., outbox=[OutboxItem])`` (the record of its last input, committed with
+fsync as at the table), and the link reads them as it does at the table, through
+:class:`~firmware_host.link.outbox.JournalOutbox` (``read_outbox``, read-only, polled every
+50 ms). The clock starts when the append has returned (the game is finished and durable) and
+stops when the link sees the broker's PUBACK.
 """
 
 from __future__ import annotations
@@ -17,6 +22,7 @@ import shutil
 import socket
 import statistics
 import subprocess
+import sys
 import tempfile
 import threading
 import time
@@ -25,7 +31,8 @@ from pathlib import Path
 from typing import Any
 
 from firmware_host.clubconfig import parse_club
-from firmware_host.link.outbox import OutboxRow
+from firmware_host.journal import Journal, OutboxItem
+from firmware_host.link.outbox import JournalOutbox
 from firmware_host.link.service import Link, LinkOptions
 
 
@@ -97,23 +104,15 @@ def _broker(directory: Path) -> Iterator[tuple[int, str]]:
         thread.join(10)
 
 
-class _Outbox:
-    """Finished games: the journal's outbox when the journal has one, else a list."""
+class _Table:
+    """A controller's journal: each game finished by the record of its last input with the
+    game's outbox item; the link reads it with :class:`JournalOutbox`."""
 
     def __init__(self, directory: Path) -> None:
-        self._rows: list[OutboxRow] = []
-        self._lock = threading.Lock()
-        self.finished_at: dict[int, float] = {}
-        self.journal: Any = None
-        try:
-            from firmware_host.journal import Journal, OutboxItem, read_outbox
-        except ImportError:
-            return
         self.path = directory / "journal.sqlite"
         self.journal = Journal.open(self.path)
         self._series = self.journal.start_series({"players": ["A", "B", "C"]})
-        self._item = OutboxItem
-        self._read = read_outbox
+        self.finished_at: dict[int, float] = {}
 
     def finish(self, game: int) -> None:
         payload = {"journal": "bench", "series": 1, "game": game, "revision": 1,
@@ -121,27 +120,18 @@ class _Outbox:
                    "result": {"number": game, "value": 24, "won": True}, "iss": None,
                    "at": time.time(), "club": {"tournament": "bench", "series": "1",
                                                "players": ["p1", "p2", "p3"]}}
-        if self.journal is not None:
-            self.journal.append(self._series, {"seat": 0, "press": "pass"}, "accepted",
-                                outbox=[self._item(game, 1, payload)])
-        else:
-            with self._lock:
-                seq = len(self._rows) + 1
-                self._rows.append(OutboxRow(seq, 0, 1, game, 1, payload))
+        self.journal.append(self._series, {"seat": 0, "press": "pass"}, "accepted",
+                            outbox=[OutboxItem(game, 1, payload)])
         self.finished_at[game] = time.perf_counter()
 
-    def read(self, after_seq: int, limit: int) -> list[Any]:
-        if self.journal is not None:
-            return list(self._read(self.path, after_seq, limit))
-        with self._lock:
-            return [r for r in self._rows if r.seq > after_seq][:limit]
+    def outbox(self) -> JournalOutbox:
+        return JournalOutbox(self.path)
 
     def close(self) -> None:
-        if self.journal is not None:
-            self.journal.close()
+        self.journal.close()
 
 
-def _link(port: int, directory: Path, outbox: _Outbox, poll: float) -> Link:
+def _link(port: int, directory: Path, outbox: JournalOutbox, poll: float) -> Link:
     pw = directory / "pw"
     pw.write_text("x\n")
     cfg = parse_club({"broker": f"mqtt://127.0.0.1:{port}", "club": "bench", "table": "1",
@@ -159,8 +149,8 @@ def _run_until(link: Link, done: Any, timeout: float) -> None:
 
 def publish_latencies(port: int, directory: Path, games: int) -> list[float]:
     """Milliseconds from a game's outbox item to its PUBACK, one game at a time."""
-    outbox = _Outbox(directory)
-    link = _link(port, directory, outbox, LinkOptions.poll_interval)
+    table = _Table(directory)
+    link = _link(port, directory, table.outbox(), LinkOptions.poll_interval)
     acked: dict[int, float] = {}
     link.on_acked = lambda gid, rev: acked.setdefault(int(gid.rsplit("/", 1)[1]),
                                                       time.perf_counter())
@@ -175,7 +165,7 @@ def publish_latencies(port: int, directory: Path, games: int) -> list[float]:
     runner.start()
     try:
         for g in range(1, games + 1):
-            outbox.finish(g)
+            table.finish(g)
             deadline = time.monotonic() + 5
             while g not in acked and time.monotonic() < deadline:
                 time.sleep(0.001)
@@ -184,23 +174,25 @@ def publish_latencies(port: int, directory: Path, games: int) -> list[float]:
         stop.set()
         runner.join(10)
         link.close(goodbye=False)
-        outbox.close()
-    return [(acked[g] - outbox.finished_at[g]) * 1000 for g in acked]
+        table.close()
+    if len(acked) < games:
+        raise RuntimeError(f"bench club: only {len(acked)} of {games} games were acknowledged")
+    return [(acked[g] - table.finished_at[g]) * 1000 for g in acked]
 
 
 def drain_rate(port: int, directory: Path, games: int) -> float:
     """Games per second acknowledged by a link that finds ``games`` waiting."""
-    outbox = _Outbox(directory)
+    table = _Table(directory)
     for g in range(1, games + 1):
-        outbox.finish(g)
-    link = _link(port, directory, outbox, 0.05)
+        table.finish(g)
+    link = _link(port, directory, table.outbox(), 0.05)
     _run_until(link, lambda: link.online, 10)
     t0 = time.perf_counter()
     _run_until(link, lambda: link.published >= games and not link.waiting, 120)
     elapsed = time.perf_counter() - t0
     n = link.published
     link.close(goodbye=False)
-    outbox.close()
+    table.close()
     if n < games:
         raise RuntimeError(f"bench club: only {n} of {games} games were acknowledged")
     return games / elapsed
@@ -216,6 +208,10 @@ def bench(quick: bool = False) -> dict[str, float]:
                 lat = publish_latencies(port, _fresh(root, f"p{i}"), 40 if quick else 200)
                 p99s.append(_percentile(lat, 99))
                 rates.append(drain_rate(port, _fresh(root, f"d{i}"), 300 if quick else 1000))
+    for name, values in (("club_publish_p99_ms", p99s),
+                         ("club_backlog_drain_games_per_s", rates)):
+        print(f"bench club: {name} runs: {', '.join(f'{v:.1f}' for v in values)}",
+              file=sys.stderr)
     return {"club_publish_p99_ms": round(statistics.median(p99s), 2),
             "club_backlog_drain_games_per_s": round(statistics.median(rates), 1),
             "club_bench_broker_is_mosquitto": 1.0 if kind == "mosquitto" else 0.0}

@@ -108,3 +108,49 @@ def test_broker_sigkilled_while_the_server_is_away_loses_nothing(broker_factory,
     assert all(n >= 15 for n in resent.values()) or OPTIONS.resend_window == 0, resent
     print(f"broker SIGKILLed: {len(TABLES) * 30} games arrived, 0 lost, {repeats} repeats "
           f"(identical, dropped by id); sent again: {resent}")
+
+
+def test_the_resend_survives_a_link_restarted_before_it_could_resend(mqtt_broker,
+                                                                     tmp_path) -> None:
+    """A connection lost, then the link stopped before it reconnected: the next link sends
+    those games again (the time to resend from is kept in link.sqlite), and only then forgets
+    it. A link stopped cleanly while connected resends nothing."""
+    from linkkit import MemoryOutbox
+
+    from firmware_host.link.ledger import Ledger
+    from firmware_host.link.service import Link
+
+    rec = Recorder(mqtt_broker, "server", "skat/c1/table/+/game")
+    outbox = MemoryOutbox()
+    for g in (1, 2, 3):
+        outbox.add(g)
+    spool = tmp_path / "spool"
+
+    def run(link: Link, until, timeout: float = 10) -> None:
+        deadline = time.monotonic() + timeout
+        while not until():
+            assert time.monotonic() < deadline, (link.state, link.detail, link.waiting)
+            link.run_once(0.02)
+
+    link = Link(club_config(mqtt_broker, "t1"), outbox, spool, OPTIONS)
+    run(link, lambda: link.ledger.cursor == 3)
+    assert link.ledger.resend_since is None
+    link._conn.client.socket().close()  # the connection breaks (as when the broker dies)
+    run(link, lambda: not link.online)
+    assert link.ledger.resend_since is not None
+    link.close(goodbye=False)            # ... and the link stops before it is back
+    assert Ledger.open(spool / "link.sqlite").resend_since is not None
+    link = Link(club_config(mqtt_broker, "t1"), outbox, spool, OPTIONS)
+    run(link, lambda: link.resent == 3 and link.waiting == 0)
+    assert link.ledger.resend_since is None, "forgotten once acknowledged again"
+    assert rec.wait_for(lambda ms: len(ms) >= 6, 10)
+    link.close()
+    link = Link(club_config(mqtt_broker, "t1"), outbox, spool, OPTIONS)
+    run(link, lambda: link.online)
+    for _ in range(20):
+        link.run_once(0.02)
+    assert link.resent == 0
+    link.close()
+    time.sleep(0.2)
+    rec.close()
+    assert [json.loads(m.payload)["game"] for m in rec.messages] == [1, 2, 3, 1, 2, 3]

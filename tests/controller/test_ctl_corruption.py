@@ -42,13 +42,14 @@ from firmware_host.journal import Journal
 FULL = os.environ.get("SKAT_CORRUPTION", "") == "full"
 # The full run opens thousands of journals, each in a child under its own hard timeout, so
 # pytest's per-test limit (pyproject) would cut it short; the sample run keeps that limit.
-pytestmark = [pytest.mark.timeout(7200)] if FULL else []
 SAMPLE = 25  # truncation points per file in the sample run
 FLIPS = 1000 if FULL else 50  # single-bit flips per file
 TIMEOUT_S = 30.0  # a case that takes longer is a hang
 FILES = ("db", "wal", "copy")
 
-pytestmark = pytest.mark.skipif(not hasattr(os, "fork"), reason="needs os.fork")
+pytestmark = [pytest.mark.skipif(not hasattr(os, "fork"), reason="needs os.fork")]
+if FULL:  # one list: a second assignment would drop the first marker, as it once did
+    pytestmark.append(pytest.mark.timeout(7200))
 
 
 def _suffix(kind: str) -> str:
@@ -187,6 +188,8 @@ class Suite:
         self.table.setdefault(group, Counter())[outcome] += 1
         if outcome not in ("exact", "prefix", "fresh"):
             self.failures.append(f"{group} {label}: {outcome} {json.dumps(got)[:600]}")
+            if FULL:  # a long run shows each failure as it happens, not after an hour
+                print(f"\n{self.failures[-1]}", file=sys.stderr, flush=True)
         return outcome
 
     def report(self) -> str:

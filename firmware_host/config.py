@@ -454,6 +454,10 @@ def _computer(sec: Mapping[str, Any], n: int) -> ComputerConfig:
         seats = tuple(sorted(raw))
     player = sec.get("player", "rule")
     names = _player_names()
+    if player == "oracle":
+        raise ConfigError("[computer] player",
+                          "'oracle' sees every card: it measures the other players' strength "
+                          f"and cannot sit at a table; use one of {', '.join(map(repr, names))}")
     if not isinstance(player, str) or player not in names:
         raise ConfigError("[computer] player",
                           f"{player!r} is not one of {', '.join(repr(n) for n in names)}")

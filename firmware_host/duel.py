@@ -8,6 +8,8 @@ Each deal is played in all six seatings of the two players; the result is A's Se
 points per game minus B's, with a 95% bootstrap confidence interval over deals, and the
 decision times (p50/p95/max) of each player. ``--fixed-contract`` keeps the rule player's
 bidding and declaration in every seating, so only the card play is compared.
+``pimc-2025`` is PIMC with the 2025 bidding and contract choice (the evaluation's);
+``oracle`` sees every card (the ceiling; never a seat at a real table).
 """
 
 from __future__ import annotations
@@ -18,9 +20,9 @@ import sys
 
 
 def _player_names() -> tuple[str, ...]:
-    from engine.players import PLAYER_NAMES
+    from engine.players import HARNESS_NAMES, PLAYER_NAMES
 
-    return PLAYER_NAMES
+    return (*PLAYER_NAMES, *HARNESS_NAMES)
 
 
 # (label, SideStats attribute, format): the per-version statistics, in the order printed

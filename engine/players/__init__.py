@@ -5,17 +5,19 @@
 - ``random``: a uniformly random legal action (the floor).
 - ``rule``: hand evaluation for bidding and contract, standard card-play heuristics.
 - ``pimc``: Perfect-Information Monte Carlo card play on a double-dummy solver, under a time
-  budget (seconds per decision).
+  budget (seconds per decision); bidding and contract by search. ``pimc-2025`` keeps the
+  earlier bidding and contract choice (the evaluation's), for comparison.
+- ``oracle`` (strength harness only, not in ``PLAYER_NAMES``): sees every card.
 
 The controller builds players from the config with :func:`make_player`:
 
 >>> p = make_player("rule", seed=7)
 >>> p.name
 'rule'
->>> make_player("kermit")
+>>> make_player("kermit")  # doctest: +ELLIPSIS
 Traceback (most recent call last):
 ...
-engine.players.base.PlayerError: unknown computer player 'kermit': use one of pimc, random, rule
+engine.players.base.PlayerError: unknown computer player 'kermit': use one of pimc, ...
 """
 
 from __future__ import annotations
@@ -23,7 +25,9 @@ from __future__ import annotations
 from engine.players.base import DuelPartner, Player, PlayerError, RandomPlayer, SeatView
 from engine.players.rule import RulePlayer
 
-PLAYER_NAMES = ("pimc", "random", "rule")
+PLAYER_NAMES = ("pimc", "pimc-2025", "random", "rule")
+# Players only the strength harness may seat: they see cards no seat may see.
+HARNESS_NAMES = ("oracle",)
 
 
 def make_player(
@@ -44,14 +48,19 @@ def make_player(
         return RandomPlayer(seed)
     if key == "rule":
         return RulePlayer(seed)
-    if key == "pimc":
+    if key == "oracle":
+        from engine.players.oracle import OraclePlayer
+
+        return OraclePlayer(seed)
+    if key in ("pimc", "pimc-2025"):
         from engine.players.pimc import PimcPlayer
 
-        return PimcPlayer(seed=seed, budget=budget, worlds=worlds, workers=workers)
+        return PimcPlayer(seed=seed, budget=budget, worlds=worlds, workers=workers,
+                          searched_contracts=key == "pimc")
     raise PlayerError(f"unknown computer player {name!r}: use one of {', '.join(PLAYER_NAMES)}")
 
 
 __all__ = [
-    "PLAYER_NAMES", "DuelPartner", "Player", "PlayerError", "RandomPlayer", "RulePlayer",
-    "SeatView", "make_player",
+    "HARNESS_NAMES", "PLAYER_NAMES", "DuelPartner", "Player", "PlayerError", "RandomPlayer",
+    "RulePlayer", "SeatView", "make_player",
 ]

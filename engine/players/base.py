@@ -20,7 +20,7 @@ True
 from __future__ import annotations
 
 import random
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Protocol, runtime_checkable
 
 from engine.actions import Action, Bid, Hold, Pass
@@ -42,6 +42,10 @@ class SeatView:
     ``open_hand`` is the declarer's current hand in an ouvert game (else None).
     ``voids[p]`` is a mask of cards that position ``p`` has shown it cannot hold (it did
     not follow a lead of their suit or trumps).
+
+    ``game`` is None, except in a view built with ``reveal=True`` for a player that
+    declares ``sees_all`` (the perfect-information ceiling of the strength harness; the
+    controller never builds one).
     """
 
     pos: int
@@ -65,10 +69,12 @@ class SeatView:
     won: tuple[int, int, int]
     voids: tuple[int, int, int]
     hand_sizes: tuple[int, int, int]
+    game: Game | None = field(default=None, compare=False, repr=False)
 
     @classmethod
-    def of(cls, game: Game, pos: int) -> SeatView:
-        """The view of position ``pos`` (0 forehand, 1 middlehand, 2 rearhand)."""
+    def of(cls, game: Game, pos: int, reveal: bool = False) -> SeatView:
+        """The view of position ``pos`` (0 forehand, 1 middlehand, 2 rearhand); with
+        ``reveal`` it also holds the whole game (for a player that ``sees_all``)."""
         if pos not in (0, 1, 2):
             raise PlayerError(f"position {pos!r} is not 0, 1 or 2")
         declared = game.phase in (Phase.PLAY, Phase.FINISHED) or (
@@ -108,6 +114,7 @@ class SeatView:
             won=tuple(game.won),  # type: ignore[arg-type]
             voids=_voids(game_type, game.tricks, trick, game.trick_leader),
             hand_sizes=tuple(h.bit_count() for h in game.hands),  # type: ignore[arg-type]
+            game=game if reveal else None,
         )
 
     @property
@@ -166,6 +173,20 @@ class Player(Protocol):
     name: str
 
     def choose(self, view: SeatView) -> Action: ...
+
+
+def sees_all(player: object) -> bool:
+    """Does this player (or the player a wrapper such as :class:`DuelPartner` holds) play
+    with every card open? Only the strength harness gives such a player the whole game.
+
+    >>> sees_all(RandomPlayer()), sees_all(DuelPartner(RandomPlayer()))
+    (False, False)
+    """
+    while player is not None:
+        if getattr(player, "sees_all", False):
+            return True
+        player = getattr(player, "player", None)
+    return False
 
 
 def require_turn(view: SeatView) -> None:

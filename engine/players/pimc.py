@@ -41,6 +41,7 @@ from engine.contract import GameType
 from engine.game import Phase
 from engine.players import evaluate as ev
 from engine.players.base import SeatView, require_turn
+from engine.players.declaring import Declaring
 from engine.players.rule import RulePlayer
 from engine.players.solver import SearchLimitReached, Solver, Tables, tables
 from engine.trick import trick_winner
@@ -344,12 +345,17 @@ class PimcPlayer:
     worlds per decision instead (deterministic). ``workers``: processes to spread worlds
     over (default: the cores; 1 means in this process). Call :meth:`close` (or use ``with``)
     to stop the worker processes.
+
+    The bidding, hand or skat, contract and discard are searched
+    (:mod:`engine.players.declaring`); ``searched_contracts=False`` keeps the 2025 player's
+    choices instead (the evaluation's, with close calls solved), named ``pimc-2025``.
     """
 
     name = "pimc"
 
     def __init__(self, seed: int = 0, budget: float = DEFAULT_BUDGET,
-                 worlds: int | None = None, workers: int | None = None) -> None:
+                 worlds: int | None = None, workers: int | None = None,
+                 searched_contracts: bool = True) -> None:
         if budget <= 0:
             raise ValueError(f"the time budget must be positive, not {budget}")
         if worlds is not None and worlds < 1:
@@ -364,6 +370,9 @@ class PimcPlayer:
         self._push_second: int | None = None  # Schieberamsch: the second card to push
         self.last_worlds = 0
         self.hopeless = False
+        self.declaring = Declaring(seed, budget, worlds) if searched_contracts else None
+        if not searched_contracts:
+            self.name = "pimc-2025"
 
     def close(self) -> None:
         if self._pool is not None:
@@ -403,6 +412,15 @@ class PimcPlayer:
                 return next(a for a in plays if a.card == card)
             if plays:
                 return plays[0]
+        if self.declaring is not None and view.declarer == view.pos:
+            if view.phase == Phase.DISCARD:
+                if any(isinstance(a, Declare) for a in view.legal):
+                    return self.declaring.declare(view)
+                return self.declaring.discard(view)
+            if view.phase == Phase.SKAT:
+                return self.declaring.hand_or_skat(view)
+        if self.declaring is not None and view.phase == Phase.BIDDING:
+            return self.declaring.bid(view)
         if view.phase == Phase.DISCARD and view.pos == view.declarer:
             return self._declare_or_discard(view)
         if view.phase == Phase.SKAT:

@@ -17,7 +17,7 @@ from collections.abc import Callable, Sequence
 from engine.actions import Action
 from engine.deal import Deal
 from engine.game import ISKO, Game, Rules
-from engine.players.base import Player, SeatView
+from engine.players.base import Player, SeatView, sees_all
 
 
 def play_game(
@@ -30,17 +30,19 @@ def play_game(
     """Play ``deal`` to the end; ``players[p]`` acts for position ``p``.
 
     ``on_decision(pos, action, seconds)`` is told of every decision and its time. ``start``
-    continues a game already begun (e.g. with a fixed contract).
+    continues a game already begun (e.g. with a fixed contract). A player that ``sees_all``
+    (the perfect-information ceiling) gets views that hold the whole game.
     """
     import time
 
+    reveal = [sees_all(p) for p in players]
     game = start if start is not None else Game(deal, rules)
     while game.result is None:
         pos = game.to_act
         if pos is None:
             break
         t0 = time.perf_counter()
-        action = players[pos].choose(SeatView.of(game, pos))
+        action = players[pos].choose(SeatView.of(game, pos, reveal=reveal[pos]))
         dt = time.perf_counter() - t0
         game.push(action)
         if on_decision is not None:

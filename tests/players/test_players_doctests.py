@@ -11,7 +11,7 @@ MODULES = [
     "engine.players", "engine.players.base", "engine.players.evaluate",
     "engine.players.solver", "engine.players.rule", "engine.players.table",
     "engine.players.pimc", "engine.players.strength", "engine.players.analysis",
-    "engine.players.hints",
+    "engine.players.hints", "engine.players.declaring", "engine.players.oracle",
 ]
 
 

@@ -1,0 +1,576 @@
+"""Bidding, hand or skat and the contract by search: the PIMC player's choices before play.
+
+Every choice before the first card is made the same way: sample *worlds* (the cards this seat
+cannot see: the skat and the opponents' hands, or after a pick-up only the opponents' hands),
+solve each world double-dummy from the first lead for every candidate contract (the same
+worlds for all candidates: common random numbers, so their difference is measured far more
+precisely than each value), and choose by the expected Seeger-Fabian points of the declarer
+(won: value + 50; lost: -2 x value - 50), not by the chance of winning.
+
+- **After a pick-up**: the candidates are the game types with the evaluation's discard for
+  each (:func:`engine.players.evaluate.discard`), pruned by the evaluation (far weaker game
+  types are not solved, but grand with two jacks and a playable null always are), null also
+  as null ouvert; the value of a suit or grand game counts schneider when the world makes it.
+- **Hand or skat**: per sampled skat the hand games are solved with that skat, and the
+  pick-up with the best of a few contracts for the twelve cards (chosen per skat over that
+  skat's worlds, so not with hindsight of the opponents' cards); schneider announced and null
+  ouvert hand are priced from the same solves.
+- **Bidding**: the value of the hand at a bid level is the better of the pick-up and the best
+  hand game at that level; the seat bids (or holds) the next level while that expectation is
+  at least ``BID_MARGIN``. The worlds of one deal are kept between the bidding decisions and
+  the hand-or-skat decision (more are added while the budget allows).
+- **Inference**: a world is weighted by how well the opponents' hands in it fit their calls
+  under the evaluation's bidding (:func:`call_weight`): a hand that could not have bid what
+  its player bid, or that would have bid where its player passed, counts ``MISFIT``.
+
+A question whose search passes the node budget is answered by the evaluation (won when its
+strength margin is at least ``GUESS_WON``; strong grands proved from the first lead can take
+millions of nodes). With too few worlds solved in the time (``MIN_WORLDS``) the evaluation
+decides, as for the rule player; a world the time ran out in is dropped for every candidate.
+
+>>> from engine.deal import Deal
+>>> from engine.game import Game
+>>> from engine.players.base import SeatView
+>>> g = Game(Deal.shuffled(3))
+>>> d = Declaring(seed=1, worlds=6)
+>>> d.bid(SeatView.of(g, 1)) in g.legal_actions()
+True
+"""
+
+from __future__ import annotations
+
+import random
+import time
+from collections.abc import Callable, Iterable
+from dataclasses import dataclass, field
+
+from engine.actions import Action, Bid, Declare, Discard, Hold, Pass, TakeSkat
+from engine.bidding import START, Bidding
+from engine.cards import JACKS, mask_points
+from engine.contract import Contract, GameType, next_bid
+from engine.players import evaluate as ev
+from engine.players.base import SeatView
+from engine.players.rule import RulePlayer
+from engine.players.solver import SearchLimitReached, Solver
+from engine.scoring import suit_grand_value
+
+GRAND = 4
+NULL = 5
+# A world weighs this much for each opponent whose calls its hand does not fit.
+MISFIT = 0.2
+# Bid (or hold) a level while the expected Seeger-Fabian points of playing it are at least
+# this (passing scores about 0 for the seat).
+BID_MARGIN = 0.0
+# Fewer solved worlds than this: the evaluation decides.
+MIN_WORLDS = 6
+# Opponents' deals solved per sampled skat in the bidding (the pick-up contract is chosen per
+# skat over them).
+DEALS_PER_SKAT = 2
+# Candidate pruning by the evaluation's strength margin (strength minus what is safe).
+KEEP_WITHIN = 3.0
+GRAND_WITHIN = 4.5
+NULL_FROM = -1.5
+# Another contract replaces the evaluation's first choice only if it is expected to score
+# this much more (a small guard against the noise of few worlds).
+SWITCH_GAIN = 2.0
+# The search's solvers: a smaller table than the card play's (up to six are kept), and a
+# node budget so that a rare exploding world is dropped, not waited for.
+TT_ENTRIES = 1 << 17
+MAX_NODES_C = 400_000
+MAX_NODES_PYTHON = 30_000
+# A solve past its node budget counts as won when the evaluation's margin is at least this.
+GUESS_WON = 1.0
+# Worlds kept per deal for the bidding (enough for a decision at any budget).
+MAX_BID_WORLDS = 240
+
+
+# ---------------------------------------------------------------------- scoring
+
+
+def sf_points(contract: Contract, bid: int, matadors: int, won: bool, schneider: bool) -> float:
+    """The declarer's Seeger-Fabian points if he plays ``contract`` at ``bid`` and reaches 61
+    (null: takes no trick) or not, and 90 or not (the engine's scoring rules).
+
+    >>> sf_points(Contract.parse("G"), 18, 2, True, False)     # grand with 2: 72 + 50
+    122
+    >>> sf_points(Contract.parse("C"), 48, 1, True, False)     # clubs with 1 at 48: overbid
+    -146
+    >>> sf_points(Contract.parse("NO"), 23, 0, False, False)
+    -142
+    """
+    nv = contract.null_value
+    if nv is not None:
+        return nv + 50 if won else -2 * nv - 50
+    points = 90 if won and schneider else 61 if won else 60
+    ok, value, *_ = suit_grand_value(contract, bid, matadors, points, 5)
+    return value + 50 if ok else value - 50
+
+
+def contract_variants(game: int, hand: bool, bid: int) -> list[Contract]:
+    """The contracts one play can be declared as: plain, schneider announced (hand), null
+    ouvert; null ones worth less than the bid are left out."""
+    g = GameType(game)
+    if game == NULL:
+        out = [Contract(g, hand=hand), Contract(g, hand=hand, ouvert=True)]
+        return [c for c in out if (c.null_value or 0) >= bid]
+    if hand:
+        return [Contract(g, hand=True), Contract(g, hand=True, schneider=True)]
+    return [Contract(g)]
+
+
+# ---------------------------------------------------------------------- inference
+
+
+def calls(bidding: Iterable[Action]) -> tuple[tuple[int, int], ...]:
+    """For each position (said, refused): the highest value it bid or held (0: none), and
+    the value it declined to bid or hold when it passed (0: it has not passed).
+
+    >>> from engine.actions import Bid, Hold, Pass
+    >>> calls([Bid(1, 18), Hold(0), Bid(1, 20), Pass(0), Pass(2)])
+    ((18, 20), (20, 0), (0, 22))
+    """
+    said = [0, 0, 0]
+    refused = [0, 0, 0]
+    b: Bidding = START
+    for a in bidding:
+        if isinstance(a, Bid):
+            said[a.pos] = max(said[a.pos], a.value)
+            b = b.after_bid(a.pos, a.value)
+        elif isinstance(a, Hold):
+            said[a.pos] = max(said[a.pos], b.bid)
+            b = b.after_hold(a.pos)
+        elif isinstance(a, Pass):
+            if a.pos == b.listener:
+                refused[a.pos] = b.bid
+            else:
+                refused[a.pos] = next_bid(b.bid) or 999
+            b = b.after_pass(a.pos)
+    return tuple((said[p], refused[p]) for p in range(3))
+
+
+def call_weight(hand: int, said: int, refused: int) -> float:
+    """How well a ten-card hand fits its player's calls under the evaluation's bidding: 1,
+    or ``MISFIT`` for each call it contradicts (it could not have bid ``said`` even bolder
+    by one strength unit; it would have bid ``refused`` even a unit more timidly).
+
+    >>> from engine.cards import parse_mask
+    >>> strong = parse_mask("CJ SJ HJ DJ CA CT CK SA HA DA")
+    >>> call_weight(strong, 0, 18), call_weight(strong, 48, 0)
+    (0.2, 1.0)
+    """
+    w = 1.0
+    if said and ev.bid_limit(hand, bonus=1.0) < said:
+        w *= MISFIT
+    if refused and ev.bid_limit(hand, bonus=-1.0) >= refused:
+        w *= MISFIT
+    return w
+
+
+def world_weight(hands: list[int], me: int, said_refused: tuple[tuple[int, int], ...]) -> float:
+    w = 1.0
+    for p in range(3):
+        if p != me:
+            w *= call_weight(hands[p], *said_refused[p])
+    return w
+
+
+# ---------------------------------------------------------------------- solving
+
+
+class Solvers:
+    """This player's solvers, one per game type and declarer (kept: their tables stay valid
+    across worlds, and creating one costs milliseconds)."""
+
+    def __init__(self) -> None:
+        self._s: dict[tuple[int, int], Solver] = {}
+
+    def get(self, game: int, declarer: int) -> Solver:
+        s = self._s.get((game, declarer))
+        if s is None:
+            if len(self._s) >= 6:
+                self._s.clear()
+            s = Solver(game, declarer, tt_entries=TT_ENTRIES)
+            s.max_nodes = MAX_NODES_C if s.uses_c else MAX_NODES_PYTHON
+            self._s[(game, declarer)] = s
+        return s
+
+
+class OutOfTime(Exception):
+    """The decision's time ran out in the middle of a world (the world is dropped)."""
+
+
+def solve_play(solvers: Solvers, game: int, pos: int, hands: list[int], skat: int,
+               deadline: float | None = None, guess: bool = False) -> tuple[bool, bool]:
+    """(made 61 / null escaped, made 90) for the declarer at ``pos`` from the first lead;
+    ``skat`` holds the cards that count for him. Raises OutOfTime when ``deadline``
+    (time.monotonic) has passed before a question.
+
+    A question past the node budget is answered by ``guess`` (the evaluation's: a strong
+    grand proved from the first lead can take millions of nodes), and 90 then as not made.
+    """
+    s = solvers.get(game, pos)
+    if deadline is not None and time.monotonic() >= deadline:
+        raise OutOfTime
+    try:
+        if game == NULL:
+            return s.null_won(hands, 0, ()), False
+        base = mask_points(skat)
+        won = s.reaches(hands, 0, (), 61 - base)
+    except SearchLimitReached:
+        return guess, False
+    if not won:
+        return False, False
+    if deadline is not None and time.monotonic() >= deadline:
+        raise OutOfTime
+    try:
+        return True, s.reaches(hands, 0, (), 90 - base)
+    except SearchLimitReached:
+        return True, False
+
+
+# ---------------------------------------------------------------------- candidates
+
+
+@dataclass(frozen=True)
+class Play:
+    """A game type with the two cards put away (0 for a hand game), and the evaluation's
+    strength margin (what is taken as the result when the search is too long)."""
+
+    game: int
+    discard: int
+    margin: float = 0.0
+
+    @property
+    def guess(self) -> bool:
+        return self.margin >= GUESS_WON
+
+
+def pickup_plays(cards: int, bid: int, limit: int = 4) -> list[Play]:
+    """The plays worth solving for twelve cards, the evaluation's first choice first.
+
+    Game types whose value cannot reach the bid even with schneider are left out; the rest
+    are kept within ``KEEP_WITHIN`` of the best strength margin, grand (two jacks or more)
+    within ``GRAND_WITHIN``, null from a margin of ``NULL_FROM``.
+    """
+    options = []
+    for g in range(6):
+        away = ev.discard(cards, g)
+        ten = cards & ~away
+        if g == NULL:
+            margin = ev.null_strength(ten) - 8.5
+            if bid > 46:
+                continue
+        else:
+            margin = ev.suit_strength(ten, g) - 9.0
+            if ev.game_value(cards, g) + ev.BASE_VALUES[g] < bid:
+                continue
+        options.append((margin, ev.game_value(cards, g) if g != NULL else 23, g, away))
+    if not options:
+        return []
+    options.sort(key=lambda o: (o[0], o[1]), reverse=True)
+    best = options[0][0]
+    out = []
+    for margin, _, g, away in options:
+        keep = margin >= best - KEEP_WITHIN
+        if g == GRAND and (cards & JACKS).bit_count() >= 2:
+            keep = keep or margin >= best - GRAND_WITHIN
+        if g == NULL:
+            keep = margin >= NULL_FROM
+        if keep or not out:
+            out.append(Play(g, away, margin))
+    return out[:limit]
+
+
+def hand_games(hand: int, bid: int) -> list[Play]:
+    """The game types worth solving as a hand game for these ten cards (possibly none)."""
+    out = []
+    for e in ev.estimates(hand):
+        if e.game == NULL:
+            if e.strength >= 8.5 and bid <= 35:
+                out.append(Play(NULL, 0, e.strength - 8.5))
+        elif e.strength >= 8.0 or (e.game == GRAND and e.strength >= 7.0):
+            out.append(Play(e.game, 0, e.strength - 9.0))
+    return out[:3]
+
+
+# ---------------------------------------------------------------------- the bidding worlds
+
+
+@dataclass
+class BidWorld:
+    """One sampled world of a deal's bidding: the skat, the three hands, and the results."""
+
+    group: int
+    skat: int
+    hands: list[int]
+    hand: dict[int, tuple[bool, bool]]
+    pick: list[tuple[bool, bool]]
+
+
+@dataclass
+class BidEval:
+    """The worlds of one deal for one seat, kept across its bidding decisions."""
+
+    hand: int
+    pos: int
+    games: list[Play]  # hand games solved
+    rng: random.Random
+    groups: list[tuple[int, list[Play]]] = field(default_factory=list)  # (twelve, plays)
+    worlds: list[BidWorld] = field(default_factory=list)
+
+    def value(self, level: int, weights: list[float]) -> tuple[float, Contract | None]:
+        """The best expectation at ``level`` and the hand contract giving it (None: pick up)."""
+        best, best_c = self.pickup_value(level, weights), None
+        for g in (p.game for p in self.games):
+            for c in contract_variants(g, True, level):
+                total = wsum = 0.0
+                for w, x in zip(weights, self.worlds, strict=True):
+                    won, sch = x.hand[g]
+                    m = ev.matadors(self.hand | x.skat, g) if g != NULL else 0
+                    total += w * sf_points(c, level, m, won, sch)
+                    wsum += w
+                if wsum and total / wsum > best:
+                    best, best_c = total / wsum, c
+        return best, best_c
+
+    def pickup_value(self, level: int, weights: list[float]) -> float:
+        by_group: dict[int, list[tuple[float, BidWorld]]] = {}
+        for w, x in zip(weights, self.worlds, strict=True):
+            by_group.setdefault(x.group, []).append((w, x))
+        total = wsum = 0.0
+        for gi, members in by_group.items():
+            twelve, plays = self.groups[gi]
+            gw = sum(w for w, _ in members)
+            if not gw:
+                continue
+            best = None
+            for i, p in enumerate(plays):
+                m = ev.matadors(twelve, p.game) if p.game != NULL else 0
+                for c in contract_variants(p.game, False, level):
+                    v = sum(w * sf_points(c, level, m, *x.pick[i]) for w, x in members) / gw
+                    best = v if best is None or v > best else best
+            if best is None:  # nothing reaches the level: the pick-up is overbid
+                best = -2 * level - 50
+            # a skat's weight is the mean fit of its worlds
+            total += best * gw / len(members)
+            wsum += gw / len(members)
+        return total / wsum if wsum else float("-inf")
+
+
+# ---------------------------------------------------------------------- the decisions
+
+
+World = tuple[list[int], int]  # the three hands (ten cards each) and the skat
+
+
+class Declaring:
+    """The choices before play by search: ``bid``, ``hand_or_skat``, ``declare``,
+    ``discard`` (each returns a legal action of the view).
+
+    ``budget`` is seconds per decision; ``worlds`` fixes the number of worlds solved per
+    search instead (reproducible). ``truth`` (a callable giving the real hands and skat)
+    makes every search use the one real world: the perfect-information player.
+    """
+
+    def __init__(self, seed: int = 0, budget: float = 1.0, worlds: int | None = None,
+                 truth: Callable[[], World] | None = None) -> None:
+        self.seed = seed
+        self.budget = budget
+        self.worlds = worlds
+        self.truth = truth
+        self.solvers = Solvers()
+        self.fallback = RulePlayer(seed)
+        self._bid_eval: BidEval | None = None
+        self._plan: tuple[int, Play] | None = None  # (twelve cards, play) after a pick-up
+        self.last_worlds = 0
+
+    # ------------------------------------------------------------------ bidding
+
+    def bid(self, view: SeatView) -> Action:
+        """Bid the next value (or hold) while the hand's expected value there is at least
+        ``BID_MARGIN``; else pass."""
+        bids = sorted((a for a in view.legal if isinstance(a, Bid)), key=lambda a: a.value)
+        hold = next((a for a in view.legal if isinstance(a, Hold)), None)
+        pass_ = next(a for a in view.legal if isinstance(a, Pass))
+        level = bids[0].value if bids else view.bid
+        yes: Action | None = bids[0] if bids else hold
+        if yes is None:
+            return pass_
+        # clear cases by the evaluation, so the search is spent on the close ones
+        if ev.bid_limit(view.hand, bonus=-2.0) >= level and self.truth is None:
+            return yes
+        if ev.bid_limit(view.hand, bonus=3.0) < level and self.truth is None:
+            return pass_
+        e = self._bidding_worlds(view)
+        weights = self._weights(e, view)
+        if len(e.worlds) < MIN_WORLDS:
+            return yes if ev.bid_limit(view.hand) >= level else pass_
+        value, _ = e.value(level, weights)
+        return yes if value >= BID_MARGIN else pass_
+
+    def hand_or_skat(self, view: SeatView) -> Action:
+        """A hand game (with its announcements) when the sampled skats say it is expected to
+        score more than the pick-up; else take the skat."""
+        take = next(a for a in view.legal if isinstance(a, TakeSkat))
+        if not hand_games(view.hand, view.bid):
+            return take
+        e = self._bidding_worlds(view)
+        if len(e.worlds) < MIN_WORLDS:  # too little time: the rule player's choice
+            return self.fallback.skat_or_hand(view, list(view.legal))
+        _, contract = e.value(view.bid, self._weights(e, view))
+        if contract is None:
+            return take
+        return next((a for a in view.legal if isinstance(a, Declare)
+                     and a.contract == contract), take)
+
+    def _weights(self, e: BidEval, view: SeatView) -> list[float]:
+        said_refused = calls(view.bidding)
+        return [world_weight(x.hands, view.pos, said_refused) for x in e.worlds]
+
+    def _bidding_worlds(self, view: SeatView) -> BidEval:
+        hand, pos = view.hand, view.pos
+        e = self._bid_eval
+        games = hand_games(hand, 0)
+        if e is None or e.hand != hand or e.pos != pos:
+            rng = random.Random(f"{self.seed}:bidding:{hand}:{pos}")
+            e = self._bid_eval = BidEval(hand, pos, games, rng)
+        elif self.worlds is not None or self.truth is not None:
+            return e  # a fixed number of worlds: solved once per deal
+        timed = self.worlds is None and self.truth is None
+        deadline = time.monotonic() + self.budget * 0.9 if timed else None
+        target = 1 if self.truth is not None else (
+            self.worlds if self.worlds is not None else MAX_BID_WORLDS)
+        others = [c for c in range(32) if not hand >> c & 1]
+        tries = 0
+        while len(e.worlds) < target and tries < 3 * target + 10:
+            if deadline is not None and time.monotonic() >= deadline:
+                break
+            tries += 1
+            if self.truth is not None:
+                hands, skat = self.truth()
+                groups = [(hands, skat)]
+            else:
+                e.rng.shuffle(others)
+                skat = (1 << others[20]) | (1 << others[21])
+                rest = others[:20]
+                groups = []
+                for _ in range(DEALS_PER_SKAT):
+                    e.rng.shuffle(rest)
+                    hands = [0, 0, 0]
+                    hands[pos] = hand
+                    hands[(pos + 1) % 3] = sum(1 << c for c in rest[:10])
+                    hands[(pos + 2) % 3] = sum(1 << c for c in rest[10:])
+                    groups.append((hands, skat))
+            twelve = hand | skat
+            plays = pickup_plays(twelve, 0, limit=3)
+            gi = len(e.groups)
+            solved = []
+            for hands, skat in groups:
+                try:
+                    results = {p.game: solve_play(self.solvers, p.game, pos, hands, skat,
+                                                  deadline, p.guess) for p in games}
+                    picks = []
+                    for p in plays:
+                        h = list(hands)
+                        h[pos] = twelve & ~p.discard
+                        picks.append(solve_play(self.solvers, p.game, pos, h, p.discard,
+                                                deadline, p.guess))
+                except OutOfTime:
+                    break
+                solved.append(BidWorld(gi, skat, hands, results, picks))
+            if solved:
+                e.groups.append((twelve, plays))
+                e.worlds.extend(solved)
+        self.last_worlds = len(e.worlds)
+        return e
+
+    # ------------------------------------------------------------------ after the pick-up
+
+    def declare(self, view: SeatView) -> Action:
+        """The contract with the best expected Seeger-Fabian points over the sampled deals of
+        the opponents' cards (each game type with the evaluation's discard)."""
+        cards = view.hand | view.skat
+        declares = [a for a in view.legal if isinstance(a, Declare)]
+        contract, play = self.plan(cards, view.bid, view.pos, view.bidding)
+        self._plan = (cards, play)
+        return next((a for a in declares if a.contract == contract), declares[0])
+
+    def discard(self, view: SeatView) -> Action:
+        """The next card of the planned discard (the evaluation's for the declared game when
+        there is no plan for these cards)."""
+        cards = view.hand | view.skat
+        if self._plan is not None and self._plan[0] == cards and self._plan[1].game == int(
+                view.game_type if view.game_type is not None else -1):
+            away = self._plan[1].discard & view.hand
+        else:
+            game = int(view.game_type) if view.game_type is not None else GRAND
+            away = ev.discard(view.hand, game)
+        card = min(c for c in range(32) if away >> c & 1)
+        return next(a for a in view.legal if isinstance(a, Discard) and a.card == card)
+
+    def plan(self, cards: int, bid: int, pos: int, bidding: Iterable[Action] = ()
+             ) -> tuple[Contract, Play]:
+        """(contract, play) for these twelve cards at this bid."""
+        plays = pickup_plays(cards, bid)
+        if not plays:  # nothing reaches the bid: the evaluation's strongest
+            g = ev.best_contract(cards & ~ev.discard(cards, GRAND)).game
+            return Contract(GameType(g)), Play(g, ev.discard(cards, g))
+        first = Play(plays[0].game, plays[0].discard)
+        default = (contract_variants(first.game, False, bid) or [Contract(GameType.GRAND)])[0]
+        if len(plays) == 1 and first.game != NULL:
+            return default, first
+        said_refused = calls(bidding)
+        others = [c for c in range(32) if not cards >> c & 1]
+        rng = random.Random(f"{self.seed}:plan:{cards}:{bid}:{pos}")
+        candidates = [(c, i) for i, p in enumerate(plays)
+                      for c in contract_variants(p.game, False, bid)]
+        if not candidates:
+            return default, first
+        totals = [0.0] * len(candidates)
+        wsum = 0.0
+        n = tries = 0
+        target = 1 if self.truth is not None else (self.worlds or 10_000)
+        timed = self.worlds is None and self.truth is None
+        deadline = time.monotonic() + self.budget * 0.9 if timed else None
+        while n < target and tries < 3 * target + 10:
+            if deadline is not None and time.monotonic() >= deadline:
+                break
+            tries += 1
+            if self.truth is not None:
+                hands = list(self.truth()[0])
+                w = 1.0
+            else:
+                rng.shuffle(others)
+                hands = [0, 0, 0]
+                hands[(pos + 1) % 3] = sum(1 << c for c in others[:10])
+                hands[(pos + 2) % 3] = sum(1 << c for c in others[10:])
+                w = world_weight(hands, pos, said_refused)
+            try:
+                results = []
+                for p in plays:
+                    hands[pos] = cards & ~p.discard
+                    results.append(solve_play(self.solvers, p.game, pos, hands, p.discard,
+                                              deadline, p.guess))
+            except OutOfTime:
+                break
+            for j, (c, i) in enumerate(candidates):
+                m = ev.matadors(cards, plays[i].game) if plays[i].game != NULL else 0
+                totals[j] += w * sf_points(c, bid, m, *results[i])
+            wsum += w
+            n += 1
+        self.last_worlds = n
+        if n < (1 if self.truth is not None else MIN_WORLDS) or not wsum:
+            return default, first
+        means = [t / wsum for t in totals]
+        j = max(range(len(candidates)), key=lambda j: (means[j], -j))
+        d = next((k for k, (c, _) in enumerate(candidates) if c == default), None)
+        if d is not None and means[j] < means[d] + SWITCH_GAIN and self.truth is None:
+            j = d
+        c, i = candidates[j]
+        return c, plays[i]
+
+
+__all__ = [
+    "BID_MARGIN", "MISFIT", "Declaring", "Play", "call_weight", "calls", "contract_variants",
+    "pickup_plays", "sf_points", "solve_play",
+]

@@ -1,0 +1,197 @@
+"""Bidding and contract choice by search, the 2025 PIMC kept reachable, and the oracle."""
+
+from __future__ import annotations
+
+import json
+import random
+from pathlib import Path
+
+import pytest
+
+from engine.actions import Bid, Declare, Hold, Pass, TakeSkat
+from engine.cards import parse_mask
+from engine.contract import BID_VALUES, Contract, GameType
+from engine.deal import Deal
+from engine.game import Game, Phase
+from engine.players import HARNESS_NAMES, PLAYER_NAMES, PlayerError, make_player
+from engine.players import evaluate as ev
+from engine.players.base import SeatView, sees_all
+from engine.players.declaring import (
+    MISFIT,
+    Declaring,
+    call_weight,
+    calls,
+    pickup_plays,
+    sf_points,
+)
+from engine.players.oracle import OraclePlayer
+from engine.players.rule import RulePlayer
+from engine.players.strength import DuelSettings, run_duel
+from engine.players.table import play_game
+from engine.scoring import score_null, score_suit_grand
+from firmware_host.cli import main
+
+
+def test_sf_points_are_the_engines_scores_plus_the_50() -> None:
+    rng = random.Random(5)
+    for _ in range(400):
+        game = GameType(rng.randrange(6))
+        hand = rng.random() < 0.5
+        if game == GameType.NULL:
+            c = Contract(game, hand=hand, ouvert=rng.random() < 0.5)
+            won = rng.random() < 0.5
+            r = score_null(c, 18, won, 0, 0, "played", 0)
+            assert sf_points(c, 18, 0, won, False) == r.value + (50 if r.won else -50)
+            continue
+        c = Contract(game, hand=hand, schneider=hand and rng.random() < 0.3)
+        bid = rng.choice(BID_VALUES[:25])
+        m = rng.choice([-3, -2, -1, 1, 2, 3, 4])
+        won, sch = rng.random() < 0.6, rng.random() < 0.3
+        points = 90 if won and sch else 61 if won else 60
+        r = score_suit_grand(c, bid, m, points, 5, "played", 0)
+        assert sf_points(c, bid, m, won, won and sch) == r.value + (50 if r.won else -50)
+
+
+def test_calls_follow_the_engines_bidding() -> None:
+    """Replayed from real biddings: whoever passed refused more than he said."""
+    for seed in range(60):
+        g = Game(Deal.shuffled(seed))
+        ps = [RulePlayer(seed), RulePlayer(seed + 1), RulePlayer(seed + 2)]
+        while g.phase == Phase.BIDDING:
+            g.push(ps[g.to_act].choose(SeatView.of(g, g.to_act)))  # type: ignore[index]
+        bidding = [a for a in g.actions if isinstance(a, Bid | Hold | Pass)]
+        for p, (said, refused) in enumerate(calls(bidding)):
+            passed = any(isinstance(a, Pass) and a.pos == p for a in bidding)
+            assert bool(refused) == passed
+            if passed:
+                assert refused > said
+            if g.declarer == p:
+                assert said == g.bid or (said == 0 and g.bid == 0)
+
+
+def test_worlds_that_contradict_the_calls_weigh_less() -> None:
+    strong = parse_mask("CJ SJ HJ DJ CA CT CK SA HA DA")
+    junk = parse_mask("C7 CQ S8 SK H7 HQ D8 DK C9 S9")
+    assert call_weight(strong, 0, 18) == MISFIT  # passed at once with four jacks
+    assert call_weight(junk, 0, 18) == 1.0
+    assert call_weight(junk, 40, 0) == MISFIT  # bid 40 with nothing
+    assert call_weight(strong, 40, 0) == 1.0
+
+
+def _declare_with_truth(hands: list[int], skat: int, bid: int) -> Contract:
+    d = Declaring(seed=1, truth=lambda: (hands, skat))
+    contract, play = d.plan(hands[0] | skat, bid, 0)
+    assert (play.discard & (hands[0] | skat)).bit_count() == 2
+    return contract
+
+
+def test_the_contract_is_chosen_by_points_not_by_the_chance_alone() -> None:
+    # Two jacks and eight clubs: clubs and grand both win, grand scores twice as much.
+    me = parse_mask("CJ SJ CA CT CK CQ C9 C8 SA HA")
+    skat = parse_mask("DA C7")
+    rest = [c for c in range(32) if not (me | skat) >> c & 1]
+    hands = [me, sum(1 << c for c in rest[:10]), sum(1 << c for c in rest[10:])]
+    assert pickup_plays(me | skat, 18)[0].game == GameType.CLUBS  # the evaluation's first
+    assert _declare_with_truth(hands, skat, 18).game == GameType.GRAND
+
+
+def test_null_is_declared_only_when_the_worlds_say_it_is_safe() -> None:
+    safe = parse_mask("C7 C8 C9 S7 S8 S9 H7 H8 D7 D8")
+    skat = parse_mask("D9 H9")
+    d = Declaring(seed=3, worlds=10)
+    contract, _ = d.plan(safe | skat, 18, 0)
+    assert contract.game == GameType.NULL
+    # a suit game cannot reach 61 here; an unsafe null (lone aces) is not declared either
+    unsafe = parse_mask("CA C7 SA S7 HA H7 H8 DA D7 D8")
+    contract, _ = Declaring(seed=3, worlds=10).plan(unsafe | parse_mask("D9 H9"), 18, 0)
+    assert contract.game != GameType.NULL
+
+
+def test_bidding_goes_as_far_as_the_hand_is_worth() -> None:
+    g = Game(Deal.shuffled(1))
+    view = SeatView.of(g, 1)
+    d = Declaring(seed=2, worlds=8)
+    monster = parse_mask("CJ SJ HJ DJ CA CT CK SA ST HA")
+    junk = parse_mask("C7 CQ S8 SK H7 HQ D8 DK C9 S9")
+    for hand, want in ((monster, "bid"), (junk, "pass")):
+        v = _with_hand(view, hand)
+        assert d.bid(v).kind == want
+    # a close hand is searched (the evaluation alone bids it only boldly)
+    close = parse_mask("CJ HJ CA CT C9 C8 SA S7 H8 D7")
+    v = _with_hand(view, close)
+    assert ev.bid_limit(close, bonus=-2.0) < 18 <= ev.bid_limit(close, bonus=3.0)
+    action = d.bid(v)
+    assert action in v.legal
+    assert d.last_worlds >= 8
+
+
+def _with_hand(view: SeatView, hand: int) -> SeatView:
+    from dataclasses import replace
+
+    return replace(view, hand=hand)
+
+
+def test_a_sure_hand_game_is_declared_hand() -> None:
+    g = Game(Deal.shuffled(1))
+    g.push(Bid(1, 18))
+    g.push(Pass(0))
+    g.push(Pass(2))
+    view = SeatView.of(g, 1)
+    assert view.phase == Phase.SKAT
+    from dataclasses import replace
+
+    sure = parse_mask("CJ SJ HJ DJ CA CT CK SA ST HA")
+    a = Declaring(seed=4, worlds=12).hand_or_skat(replace(view, hand=sure))
+    assert isinstance(a, Declare) and a.contract.hand
+    weak = parse_mask("CJ C7 C8 S7 S8 H7 H8 HK D7 D8")
+    assert isinstance(Declaring(seed=4, worlds=12).hand_or_skat(replace(view, hand=weak)),
+                      TakeSkat)
+
+
+def test_pimc_2025_keeps_the_earlier_choices() -> None:
+    old = make_player("pimc-2025", seed=1, worlds=4, workers=1)
+    new = make_player("pimc", seed=1, worlds=4, workers=1)
+    assert old.name == "pimc-2025" and old.declaring is None  # type: ignore[attr-defined]
+    assert new.name == "pimc" and new.declaring is not None  # type: ignore[attr-defined]
+    g = play_game(Deal.shuffled(9), [old, new, RulePlayer(3)])
+    assert g.result is not None
+
+
+def test_the_oracle_sees_all_but_only_in_the_harness() -> None:
+    oracle = make_player("oracle", seed=1)
+    assert "oracle" in HARNESS_NAMES and "oracle" not in PLAYER_NAMES
+    assert sees_all(oracle) and sees_all(make_player("oracle", never_declare=True))
+    g = Game(Deal.shuffled(2))
+    with pytest.raises(PlayerError, match="only the strength harness"):
+        oracle.choose(SeatView.of(g, 1))
+    assert SeatView.of(g, 1).game is None and SeatView.of(g, 1, reveal=True).game is g
+
+
+def test_the_oracle_beats_the_rule_player() -> None:
+    r = run_duel(DuelSettings(a="oracle", b="rule", deals=4, seed=3))
+    assert r.mean > 0, r.per_deal
+
+
+def test_the_oracle_makes_a_sure_contract_it_bid() -> None:
+    for seed in range(6):
+        g = play_game(Deal.shuffled(seed), [OraclePlayer(seed), RulePlayer(1), RulePlayer(2)])
+        assert g.result is not None
+        if g.result.declarer == 0:
+            assert g.result.won, (seed, g.result)
+
+
+def test_duel_takes_the_new_names(capsys: pytest.CaptureFixture[str]) -> None:
+    code = main(["duel", "--a", "oracle", "--b", "rule", "--deals", "1", "--json", "--quiet"])
+    assert code == 0
+    assert json.loads(capsys.readouterr().out)["a"] == "oracle"
+
+
+def test_the_table_refuses_the_oracle(tmp_path: Path) -> None:
+    from firmware_host.config import ConfigError, parse_config
+
+    raw = {"table": {"players": ["Anna", "Ben", "Carla"]},
+           "computer": {"seats": [2], "player": "oracle"}}
+    with pytest.raises(ConfigError, match="sees every card"):
+        parse_config(raw, deck_required=False)
+    raw["computer"]["player"] = "pimc-2025"  # type: ignore[index]
+    assert parse_config(raw, deck_required=False).computer.player == "pimc-2025"

@@ -399,7 +399,10 @@ static uint64_t null_key(const uint32_t h[3]) {
 }
 
 static size_t null_slot(uint64_t key, int leader, size_t mask) {
-    uint64_t x = (key ^ ((uint64_t)leader << 62)) * 0x9E3779B97F4A7C15ULL;
+    /* splitmix64's finalizer: every bit of the key and the leader reaches the low bits */
+    uint64_t x = key + 0x9E3779B97F4A7C15ULL * (uint64_t)(leader + 1);
+    x = (x ^ (x >> 30)) * 0xBF58476D1CE4E5B9ULL;
+    x = (x ^ (x >> 27)) * 0x94D049BB133111EBULL;
     x ^= x >> 31;
     return (size_t)(x & mask);
 }

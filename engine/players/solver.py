@@ -27,10 +27,10 @@ Speed comes from:
 - equivalent cards pruned: two cards of one hand with no outstanding card between them and
   the same points are interchangeable, so only one is searched (exact, not a heuristic);
 - move ordering: win a trick cheaply, or give a partner's trick the most points;
-- in null (C core) a search of its own: quick exits (a card the declarer cannot duck, every
-  suit safe), a transposition table keyed on the order of the cards still out per suit with
-  the suits interchangeable, and null's move ordering (duck with the highest card that
-  still ducks; force him with low leads). See ``docs/players.md``.
+- in null a search of its own (C core and Python): quick exits (a card the declarer cannot
+  duck, every suit safe), a transposition table keyed on the order of the cards still out
+  per suit with the suits interchangeable, and null's move ordering (duck with the highest
+  card that still ducks; force him with low leads). See ``docs/players.md``.
 
 Positions are 0, 1, 2 (forehand, middlehand, rearhand); ``game`` is the integer value of
 ``engine.contract.GameType`` (0..3 suits, 4 grand, 5 null); hands are card masks as in
@@ -180,9 +180,9 @@ class Solver:
     for any position of the same game type and declarer, so one solver can be reused across
     many positions (the PIMC player does); ``clear()`` drops it. ``tt_entries`` (a power of
     two) sizes the C core's table, 16 bytes an entry; ``max_entries`` caps the Python one;
-    ``max_nodes`` (0: none) is the node budget of each question. In null the C core runs
-    null's own search; ``null_search=False`` makes it run the general search instead (the
-    same answers, much slower: the tests' second opinion on whole hands).
+    ``max_nodes`` (0: none) is the node budget of each question. In null the search is
+    null's own (C core or Python); ``null_search=False`` runs the general search instead
+    (the same answers, much slower: the tests' second opinion).
     """
 
     def __init__(
@@ -205,6 +205,7 @@ class Solver:
         self._maxer = tuple((p == declarer) != null for p in range(3))
         self._tt_points: dict[int, tuple[int, int]] = {}
         self._tt_tricks: dict[int, tuple[int, int]] = {}
+        self._tt_null: dict[tuple[int, int], bool] = {}
         if use_c is None:
             use_c = HAVE_C
         if use_c and not HAVE_C:
@@ -223,11 +224,15 @@ class Solver:
                 self._search_tricks = self._make_c_search(tricks=True)
         else:
             self._search_points = self._make_search(tricks=False)
-            self._search_tricks = self._make_search(tricks=True)
+            if null and null_search:
+                self._search_tricks = self._make_null_search()
+            else:
+                self._search_tricks = self._make_search(tricks=True)
 
     def clear(self) -> None:
         self._tt_points.clear()
         self._tt_tricks.clear()
+        self._tt_null.clear()
         if self.uses_c:
             for buf in self._c_tt.values():
                 buf[:] = bytes(len(buf))
@@ -425,6 +430,237 @@ class Solver:
             if safe is None:
                 raise SearchLimitReached(f"{solver.max_nodes} nodes searched, no answer")
             return not safe
+
+        return search
+
+    def _make_null_search(self) -> Callable[[list[int], int, int], bool]:
+        """Null's own search in Python: the C core's ``null_search``, rule for rule (the quick
+        exits, the canonical table, the ordering); see ``docs/players.md``. Positions inside
+        are relative to the declarer: 0 he, 1 the next hand, 2 the other. Internal null
+        order: bit 8 * suit + rank, rank 0 the seven .. 7 the ace."""
+        d = self.declarer
+        n1 = _NEXT[d]
+        n2 = _NEXT[n1]
+        solver = self
+        tt: dict[tuple[int, int], bool] = {}
+        self._tt_null = tt
+        safe_memo: dict[int, bool] = {}
+        code_memo: dict[int, int] = {}
+        suits = (0, 8, 16, 24)
+
+        def suit_safe(db: int, ob: int) -> bool:
+            """The declarer's i-th lowest card below the defenders' i-th lowest, every i."""
+            k = db << 8 | ob
+            v = safe_memo.get(k)
+            if v is None:
+                v = True
+                while db and ob:
+                    if db & -db > ob & -ob:
+                        v = False
+                        break
+                    db &= db - 1
+                    ob &= ob - 1
+                safe_memo[k] = v
+            return v
+
+        def all_safe(hd: int, de: int) -> bool:
+            return (suit_safe(hd & 255, de & 255) and suit_safe(hd >> 8 & 255, de >> 8 & 255)
+                    and suit_safe(hd >> 16 & 255, de >> 16 & 255)
+                    and suit_safe(hd >> 24, de >> 24))
+
+        def suit_code(r: int, a: int, b: int) -> int:
+            """Owner codes (1 declarer, 2 next, 3 other) of the cards still out, lowest first."""
+            k = r << 16 | a << 8 | b
+            v = code_memo.get(k)
+            if v is None:
+                v = 0
+                i = 0
+                while r:
+                    low = r & -r
+                    v |= ((1 if a & low else 0) + (2 if b & low else 0)) << (2 * i)
+                    i += 1
+                    r ^= low
+                code_memo[k] = v
+            return v
+
+        def key_of(h0: int, h1: int, h2: int) -> int:
+            rem = h0 | h1 | h2
+            a = h0 | h2
+            b = h1 | h2
+            codes = sorted(suit_code(rem >> s & 255, a >> s & 255, b >> s & 255) for s in suits)
+            return codes[0] | codes[1] << 16 | codes[2] << 32 | codes[3] << 48
+
+        def moves_of(m: int, hand: int, rem: int) -> list[int]:
+            """Moves without equivalent cards (the next card out above in the same hand)."""
+            out = []
+            while m:
+                low = m & -m
+                m ^= low
+                c = low.bit_length() - 1
+                above = rem & (0xFF << (c & ~7)) & ~((low << 1) - 1)
+                if above and hand & (above & -above):
+                    continue
+                out.append(c)
+            return out
+
+        def declarer_moves(m: int, hand: int, rem: int, de: int, follow: bool, under: int,
+                           forced: int) -> list[int]:
+            keyed = []
+            for c in moves_of(m, hand, rem):
+                bit = 1 << c
+                if not follow:
+                    s = c & ~7
+                    k = (32 if suit_safe(hand >> s & 255, de >> s & 255) else 0) + 31 - c
+                elif bit < under:
+                    k = 31 - c
+                elif bit < forced:
+                    k = 32 + c
+                else:
+                    continue  # above the trick and nobody must overtake: he takes it
+                keyed.append((k, c))
+            keyed.sort()
+            return [c for _, c in keyed]
+
+        def defender_moves(m: int, hand: int, rem: int, under: int) -> list[int]:
+            moves = moves_of(m, hand, rem)
+            if under:
+                moves.sort(key=lambda c: 31 - c if 1 << c < under else 32 + c)
+            else:
+                moves.sort(reverse=True)
+            return moves
+
+        def node(h: list[int], leader: int) -> bool:
+            """Can the declarer avoid every trick from the start of this trick?"""
+            solver.nodes += 1
+            if solver._limit_at and solver.nodes > solver._limit_at:
+                raise SearchLimitReached(f"{solver.max_nodes} nodes searched, no answer")
+            hd = h[0]
+            if not hd:
+                return True
+            de = h[1] | h[2]
+            rem = hd | de
+            if leader:
+                hl = h[leader]
+                ho = h[3 - leader]
+                for s in suits:
+                    ls = hl >> s & 255
+                    ds = hd >> s & 255
+                    if not ls or not ds:
+                        continue
+                    x = ls & -ls
+                    dl = ds & -ds
+                    if dl < x:
+                        continue
+                    os_ = ho >> s & 255
+                    ol = os_ & -os_
+                    if leader == 1:  # he plays third, after the other's lowest card
+                        if not os_ or dl > ol:
+                            return False
+                    elif not os_ or ol < dl:  # second; the last hand can stay under
+                        return False
+                if all_safe(hd, de):
+                    return True
+            else:
+                for s in suits:
+                    ds = hd >> s & 255
+                    if not ds:
+                        continue
+                    a1 = h[1] >> s & 255
+                    a2 = h[2] >> s & 255
+                    top = max(a1 & -a1, a2 & -a2)
+                    m = ds
+                    while m:
+                        bit = m & -m
+                        if bit > top:
+                            break
+                        if all_safe(hd ^ (bit << s), de):
+                            return True
+                        m ^= bit
+            key = (key_of(h[0], h[1], h[2]), leader)
+            known = tt.get(key)
+            if known is not None:
+                return known
+            p1 = leader
+            p2 = _NEXT[p1]
+            p3 = _NEXT[p2]
+            h1 = h[p1]
+            h2 = h[p2]
+            h3 = h[p3]
+            last = h1.bit_count() == 1
+            keyed = []
+            for c1 in moves_of(h1, h1, rem):
+                suit = 0xFF << (c1 & ~7)
+                below = (1 << c1) - 1
+                if p1 == 0:
+                    # a card above all of theirs takes the trick; a card some defender must
+                    # overtake first, then few of their cards below it
+                    if not de & suit & ~((2 << c1) - 1):
+                        continue
+                    a1 = h[1] & suit
+                    a2 = h[2] & suit
+                    if (a1 and a1 & -a1 > 1 << c1) or (a2 and a2 & -a2 > 1 << c1):
+                        k = c1
+                    else:
+                        k = 32 * (1 + (de & suit & below).bit_count()) + c1
+                else:
+                    ds = hd & suit
+                    k = 32 * (ds & below).bit_count() + c1 if ds else 32 * 9 + c1
+                keyed.append((k, c1))
+            keyed.sort()
+            want1 = p1 == 0
+            r = not want1
+            for _, c1 in keyed:
+                cm = 0xFF << (c1 & ~7)
+                f2 = h2 & cm
+                m2 = f2 or h2
+                f3 = h3 & cm
+                if p2 == 0:
+                    moves2 = declarer_moves(m2, h2, rem, de, bool(f2), 1 << c1, f3 & -f3)
+                else:
+                    moves2 = defender_moves(m2, h2, rem, 1 << c1 if f2 else 0)
+                want2 = p2 == 0
+                r = not want2
+                for c2 in moves2:
+                    wc = c1
+                    wp = p1
+                    if 1 << c2 & cm and c2 > c1:
+                        wc = c2
+                        wp = p2
+                    m3 = f3 or h3
+                    if p3 == 0:
+                        moves3 = declarer_moves(m3, h3, rem, de, bool(f3), 1 << wc, 0)
+                    elif wp == 0:
+                        moves3 = defender_moves(m3, h3, rem, 1 << wc if f3 else 0)
+                    else:
+                        moves3 = defender_moves(m3, h3, rem, 0)
+                    want3 = p3 == 0
+                    r = not want3
+                    for c3 in moves3:
+                        winner = p3 if 1 << c3 & cm and c3 > wc else wp
+                        if winner == 0:
+                            r = False
+                        elif last:
+                            r = True
+                        else:
+                            hh = [0, 0, 0]
+                            hh[p1] = h1 ^ (1 << c1)
+                            hh[p2] = h2 ^ (1 << c2)
+                            hh[p3] = h3 ^ (1 << c3)
+                            r = node(hh, winner)
+                        if r == want3:
+                            break
+                    if r == want2:
+                        break
+                if r == want1:
+                    break
+            if len(tt) >= solver.max_entries:
+                tt.clear()
+            tt[key] = r
+            return r
+
+        def search(h: list[int], leader: int, need: int) -> bool:
+            assert need == 1, need  # null asks "one trick or none"
+            return not node([h[d], h[n1], h[n2]], (leader - d) % 3)
 
         return search
 

@@ -216,23 +216,24 @@ def test_null_equals_minimax_on_random_null_endgames(use_c: bool) -> None:
     assert min(seen.values()) > 200, seen
 
 
-@pytest.mark.skipif(not HAVE_C, reason="the C core is not built")
-def test_null_own_search_answers_like_python_on_larger_endgames() -> None:
-    """Five to seven tricks: null's own C search, the general C search and the general
-    Python search (a different algorithm: no null rules at all) agree."""
+@pytest.mark.parametrize("use_c", [False, True] if HAVE_C else [False])
+def test_null_own_search_answers_like_the_general_search_on_larger_endgames(use_c: bool
+                                                                            ) -> None:
+    """Five to seven tricks: null's own search (C core or Python) answers as the general
+    search does (a different algorithm: no null rules at all), C and Python."""
     rng = random.Random(12)
     seen = {True: 0, False: 0}
     for _ in range(160):
         hands, declarer = null_position(rng, rng.randint(5, 7), rng.uniform(0.3, 1.5))
         leader = rng.randrange(3)
         trick = start_trick(rng, hands, leader)
-        own = Solver(NULL, declarer, tt_entries=1 << 12)
-        assert own.uses_c
+        own = Solver(NULL, declarer, use_c=use_c, tt_entries=1 << 12)
         answer = own.null_won(hands, leader, trick)
-        general = Solver(NULL, declarer, null_search=False, tt_entries=1 << 14)
-        assert general.null_won(hands, leader, trick) == answer
-        py = Solver(NULL, declarer, use_c=False)
+        py = Solver(NULL, declarer, use_c=False, null_search=False)
         assert py.null_won(hands, leader, trick) == answer, (hands, leader, trick, declarer)
+        if HAVE_C:
+            general = Solver(NULL, declarer, null_search=False, tt_entries=1 << 14)
+            assert general.null_won(hands, leader, trick) == answer
         seen[answer] += 1
     assert min(seen.values()) > 30, seen
 
@@ -272,6 +273,8 @@ def test_null_whole_hands_from_the_first_lead() -> None:
         assert g.game_type == GameType.NULL and g.declarer == declarer
         trick = [int(c) for c in g.trick]
         answer = Solver(NULL, declarer).null_won(g.hands, g.trick_leader, trick)
+        py = Solver(NULL, declarer, use_c=False)
+        assert py.null_won(g.hands, g.trick_leader, trick) == answer, i
         general = Solver(NULL, declarer, null_search=False, max_nodes=1_000_000)
         try:
             assert general.null_won(g.hands, g.trick_leader, trick) == answer, i
@@ -282,18 +285,33 @@ def test_null_whole_hands_from_the_first_lead() -> None:
     assert skipped <= 12 and min(seen.values()) > 8, (skipped, seen)
 
 
-@pytest.mark.skipif(not HAVE_C, reason="the C core is not built")
-def test_null_search_budget_and_reuse() -> None:
+@pytest.mark.parametrize("use_c", [False, True] if HAVE_C else [False])
+def test_null_search_budget_and_reuse(use_c: bool) -> None:
     """The node budget stops null's own search too, and one solver's table serves many
     positions (its entries hold whole positions, so no answer leaks into another)."""
     rng = random.Random(8)
     hands, declarer = null_position(rng, 10, 0.8)
     with pytest.raises(SearchLimitReached):
         for leader in (0, 1, 2):
-            Solver(NULL, declarer, max_nodes=1).null_won(hands, leader, ())
-    shared = Solver(NULL, 0, tt_entries=1 << 8)
+            Solver(NULL, declarer, use_c=use_c, max_nodes=1).null_won(hands, leader, ())
+    shared = Solver(NULL, 0, use_c=use_c, tt_entries=1 << 8)
     for _ in range(150):
         hands, _ = null_position(rng, rng.randint(3, 6), rng.uniform(0.3, 1.5))
         leader = rng.randrange(3)
-        fresh = Solver(NULL, 0, tt_entries=1 << 12).null_won(hands, leader, ())
+        fresh = Solver(NULL, 0, use_c=use_c, tt_entries=1 << 12).null_won(hands, leader, ())
         assert shared.null_won(hands, leader, ()) == fresh
+    shared.clear()
+    assert shared.null_won(hands, leader, ()) == fresh
+
+
+@pytest.mark.skipif(not HAVE_C, reason="the C core is not built")
+def test_null_c_and_python_search_the_same_tree() -> None:
+    """The Python null search is the C one rule for rule: with a table large enough for no
+    entry to be overwritten, both visit the same number of trick-level nodes."""
+    rng = random.Random(99)
+    for _ in range(40):
+        hands, declarer = null_position(rng, rng.randint(6, 10), rng.uniform(0.3, 1.5))
+        c = Solver(NULL, declarer, tt_entries=1 << 20)
+        py = Solver(NULL, declarer, use_c=False)
+        assert c.null_won(hands, 0, ()) == py.null_won(hands, 0, ())
+        assert c.nodes == py.nodes, (hands, declarer)

@@ -47,7 +47,7 @@ from dataclasses import dataclass, field
 from engine.actions import Action, Bid, Declare, Discard, Hold, Pass, TakeSkat
 from engine.bidding import START, Bidding
 from engine.cards import JACKS, mask_points
-from engine.contract import Contract, GameType, next_bid
+from engine.contract import BID_VALUES, Contract, GameType, next_bid
 from engine.players import evaluate as ev
 from engine.players.base import SeatView
 from engine.players.rule import RulePlayer
@@ -383,6 +383,8 @@ class Declaring:
         self._bid_eval: BidEval | None = None
         self._plan: tuple[int, Play] | None = None  # (twelve cards, play) after a pick-up
         self.last_worlds = 0
+        # the highest level the last bidding decision would have gone to (for statistics)
+        self.last_bid_limit: int | None = None
 
     # ------------------------------------------------------------------ bidding
 
@@ -397,16 +399,25 @@ class Declaring:
         if yes is None:
             return pass_
         # clear cases by the evaluation, so the search is spent on the close ones
+        plain = ev.bid_limit(view.hand)
         if ev.bid_limit(view.hand, bonus=-2.0) >= level and self.truth is None:
+            self.last_bid_limit = max(plain, level)
             return yes
         if ev.bid_limit(view.hand, bonus=3.0) < level and self.truth is None:
+            self.last_bid_limit = min(plain, level - 1)
             return pass_
         e = self._bidding_worlds(view)
         weights = self._weights(e, view)
         if len(e.worlds) < MIN_WORLDS:
-            return yes if ev.bid_limit(view.hand) >= level else pass_
-        value, _ = e.value(level, weights)
-        return yes if value >= BID_MARGIN else pass_
+            self.last_bid_limit = plain
+            return yes if plain >= level else pass_
+        limit = 0
+        for v in BID_VALUES[BID_VALUES.index(level):] if level in BID_VALUES else ():
+            if e.value(v, weights)[0] < BID_MARGIN:
+                break
+            limit = v
+        self.last_bid_limit = limit
+        return yes if limit >= level else pass_
 
     def hand_or_skat(self, view: SeatView) -> Action:
         """A hand game (with its announcements) when the sampled skats say it is expected to

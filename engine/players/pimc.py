@@ -41,7 +41,7 @@ from engine.contract import GameType
 from engine.game import Phase
 from engine.players import evaluate as ev
 from engine.players.base import SeatView, require_turn
-from engine.players.declaring import Declaring
+from engine.players.declaring import Declaring, calls
 from engine.players.rule import RulePlayer
 from engine.players.solver import SearchLimitReached, Solver, Tables, tables
 from engine.trick import trick_winner
@@ -87,6 +87,7 @@ class Knowledge:
     candidates: tuple[int, ...]
     seed: str
     budget: float = DEFAULT_BUDGET
+    refused: tuple[int, int, int] = (0, 0, 0)  # the value each position passed at (0: none)
 
 
 def knowledge_of(view: SeatView, candidates: list[int], seed: int,
@@ -126,6 +127,7 @@ def knowledge_of(view: SeatView, candidates: list[int], seed: int,
         declarer_points=mask_points(view.won[d]), said=(said[0], said[1], said[2]),
         candidates=tuple(candidates),
         seed=f"{seed}:{view.pos}:{view.hand}:{view.played}", budget=budget,
+        refused=tuple(r for _, r in calls(view.bidding)),  # type: ignore[arg-type]
     )
 
 
@@ -188,14 +190,18 @@ def _fits_bidding(k: Knowledge, world: tuple[list[int], int]) -> bool:
 
     The declarer's cards must make a game worth his bid (leniently: one level of schneider
     is granted, he may also have overbid); a defender who bid must have held a hand the
-    evaluation would bid that high with (one skat's worth bolder).
+    evaluation would bid that high with (one strength unit bolder), and one who passed a
+    hand it would not have bid at that value (one unit more timidly).
     """
     hands, skat = world
     d = k.declarer
     for p in range(3):
-        if p in (k.me, d) or k.known[p] or not k.said[p]:
+        if p in (k.me, d) or k.known[p]:
             continue
-        if ev.bid_limit(hands[p] | k.played_by[p], bonus=1.0) < k.said[p]:
+        cards = hands[p] | k.played_by[p]
+        if k.said[p] and ev.bid_limit(cards, bonus=1.0) < k.said[p]:
+            return False
+        if k.refused[p] and ev.bid_limit(cards, bonus=-1.0) >= k.refused[p]:
             return False
     if k.me == d or k.game == ev.NULL or k.known[d]:
         return True
@@ -373,6 +379,13 @@ class PimcPlayer:
         self.declaring = Declaring(seed, budget, worlds) if searched_contracts else None
         if not searched_contracts:
             self.name = "pimc-2025"
+
+    @property
+    def last_bid_limit(self) -> int | None:
+        """The bid limit of the last bidding decision (the duel's statistics report it)."""
+        if self.declaring is not None:
+            return self.declaring.last_bid_limit
+        return getattr(self.rule, "last_bid_limit", None)
 
     def close(self) -> None:
         if self._pool is not None:

@@ -195,3 +195,39 @@ def test_the_table_refuses_the_oracle(tmp_path: Path) -> None:
         parse_config(raw, deck_required=False)
     raw["computer"]["player"] = "pimc-2025"  # type: ignore[index]
     assert parse_config(raw, deck_required=False).computer.player == "pimc-2025"
+
+
+def test_card_play_worlds_respect_a_pass() -> None:
+    """A player who passed at once is dealt hands he would not have bid 18 with."""
+    import random as rnd
+
+    from engine.actions import Play
+    from engine.players.pimc import knowledge_of, sample_world
+
+    checked = 0
+    for seed in range(200):
+        g = Game(Deal.shuffled(seed))
+        ps = [RulePlayer(seed), RulePlayer(seed + 1), RulePlayer(seed + 2)]
+        while g.result is None and g.phase != Phase.PLAY:
+            g.push(ps[g.to_act].choose(SeatView.of(g, g.to_act)))  # type: ignore[index]
+        if g.result is not None or g.declarer is None:
+            continue
+        said_refused = calls(a for a in g.actions if isinstance(a, Bid | Hold | Pass))
+        passer = next((p for p in range(3) if p != g.declarer and said_refused[p] == (0, 18)),
+                      None)
+        if passer is None or ev.bid_limit(g.hands[passer], bonus=-1.0) >= 18:
+            continue
+        me = next(p for p in range(3) if p not in (g.declarer, passer))
+        v = SeatView.of(g, me) if g.to_act == me else None
+        if v is None:
+            continue
+        k = knowledge_of(v, [int(a.card) for a in v.legal if isinstance(a, Play)], seed)
+        assert k.refused[passer] == 18
+        rng = rnd.Random(seed)
+        fits = sum(ev.bid_limit(sample_world(k, rng)[0][passer], bonus=-1.0) < 18
+                   for _ in range(10))
+        assert fits >= 9
+        checked += 1
+        if checked >= 5:
+            break
+    assert checked >= 3

@@ -8,6 +8,7 @@ adapts it; any object with the same ``read`` method will do (tests, the bench).
 
 from __future__ import annotations
 
+import time
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Protocol
@@ -35,30 +36,52 @@ class OutboxSource(Protocol):
 
 
 class JournalOutbox:
-    """The outbox of the journal file at ``path``."""
+    """The outbox of the journal file at ``path``.
 
-    def __init__(self, path: str | Path) -> None:
+    Polled often (every 50 ms), it opens the database only when there may be something new:
+    when the journal or its WAL file changed since the last read, or changed less than
+    ``settle`` seconds ago, and in any case every ``recheck`` seconds. The WAL file changes
+    when a commit's pages are written, but readers see the commit only when SQLite has
+    synced them and updated its index (the ``-shm`` file, which a ``stat`` cannot follow); a
+    read in between finds nothing new although the files will not change again. So a
+    recent change is read again until it settles, and ``recheck`` bounds what a slow disk
+    could still hide.
+    """
+
+    def __init__(self, path: str | Path, *, settle: float = 0.5, recheck: float = 1.0,
+                 clock: Any = time.time) -> None:
         self.path = Path(path)
+        self.settle = settle
+        self.recheck = recheck
+        self._clock = clock
         self._seen: tuple[Any, ...] | None = None
+        self._read_at = float("-inf")
 
-    def _stamp(self) -> tuple[Any, ...]:
-        """What changes whenever the journal commits (the database and its WAL file)."""
+    def _stamp(self) -> tuple[tuple[Any, ...], float]:
+        """What changes whenever the journal commits (the database and its WAL file), and
+        when either last changed (epoch seconds)."""
         out: list[Any] = []
+        newest = 0.0
         for p in (self.path, Path(f"{self.path}-wal")):
             try:
                 st = p.stat()
                 out += [st.st_mtime_ns, st.st_size, st.st_ino]
+                newest = max(newest, st.st_mtime_ns / 1e9)
             except OSError:
                 out += [None, None, None]
-        return tuple(out)
+        return tuple(out), newest
 
     def read(self, after_seq: int, limit: int) -> list[Any]:
-        """New items after ``after_seq``. Polled often: when neither file changed since the
-        last read that was not cut short by ``limit``, the database is not opened at all."""
+        """New items after ``after_seq`` (see the class docstring for when it looks)."""
         from firmware_host import journal
 
-        stamp = (after_seq, *self._stamp())
-        if stamp == self._seen:
+        files, newest = self._stamp()
+        stamp = (after_seq, *files)
+        # Wall time against the files' times; the monotonic clock for "how long since": a clock
+        # set back (a Pi without a battery clock at boot) costs a few reads, never a stall.
+        now, tick = self._clock(), time.monotonic()
+        if (stamp == self._seen and now - newest > self.settle
+                and tick - self._read_at < self.recheck):
             return []
         reader = getattr(journal, "read_outbox", None)
         if reader is None:
@@ -68,4 +91,5 @@ class JournalOutbox:
         except journal.JournalError as exc:
             raise OutboxError(str(exc)) from None
         self._seen = stamp if len(rows) < limit else None
+        self._read_at = tick
         return rows

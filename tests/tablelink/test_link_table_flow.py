@@ -8,6 +8,8 @@ import json
 import time
 from pathlib import Path
 
+import pytest
+
 from display import commands as cmd
 from drivers import events as ev
 from engine.cards import Card
@@ -109,4 +111,25 @@ def test_a_seating_waits_for_the_end_of_the_game(tmp_path) -> None:
     assert loop.club.pending is not None and views[-1].scene == "deal"
     loop.handle(cmd.ConfirmSeat(0))
     assert not loop.club.confirmed and session.seating is None
+    session.close()
+
+
+@pytest.mark.parametrize("zone", ["deal", "centre", "skat", "seat1", "seat2"])
+def test_a_player_tag_on_any_reader_confirms_that_players_own_seat(tmp_path, zone) -> None:
+    """Emil sits at seat 1 (the seating's second seat): his tag confirms seat 1 wherever it is
+    laid (the deal reader, the centre, the skat, his own pad); on another seat's pad too,
+    with a note that he sits elsewhere. The tag is never taken for a card."""
+    session, loop, views = table(tmp_path)
+    write_json(tmp_path / "club" / "seating.json", {**SEATING, "received": 1.0})
+    loop.serve_once(0.01)
+    lay(loop, zone, EMIL)
+    v = views[-1]
+    assert v.scene == "seating" and v.seating.confirmed == (False, True, False)
+    if zone == "seat2":
+        assert v.note == "player p4 sits at seat 2, not here"
+    else:
+        assert v.note is None or "not here" not in v.note
+    assert session.table.deal.cards_known() == 0 and v.refusal is None
+    lay(loop, "deal", DORA)                        # Dora on the deal reader: seat 0
+    assert views[-1].seating.confirmed == (True, True, False)
     session.close()

@@ -58,7 +58,9 @@ def test_broker_sigkilled_while_the_server_is_away_loses_nothing(broker_factory,
                                                                   request) -> None:
     broker = broker_factory(club_spec("c1", TABLES))
     if not broker.persistent:
-        request.applymarker(pytest.mark.xfail(strict=True, reason=(
+        # Not strict: the links' resend may still bring everything to a server that
+        # subscribes again before they reconnect.
+        request.applymarker(pytest.mark.xfail(strict=False, reason=(
             f"{broker.kind} keeps no sessions across a restart: the club server's queue is "
             "gone with it; the club's broker is Mosquitto with persistence")))
     rec = Recorder(broker, "server", "skat/c1/table/+/game", client_id="club-server",

@@ -14,11 +14,16 @@ precisely than each value), and choose by the expected Seeger-Fabian points of t
 - **Hand or skat**: per sampled skat the hand games are solved with that skat, and the
   pick-up with the best of a few contracts for the twelve cards (chosen per skat over that
   skat's worlds, so not with hindsight of the opponents' cards); schneider announced and null
-  ouvert hand are priced from the same solves.
-- **Bidding**: the value of the hand at a bid level is the better of the pick-up and the best
-  hand game at that level; the seat bids (or holds) the next level while that expectation is
-  at least ``BID_MARGIN``. The worlds of one deal are kept between the bidding decisions and
-  the hand-or-skat decision (more are added while the budget allows).
+  ouvert hand are priced from the same solves. A hand game the evaluation finds within reach
+  is declared when it is expected to score ``HAND_GAIN`` more than the pick-up; else the
+  rule player decides.
+- **Bidding**: the evaluation's limit for suit and grand games stands (double-dummy worlds,
+  where the defenders see every card, are too pessimistic for an ordinary suit game: measured,
+  a search-only limit passed hands the evaluation bids and wins); above it, and for null, the
+  search decides: the value of the hand at a level is the better of the pick-up and the best
+  hand game there, and the seat bids (or holds) while it is at least ``BID_MARGIN``. The
+  worlds of one deal are kept between the bidding decisions and the hand-or-skat decision
+  (more are added while the budget allows).
 - **Inference**: a world is weighted by how well the opponents' hands in it fit their calls
   under the evaluation's bidding (:func:`call_weight`): a hand that could not have bid what
   its player bid, or that would have bid where its player passed, counts ``MISFIT``.
@@ -44,7 +49,7 @@ import time
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
 
-from engine.actions import Action, Bid, Declare, Discard, Hold, Pass, TakeSkat
+from engine.actions import Action, Bid, Declare, Discard, Hold, Pass
 from engine.bidding import START, Bidding
 from engine.cards import JACKS, mask_points
 from engine.contract import BID_VALUES, Contract, GameType, next_bid
@@ -61,6 +66,11 @@ MISFIT = 0.2
 # Bid (or hold) a level while the expected Seeger-Fabian points of playing it are at least
 # this (passing scores about 0 for the seat).
 BID_MARGIN = 0.0
+# A hand game is searched only this close to the evaluation's safe strength, and declared
+# only when it is expected to score this much more than the pick-up (the pick-up is valued
+# with the evaluation's discard and a few contracts, so it is underrated a little).
+HAND_WITHIN = 0.5
+HAND_GAIN = 10.0
 # Fewer solved worlds than this: the evaluation decides.
 MIN_WORLDS = 6
 # Opponents' deals solved per sampled skat in the bidding (the pick-up contract is chosen per
@@ -242,7 +252,8 @@ class Play:
 
     @property
     def guess(self) -> bool:
-        return self.margin >= GUESS_WON
+        # null is declared only on the search's word: an unsolved null counts as lost
+        return self.game != NULL and self.margin >= GUESS_WON
 
 
 def pickup_plays(cards: int, bid: int, limit: int = 4) -> list[Play]:
@@ -279,6 +290,17 @@ def pickup_plays(cards: int, bid: int, limit: int = 4) -> list[Play]:
         if keep or not out:
             out.append(Play(g, away, margin))
     return out[:limit]
+
+
+def suit_limit(hand: int) -> int:
+    """The evaluation's bid limit from suit and grand games alone (null is searched).
+
+    >>> from engine.cards import parse_mask
+    >>> suit_limit(parse_mask("C7 C8 C9 S7 S8 S9 H7 H8 D7 D8"))  # a null hand: not here
+    0
+    """
+    return max((e.game_value for e in ev.estimates(hand)
+                if e.game != NULL and e.strength + ev.SKAT_WORTH >= 9.0), default=0)
 
 
 def hand_games(hand: int, bid: int) -> list[Play]:
@@ -318,10 +340,14 @@ class BidEval:
     groups: list[tuple[int, list[Play]]] = field(default_factory=list)  # (twelve, plays)
     worlds: list[BidWorld] = field(default_factory=list)
 
-    def value(self, level: int, weights: list[float]) -> tuple[float, Contract | None]:
-        """The best expectation at ``level`` and the hand contract giving it (None: pick up)."""
+    def value(self, level: int, weights: list[float], games: set[int] | None = None
+              ) -> tuple[float, Contract | None]:
+        """The best expectation at ``level`` and the hand contract giving it (None: pick up);
+        ``games``: only these hand games."""
         best, best_c = self.pickup_value(level, weights), None
         for g in (p.game for p in self.games):
+            if games is not None and g not in games:
+                continue
             for c in contract_variants(g, True, level):
                 total = wsum = 0.0
                 for w, x in zip(weights, self.worlds, strict=True):
@@ -398,20 +424,23 @@ class Declaring:
         yes: Action | None = bids[0] if bids else hold
         if yes is None:
             return pass_
-        # clear cases by the evaluation, so the search is spent on the close ones
-        plain = ev.bid_limit(view.hand)
-        if ev.bid_limit(view.hand, bonus=-2.0) >= level and self.truth is None:
-            self.last_bid_limit = max(plain, level)
+        # The evaluation's suit and grand limit stands (it is calibrated by play: the
+        # double-dummy worlds, where the defenders see every card, are far too pessimistic for
+        # an ordinary suit game); the search may raise it (grand, hand games, schneider) and
+        # alone decides null. Hopeless hands are passed without search.
+        plain = suit_limit(view.hand)
+        if self.truth is None and plain >= level:
+            self.last_bid_limit = plain
             return yes
-        if ev.bid_limit(view.hand, bonus=3.0) < level and self.truth is None:
-            self.last_bid_limit = min(plain, level - 1)
+        if self.truth is None and ev.bid_limit(view.hand, bonus=3.0) < level:
+            self.last_bid_limit = plain
             return pass_
         e = self._bidding_worlds(view)
         weights = self._weights(e, view)
-        if len(e.worlds) < MIN_WORLDS:
+        if len(e.worlds) < self._min_worlds:
             self.last_bid_limit = plain
-            return yes if plain >= level else pass_
-        limit = 0
+            return pass_
+        limit = plain if self.truth is None else 0
         for v in BID_VALUES[BID_VALUES.index(level):] if level in BID_VALUES else ():
             if e.value(v, weights)[0] < BID_MARGIN:
                 break
@@ -420,19 +449,28 @@ class Declaring:
         return yes if limit >= level else pass_
 
     def hand_or_skat(self, view: SeatView) -> Action:
-        """A hand game (with its announcements) when the sampled skats say it is expected to
-        score more than the pick-up; else take the skat."""
-        take = next(a for a in view.legal if isinstance(a, TakeSkat))
-        if not hand_games(view.hand, view.bid):
-            return take
+        """A hand game (with its announcements) when the evaluation finds it within reach
+        and the sampled skats say it is expected to score ``HAND_GAIN`` more than the
+        pick-up; else the rule player's choice."""
+        default = self.fallback.skat_or_hand(view, list(view.legal))
+        within = {p.game for p in hand_games(view.hand, view.bid)
+                  if p.margin >= HAND_WITHIN or self.truth is not None}
+        if not within or (isinstance(default, Declare) and self.truth is None):
+            return default
         e = self._bidding_worlds(view)
-        if len(e.worlds) < MIN_WORLDS:  # too little time: the rule player's choice
-            return self.fallback.skat_or_hand(view, list(view.legal))
-        _, contract = e.value(view.bid, self._weights(e, view))
-        if contract is None:
-            return take
+        if len(e.worlds) < self._min_worlds:
+            return default
+        weights = self._weights(e, view)
+        value, contract = e.value(view.bid, weights, games=within)
+        gain = 0.0 if self.truth is not None else HAND_GAIN
+        if contract is None or value < e.pickup_value(view.bid, weights) + gain:
+            return default
         return next((a for a in view.legal if isinstance(a, Declare)
-                     and a.contract == contract), take)
+                     and a.contract == contract), default)
+
+    @property
+    def _min_worlds(self) -> int:
+        return 1 if self.truth is not None else MIN_WORLDS
 
     def _weights(self, e: BidEval, view: SeatView) -> list[float]:
         said_refused = calls(view.bidding)

@@ -45,6 +45,11 @@ class OraclePlayer:
         self.rule = RulePlayer(seed)
         self.declaring = Declaring(seed)
 
+    @property
+    def last_bid_limit(self) -> int | None:
+        """The bid limit of its last bidding decision (the duel's statistics report it)."""
+        return self.declaring.last_bid_limit
+
     def choose(self, view: SeatView) -> Action:
         require_turn(view)
         game = view.game

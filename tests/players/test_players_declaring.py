@@ -23,6 +23,7 @@ from engine.players.declaring import (
     calls,
     pickup_plays,
     sf_points,
+    suit_limit,
 )
 from engine.players.oracle import OraclePlayer
 from engine.players.rule import RulePlayer
@@ -116,13 +117,16 @@ def test_bidding_goes_as_far_as_the_hand_is_worth() -> None:
     for hand, want in ((monster, "bid"), (junk, "pass")):
         v = _with_hand(view, hand)
         assert d.bid(v).kind == want
-    # a close hand is searched (the evaluation alone bids it only boldly)
-    close = parse_mask("CJ HJ CA CT C9 C8 SA S7 H8 D7")
+    # a hand the evaluation passes but a bolder one would bid is searched
+    close = parse_mask("CJ CA C9 C8 SA S7 H8 H9 D7 DQ")
     v = _with_hand(view, close)
-    assert ev.bid_limit(close, bonus=-2.0) < 18 <= ev.bid_limit(close, bonus=3.0)
-    action = d.bid(v)
-    assert action in v.legal
+    assert suit_limit(close) < 18 <= ev.bid_limit(close, bonus=3.0)
+    assert d.bid(v) in v.legal
     assert d.last_worlds >= 8
+    # null is bid only by the search: a safe null is
+    safe_null = parse_mask("C7 C8 C9 S7 S8 S9 H7 H8 D7 D8")
+    assert suit_limit(safe_null) == 0
+    assert d.bid(_with_hand(view, safe_null)).kind == "bid"
 
 
 def _with_hand(view: SeatView, hand: int) -> SeatView:
@@ -167,9 +171,10 @@ def test_the_oracle_sees_all_but_only_in_the_harness() -> None:
     assert SeatView.of(g, 1).game is None and SeatView.of(g, 1, reveal=True).game is g
 
 
-def test_the_oracle_beats_the_rule_player() -> None:
+def test_the_oracle_wins_every_game_it_declares_in_a_duel() -> None:
     r = run_duel(DuelSettings(a="oracle", b="rule", deals=4, seed=3))
-    assert r.mean > 0, r.per_deal
+    oracle = r.stats["A"]  # type: ignore[attr-defined]
+    assert oracle.declared > 0 and oracle.won == oracle.declared
 
 
 def test_the_oracle_makes_a_sure_contract_it_bid() -> None:

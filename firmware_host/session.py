@@ -90,6 +90,8 @@ class Session:
             for seat in self.computer_seats
         }
         self.resumed = 0
+        # Kontra/Re out of turn: (deal number, position, doubling level) already asked
+        self._doubling_asked: set[tuple[int, int, int]] = set()
 
     def warm_up_players(self) -> None:
         """Start the computer players' worker processes now (a live table), so the first
@@ -412,6 +414,9 @@ class Session:
                 if answer is not None:
                     self.submit(answer, "computer")
                     return Move(waiting, input=answer)
+        doubling = self._computer_doubling()
+        if doubling is not None:
+            return doubling
         seat = self.table.seat_to_act()
         if seat is None or seat not in self.players or seat in self.table.prompts:
             return None
@@ -423,6 +428,36 @@ class Session:
         elif move.input is not None:
             self.submit(move.input, "computer")
         return move
+
+
+    def _computer_doubling(self) -> Move | None:
+        """Before the first card anyone may say Kontra (and the declarer then Re), not only
+        the seat to lay it: a computer seat not to act is asked once per doubling level
+        (through its player's ``double``; the seat to act decides in its own move)."""
+        from engine.actions import Kontra, Re
+        from engine.game import Phase
+        from engine.players import SeatView
+
+        game = self.table.game
+        if (game is None or self.table.stage != "game" or not game.rules.kontra_re
+                or game.phase != Phase.PLAY or game.tricks or game.trick):
+            return None
+        d = self.table.deal
+        for act in game.legal_actions():
+            if not isinstance(act, Kontra | Re) or act.pos == game.to_act:
+                continue
+            seat = d.seats[act.pos]
+            key = (d.number, act.pos, game.kontra)
+            if seat not in self.players or key in self._doubling_asked:
+                continue
+            self._doubling_asked.add(key)
+            double = getattr(self.players[seat], "double", None)
+            action = double(SeatView.of(game, act.pos)) if double is not None else None
+            if action is not None:
+                move = to_move(action, seat)
+                self.submit(move.input, "computer")  # type: ignore[arg-type]
+                return move
+        return None
 
 
 def clip(value: Any, limit: int) -> str:

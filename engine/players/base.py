@@ -240,6 +240,11 @@ class DuelPartner:
             return next(a for a in view.legal if isinstance(a, Pass))
         return self.player.choose(view)
 
+    def double(self, view: SeatView) -> Action | None:
+        """Kontra out of turn as the wrapped player would say it (if it ever does)."""
+        double = getattr(self.player, "double", None)
+        return double(view) if double is not None else None
+
     def close(self) -> None:
         close = getattr(self.player, "close", None)
         if close is not None:

@@ -440,6 +440,13 @@ class PimcPlayer:
             return self.hand_or_skat(view)
         return self.rule.choose(view)
 
+    def double(self, view: SeatView) -> Action | None:
+        """Kontra or Re out of turn (before the first card), or None: see
+        :func:`engine.players.house.doubling`."""
+        from engine.players import house
+
+        return house.doubling(view, self.seed, house.Budget(self.budget, self.worlds))
+
     # ------------------------------------------------------------------ card play
 
     def card(self, view: SeatView, legal: list[int]) -> int:

@@ -316,6 +316,16 @@ class Timed:
         self.times = times
         self.phases = phases
 
+    def double(self, view: SeatView) -> Action | None:
+        """Kontra/Re out of turn, if the player says it (see ``table.offer_doubling``)."""
+        double = getattr(self.player, "double", None)
+        if double is None:
+            return None
+        t0 = time.perf_counter()
+        a = double(view)
+        self.times.append(time.perf_counter() - t0)
+        return a
+
     def choose(self, view: SeatView) -> Action:
         t0 = time.perf_counter()
         a = self.player.choose(view)

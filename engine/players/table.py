@@ -14,9 +14,9 @@ from __future__ import annotations
 
 from collections.abc import Callable, Sequence
 
-from engine.actions import Action
+from engine.actions import Action, Kontra, Re
 from engine.deal import Deal
-from engine.game import ISKO, Game, Rules
+from engine.game import ISKO, Game, Phase, Rules
 from engine.players.base import Player, SeatView, sees_all
 
 
@@ -37,10 +37,14 @@ def play_game(
 
     reveal = [sees_all(p) for p in players]
     game = start if start is not None else Game(deal, rules)
+    asked: set[tuple[int, int]] = set()
     while game.result is None:
         pos = game.to_act
         if pos is None:
             break
+        if game.rules.kontra_re and game.phase == Phase.PLAY and not game.tricks \
+                and not game.trick:
+            offer_doubling(game, players, asked, on_decision)
         t0 = time.perf_counter()
         action = players[pos].choose(SeatView.of(game, pos, reveal=reveal[pos]))
         dt = time.perf_counter() - t0
@@ -48,3 +52,29 @@ def play_game(
         if on_decision is not None:
             on_decision(pos, action, dt)
     return game
+
+
+def offer_doubling(game: Game, players: Sequence[Player], asked: set[tuple[int, int]],
+                   on_decision: Callable[[int, Action, float], None] | None = None) -> None:
+    """Before the first card: ask each seat that is not to act but may say Kontra (or Re)
+    whether it does, once per seat and doubling level. A player answers through an optional
+    ``double(view) -> Action | None`` (players without it never double out of turn; the
+    seat to act decides in its own ``choose``). At a real table anyone may say Kontra before
+    the first card, not only the player to lay it."""
+    import time
+
+    for pos in (0, 1, 2):
+        if pos == game.to_act or (pos, game.kontra) in asked:
+            continue
+        if not any(isinstance(a, Kontra | Re) and a.pos == pos for a in game.legal_actions()):
+            continue
+        asked.add((pos, game.kontra))
+        double = getattr(players[pos], "double", None)
+        if double is None:
+            continue
+        t0 = time.perf_counter()
+        action = double(SeatView.of(game, pos, reveal=sees_all(players[pos])))
+        if action is not None:
+            game.push(action)
+            if on_decision is not None:
+                on_decision(pos, action, time.perf_counter() - t0)

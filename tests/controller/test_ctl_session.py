@@ -125,3 +125,45 @@ def test_pimc_seats_are_warmed_up_and_closed_with_the_session(tmp_path: Path) ->
     assert player._pool is not None  # the worker processes are running
     session.close()
     assert player._pool is None
+
+
+def test_a_computer_defender_not_to_act_says_kontra_before_the_first_card(
+        tmp_path: Path) -> None:
+    """Kontra may be said by either defender before the first card, not only by the one to
+    lay it: the computer at rearhand is asked while forehand (a person) is to play."""
+    from engine.cards import parse_mask
+    from engine.players.pimc import PimcPlayer
+    from firmware_host.inputs import DeclareInput
+
+    cfg = simulated_config(computer_seats=(2,), series_length=None)
+    cfg = replace(cfg, table=replace(cfg.table, rules="pub", series_length=None),
+                  house={"kontra_re": True})
+    session = Session(cfg, Journal.open(tmp_path / "j.sqlite"), computer_seats=(2,))
+    session.players[2] = PimcPlayer(seed=1, worlds=16, workers=1)  # fixed worlds: reproducible
+    rear = parse_mask("CJ SJ CA SA HA DA CT ST HT DT")
+    middle = parse_mask("C8 C9 CQ CK S8 S9 SQ SK H8 H9")
+    rest = [c for c in range(32) if not (rear | middle) >> c & 1]
+    fore = sum(1 << c for c in rest[:10])
+    skat = sum(1 << c for c in rest[10:])
+    tags = session.config.card_tags()
+    for card in Deal((fore, middle, rear), skat).dealt_order():
+        assert session.submit(TagLaid("deal", tags[card])).accepted
+    table = session.table
+    assert table.deal.seats == (0, 1, 2)  # forehand, middlehand, rearhand
+    assert session.submit(Press(1, "bid", 18)).accepted
+    assert session.submit(Press(0, "pass")).accepted
+    for _ in range(120):  # the computer bids against middlehand, who holds every value
+        seat = table.seat_to_act()
+        if table.phase != "bidding":
+            break
+        if seat == 2:
+            assert session.computer_move() is not None
+        else:
+            assert session.submit(Press(1, "yes")).accepted
+    assert table.game.declarer == 1
+    assert session.submit(DeclareInput(1, "GH")).accepted
+    assert table.seat_to_act() == 0  # a person leads
+    move = session.computer_move()
+    assert move is not None and move.input == Press(2, "kontra")
+    assert table.game.kontra == 2
+    assert session.computer_move() is None  # asked once: nothing more before forehand plays

@@ -380,3 +380,23 @@ def test_duel_cli_takes_rules_and_refuses_bad_ones(capsys: pytest.CaptureFixture
     assert "unknown house rule 'bock'" in capsys.readouterr().err
     assert main(["duel", "--ramsch", "--fixed-contract"]) == 2
     assert "exclude each other" in capsys.readouterr().err
+
+
+def test_a_defender_not_to_act_is_asked_and_the_declarer_may_answer_re() -> None:
+    """The table's loop asks every seat that may double before the first card, not only
+    the one to lay it: rearhand (not to act) says Kontra against a hopeless grand hand of
+    middlehand; forehand, to act, then plays."""
+    from engine.players.table import play_game
+
+    other, skat = _split_rest()
+    g = declared(Deal((other, WEAK, STRONG), skat), 1, "GH", Rules(kontra_re=True))
+    pimc = PimcPlayer(seed=1, worlds=16, workers=1)
+    seen: list[object] = []
+    play_game(g.deal, [RulePlayer(0), RulePlayer(1), pimc], start=g,
+              on_decision=lambda pos, a, dt: seen.append(a))
+    assert seen[0] == Kontra(2)
+    assert g.kontra == 2 and g.result is not None
+    # the rule player never doubles, in turn or out of it
+    g2 = declared(Deal((other, WEAK, STRONG), skat), 1, "GH", Rules(kontra_re=True))
+    play_game(g2.deal, [RulePlayer(0), RulePlayer(1), RulePlayer(2)], start=g2)
+    assert g2.kontra == 1

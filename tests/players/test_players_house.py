@@ -169,9 +169,12 @@ def test_ramsch_worlds_keep_what_the_seat_knows() -> None:
             assert not hands[p] & view.voids[p]
 
 
-def test_pimc_plays_ramsch_by_search_not_by_the_rule_player() -> None:
-    """In a late Ramsch position where the rule player's card costs points against every
-    defence, PIMC's paranoid search finds a card that costs fewer."""
+@pytest.mark.parametrize("dd_cards", [0, 5])
+def test_pimc_plays_ramsch_by_search_not_by_the_rule_player(
+        dd_cards: int, monkeypatch: pytest.MonkeyPatch) -> None:
+    """In late Ramsch positions PIMC's own search (play-outs, or the paranoid solver from
+    ``DD_CARDS`` cards on) chooses, not the rule player: some of its cards differ."""
+    monkeypatch.setattr(house, "DD_CARDS", dd_cards)
     differs = 0
     for seed in range(30):
         g = ramsch_game(seed)
@@ -190,7 +193,10 @@ def test_pimc_plays_ramsch_by_search_not_by_the_rule_player() -> None:
     assert differs > 0  # the search is in charge, not the rule player
 
 
-def test_pimc_takes_a_durchmarsch_it_can_force() -> None:
+@pytest.mark.parametrize("dd_cards", [0, 5])
+def test_pimc_takes_a_durchmarsch_it_can_force(dd_cards: int,
+                                               monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(house, "DD_CARDS", dd_cards)
     # forehand holds every jack and the top of every suit: it must go for all ten tricks
     fh = parse_mask("CJ SJ HJ DJ CA CT SA ST HA DA")
     mh = parse_mask("CK CQ C9 C8 SK SQ S9 HK HQ DK")

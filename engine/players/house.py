@@ -61,8 +61,11 @@ RAMSCH = int(GameType.RAMSCH)
 # 2/3 plus RE_MARGIN.
 KONTRA_MARGIN = 0.10
 RE_MARGIN = 0.05
-# Doubling is decided only on at least this many solved worlds.
+# Doubling is decided only on at least this many solved worlds; with a fixed number of
+# worlds per decision, it solves at least DOUBLING_WORLDS (a world from the first lead is
+# one double-dummy question, a few milliseconds).
 MIN_DOUBLING_WORLDS = 12
+DOUBLING_WORLDS = 24
 # A defender's worlds give the declarer a hand the evaluation rates at most this far below
 # a safe game of the declared type (tried this many times per world).
 DECLARED_SLACK = 0.0
@@ -162,6 +165,8 @@ def doubling(view: SeatView, seed: int, budget: Budget) -> Action | None:
     calls = [a for a in view.legal if isinstance(a, Kontra | Re)]
     if not calls or view.tricks or view.trick:
         return None
+    if budget.worlds is not None:  # a fixed number of worlds: at least enough to decide on
+        budget = Budget(budget.seconds, max(budget.worlds, DOUBLING_WORLDS))
     p, n = declarer_chance(view, seed, budget)
     if n < MIN_DOUBLING_WORLDS:
         return None

@@ -406,3 +406,11 @@ def test_a_defender_not_to_act_is_asked_and_the_declarer_may_answer_re() -> None
     g2 = declared(Deal((other, WEAK, STRONG), skat), 1, "GH", Rules(kontra_re=True))
     play_game(g2.deal, [RulePlayer(0), RulePlayer(1), RulePlayer(2)], start=g2)
     assert g2.kontra == 1
+
+
+def test_few_fixed_worlds_still_decide_a_doubling() -> None:
+    """A player set to fewer worlds than a doubling needs still doubles (it solves at least
+    DOUBLING_WORLDS for that decision)."""
+    other, skat = _split_rest()
+    g = declared(Deal((STRONG, WEAK, other), skat), 1, "GH", Rules(kontra_re=True))
+    assert PimcPlayer(seed=1, worlds=2, workers=1).choose(SeatView.of(g, 0)) == Kontra(0)

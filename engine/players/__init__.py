@@ -3,7 +3,9 @@
 - :class:`SeatView` / :class:`Player` (``engine.players.base``): what a seat may see, and
   ``choose(view) -> Action``.
 - ``random``: a uniformly random legal action (the floor).
-- ``rule``: hand evaluation for bidding and contract, standard card-play heuristics.
+- ``rule``: hand evaluation for bidding and contract, standard card-play heuristics;
+  ``rule-2025`` is the rule player before issue 12 (all :class:`Style` options off), and
+  ``rule-no-OPTION`` / ``rule-2025+OPTION`` switch single options (ablations).
 - ``pimc``: Perfect-Information Monte Carlo card play on a double-dummy solver, under a time
   budget (seconds per decision); bidding and contract by search. ``pimc-2025`` keeps the
   earlier bidding and contract choice (the evaluation's), for comparison.
@@ -23,11 +25,40 @@ engine.players.base.PlayerError: unknown computer player 'kermit': use one of pi
 from __future__ import annotations
 
 from engine.players.base import DuelPartner, Player, PlayerError, RandomPlayer, SeatView
+from engine.players.evaluate import Style
 from engine.players.rule import RulePlayer
 
-PLAYER_NAMES = ("pimc", "pimc-2025", "random", "rule")
+PLAYER_NAMES = ("pimc", "pimc-2025", "random", "rule", "rule-2025")
 # Players only the strength harness may seat: they see cards no seat may see.
 HARNESS_NAMES = ("oracle",)
+
+
+def rule_style(name: str) -> Style | None:
+    """The style of a rule player's name: ``rule`` (the defaults), ``rule-2025`` (none),
+    ``rule-no-A-no-B`` (all but A and B), ``rule-2025+A+B`` (only A and B); None when the
+    name is not a rule player's.
+
+    >>> rule_style("rule-2025+grand") == Style.legacy().with_("grand")
+    True
+    >>> rule_style("rule-no-null-no-play") == Style().without("null").without("play")
+    True
+    """
+    if name == "rule":
+        return Style()
+    try:
+        if name.startswith("rule-2025"):
+            style = Style.legacy()
+            for part in filter(None, name.removeprefix("rule-2025").split("+")):
+                style = style.with_(part)
+            return style if name == "rule-2025" or "+" in name else None
+        if name.startswith("rule-no-"):
+            style = Style()
+            for part in name.removeprefix("rule-no-").split("-no-"):
+                style = style.without(part)
+            return style
+    except ValueError:
+        return None
+    return None
 
 
 def make_player(
@@ -46,8 +77,9 @@ def make_player(
     key = name.strip().lower()
     if key == "random":
         return RandomPlayer(seed)
-    if key == "rule":
-        return RulePlayer(seed)
+    style = rule_style(key)
+    if style is not None:
+        return RulePlayer(seed, style=style, name=key)
     if key == "oracle":
         from engine.players.oracle import OraclePlayer
 
@@ -57,10 +89,12 @@ def make_player(
 
         return PimcPlayer(seed=seed, budget=budget, worlds=worlds, workers=workers,
                           searched_contracts=key == "pimc")
-    raise PlayerError(f"unknown computer player {name!r}: use one of {', '.join(PLAYER_NAMES)}")
+    options = ", ".join(Style.option_names())
+    raise PlayerError(f"unknown computer player {name!r}: use one of {', '.join(PLAYER_NAMES)} "
+                      f"(or rule-no-OPTION, rule-2025+OPTION; OPTION one of {options})")
 
 
 __all__ = [
     "HARNESS_NAMES", "PLAYER_NAMES", "DuelPartner", "Player", "PlayerError", "RandomPlayer",
-    "RulePlayer", "SeatView", "make_player",
+    "RulePlayer", "SeatView", "make_player", "rule_style",
 ]

@@ -20,7 +20,7 @@ worker so that it never delays the next deal.
 >>> g = play_game(Deal.shuffled(4), [RulePlayer(1), RulePlayer(2), RulePlayer(3)])
 >>> a = analyse(g)
 >>> a.contract, a.goal, a.start.makes, len(a.steps)
-('C', '61', True, 30)
+('G', '61', True, 30)
 >>> Analysis.from_json(a.to_json()) == a
 True
 """

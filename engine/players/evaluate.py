@@ -17,7 +17,7 @@ True
 from __future__ import annotations
 
 from collections.abc import Callable
-from dataclasses import dataclass
+from dataclasses import dataclass, fields, replace
 
 from engine.cards import JACKS, RANK_POINTS, SUIT_MASKS
 from engine.trick import MATADOR_ORDER, TRUMPS
@@ -196,3 +196,207 @@ def _best_set(cards: int, candidates: list[int], n: int, score_of: Callable[[int
         if not best_mask or score > best_score:
             best_mask, best_score = m, score
     return best_mask
+
+
+# ---------------------------------------------------------------------------------------------
+# The 2026 evaluation: what the independent measurement showed the 2025 one lacked. Each part
+# is an option of :class:`Style`, so the old behaviour stays playable (``Style.legacy()``)
+# and each option's contribution can be measured (``skat-table duel``).
+
+
+@dataclass(frozen=True)
+class Style:
+    """Which improvements of the rule player are on. The defaults are the ones measured to
+    gain (docs/players.md, Strength); ``Style.legacy()`` is the 2025 player (all off).
+
+    - ``grand``: grand by a count of jacks, standing side cards and losers (``grand_score``),
+      bid and declared when it counts safe; otherwise, after the pick-up, the game of the best
+      expected Seeger-Fabian score (a win chance from each count's margin, measured);
+    - ``null``: null counted safe only when every suit is (``null_unsafe_suits``), bid only
+      when at most two cards are in unsafe suits; chosen by expected score, never as a hand
+      game by the rule player;
+    - ``bidding`` (off by default): bid only the level the hand keeps whatever the skat
+      holds (``held_level``: a hand "without two" or more may find a missing jack there);
+    - ``defence`` (off by default): a defender takes a trick its partner sits behind, and
+      gives points to a partner whose card the declarer cannot beat;
+    - ``play``: the second hand takes a trick with a card the third can beat only by ruffing,
+      unless that player has shown void in the led suit (the 2025 player feared every ruff).
+
+    >>> Style.legacy().grand, Style().without("null").null, Style().without("null").grand
+    (False, False, True)
+    """
+
+    grand: bool = True
+    null: bool = True
+    bidding: bool = False
+    defence: bool = False
+    play: bool = True
+
+    @classmethod
+    def legacy(cls) -> Style:
+        """The 2025 rule player: every option off."""
+        return cls(**{name: False for name in cls.option_names()})
+
+    @classmethod
+    def option_names(cls) -> tuple[str, ...]:
+        return tuple(f.name for f in fields(cls))
+
+    def without(self, name: str) -> Style:
+        """This style with one option off (an ablation)."""
+        return self._set(name, False)
+
+    def with_(self, name: str) -> Style:
+        """This style with one option on."""
+        return self._set(name, True)
+
+    def _set(self, name: str, on: bool) -> Style:
+        if name not in self.option_names():
+            raise ValueError(f"unknown rule-player option {name!r}: "
+                             f"use one of {', '.join(self.option_names())}")
+        return replace(self, **{name: on})
+
+
+NULL_ORDER_RANKS = range(8)  # null order is rank order: 7 8 9 T J Q K A
+
+
+def null_unsafe_suits(hand: int) -> list[int]:
+    """The suits of ``hand`` the opponents can force a null declarer to win a trick in.
+
+    A suit is safe when its lowest card is the 7 and each further card is at most two ranks
+    above the one before (7 9 J K is safe; 7 T, or a blank 8, is not).
+
+    >>> from engine.cards import parse_mask
+    >>> null_unsafe_suits(parse_mask("C7 C9 CJ S8 H7 HT DA"))
+    [1, 2, 3]
+    """
+    out = []
+    for s in range(4):
+        ranks = [r for r in NULL_ORDER_RANKS if hand >> (8 * s + r) & 1]
+        if any(r > 2 * k for k, r in enumerate(ranks)):
+            out.append(s)
+    return out
+
+
+def null_unsafe_cards(hand: int) -> int:
+    """How many cards lie in the unsafe suits (what a discard would have to remove)."""
+    return sum((hand & SUIT_MASKS[s]).bit_count() for s in null_unsafe_suits(hand))
+
+
+def null_score(hand: int) -> float:
+    """The 2026 null score of ten cards: 10 when every suit is safe, 3 less per unsafe suit
+    and 0.5 less per card in it; a void is worth a little (nothing can be forced in it)."""
+    score = 10.0
+    for s in null_unsafe_suits(hand):
+        score -= 3.0 + 0.5 * (hand & SUIT_MASKS[s]).bit_count()
+    score += 0.1 * sum(1 for s in range(4) if not hand & SUIT_MASKS[s])
+    return score
+
+
+def null_biddable(hand: int, forehand: bool = False) -> bool:
+    """Is a null worth bidding with these ten cards? Every suit safe, or the unsafe ones
+    small enough to discard (at most two cards, as the skat may bring more); in forehand the
+    declarer leads, so he needs a suit whose lowest card is the 7."""
+    if null_unsafe_cards(hand) > 2:
+        return False
+    return not forehand or any(hand >> (8 * s) & 1 for s in range(4))
+
+
+def _standing(hand: int, s: int, grand: bool) -> tuple[int, int]:
+    """(standing cards, losers) of side suit ``s``: the run from the ace down (A T K Q 9 8 7
+    in side-suit order), all of a long suit headed by ace and ten."""
+    order = (ACE, TEN, KING, QUEEN, 2, 1, 0)  # A T K Q 9 8 7 (the jack is a trump)
+    cards = [r for r in order if hand >> (8 * s + r) & 1]
+    n = len(cards)
+    run = 0
+    for want, have in zip(order, cards, strict=False):
+        if want != have:
+            break
+        run += 1
+    if run >= 2 and n >= 5:
+        run = n  # A T and four more: the other 2 cards of the suit fall under ace and ten
+    elif run >= 3 and n >= 4:
+        run = n
+    return run, n - run
+
+
+GRAND_JACK_WORTH = {4: 2.5, 12: 2.0, 20: 1.75, 28: 1.5}  # CJ SJ HJ DJ
+
+
+def grand_score(hand: int, forehand: bool = False) -> float:
+    """The 2026 grand count of ten cards (the lead is worth 0.5).
+
+    Jacks (the club jack most), standing side cards 1 each (ace, ace-ten, a long suit
+    headed by them); a ten that can be caught costs 1.5 (its points go to the defenders),
+    other losers 0.5; fewer than two jacks, or two without the club jack, rarely win.
+    ``GRAND_NEED`` (6.0): from there a grand scored more than the best suit game on the
+    same cards (4246 hands played both ways by the rule players).
+
+    >>> from engine.cards import parse_mask
+    >>> grand_score(parse_mask("CJ SJ HJ DJ CA CT CK C9 C8 S7")) >= GRAND_NEED
+    True
+    >>> grand_score(parse_mask("CJ DJ CA ST S9 HA H9 H8 DK D8")) < GRAND_NEED
+    True
+    """
+    score = sum(w for c, w in GRAND_JACK_WORTH.items() if hand >> c & 1)
+    jacks = (hand & JACKS).bit_count()
+    if jacks < 2:
+        score -= 10.0  # measured: grand with fewer than two jacks is lost far more than won
+    elif jacks == 2 and not hand >> 4 & 1:
+        score -= 1.0
+    for s in range(4):
+        run, losers = _standing(hand, s, True)
+        score += run
+        ten_loose = hand >> (8 * s + TEN) & 1 and not hand >> (8 * s + ACE) & 1
+        score -= 1.5 * ten_loose + 0.5 * (losers - ten_loose)
+    return score + (0.5 if forehand else 0.0)
+
+
+GRAND_NEED = 6.0
+GRAND_SKAT_WORTH = 2.0  # two more cards and two losers put away
+
+
+def held_level(hand: int, game: int) -> int:
+    """The game level (matadors + 1) the hand keeps whatever the skat holds.
+
+    "With" m and "without 1" cannot lose levels; "without 2" or more drop to 2 when a
+    missing higher jack is in the skat (the skat belongs to the declarer's cards).
+
+    >>> from engine.cards import parse_mask
+    >>> held_level(parse_mask("CJ SJ CA"), 0), held_level(parse_mask("SJ CA"), 0)
+    (3, 2)
+    >>> held_level(parse_mask("DJ CA"), 0), held_level(parse_mask("CA"), 4)
+    (2, 2)
+    """
+    m = matadors(hand, game)
+    return abs(m) + 1 if m > 0 or m == -1 else 2
+
+
+def styled_bid_limit(hand: int, style: Style, forehand: bool = False,
+                     bonus: float = 0.0) -> int:
+    """The bid limit under ``style`` (``bid_limit`` itself when every option is off).
+
+    >>> from engine.cards import parse_mask
+    >>> null = parse_mask("C7 C9 CJ S7 SA H7 HA D7 D8 D9")  # spades and hearts unsafe
+    >>> styled_bid_limit(null, Style.legacy()), styled_bid_limit(null, Style())
+    (23, 0)
+    >>> without3 = parse_mask("DJ HA HK HQ H9 H8 H7 SA CA DA")
+    >>> styled_bid_limit(without3, Style()), styled_bid_limit(without3, Style(bidding=True))
+    (40, 20)
+    """
+    if not (style.grand or style.null or style.bidding):
+        return bid_limit(hand, bonus)
+    best = 0
+    for g in range(5):
+        if g == GRAND and style.grand:
+            ok = grand_score(hand, forehand) + GRAND_SKAT_WORTH + bonus >= GRAND_NEED
+        else:
+            ok = suit_strength(hand, g) + SKAT_WORTH + bonus >= 9.0
+        if ok:
+            level = held_level(hand, g) if style.bidding else abs(matadors(hand, g)) + 1
+            best = max(best, BASE_VALUES[g] * level)
+    if style.null:
+        if null_biddable(hand, forehand):
+            best = max(best, NULL_VALUES[(False, False)])
+    elif null_strength(hand) + SKAT_WORTH + bonus >= 8.5:
+        best = max(best, NULL_VALUES[(False, False)])
+    return best

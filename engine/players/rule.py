@@ -19,6 +19,7 @@ holds the trick, take a trick cheaply, throw the cheapest card when the trick is
 
 from __future__ import annotations
 
+import math
 import random
 
 from engine.actions import (
@@ -52,9 +53,12 @@ class RulePlayer:
 
     name = "rule"
 
-    def __init__(self, seed: int = 0, boldness: float = 0.0) -> None:
+    def __init__(self, seed: int = 0, boldness: float = 0.0, style: ev.Style | None = None,
+                 name: str = "rule") -> None:
         self.rng = random.Random(seed)
         self.boldness = boldness
+        self.style = style if style is not None else ev.Style()
+        self.name = name
         # the limit of the last bidding decision (the duel's statistics report it)
         self.last_bid_limit: int | None = None
 
@@ -79,7 +83,7 @@ class RulePlayer:
         return legal[0]
 
     def bidding(self, view: SeatView, legal: list[Action]) -> Action:
-        limit = ev.bid_limit(view.hand, self.boldness)
+        limit = ev.styled_bid_limit(view.hand, self.style, view.pos == 0, self.boldness)
         self.last_bid_limit = limit
         bids = sorted((a for a in legal if isinstance(a, Bid)), key=lambda a: a.value)
         if bids:
@@ -94,11 +98,16 @@ class RulePlayer:
     def skat_or_hand(self, view: SeatView, legal: list[Action]) -> Action:
         best = None
         for e in ev.estimates(view.hand):
+            strength = e.strength
             if e.game == ev.NULL:
                 value, need = 35, 8.5
+                if self.style.null:
+                    continue  # the 2026 rule player leaves a null hand game to PIMC's search
             else:
                 value, need = ev.game_value(view.hand, e.game, hand=True), 9.0
-            if value >= view.bid and e.strength >= need + HAND_GAME_MARGIN:
+                if e.game == ev.GRAND and self.style.grand:
+                    strength, need = ev.grand_score(view.hand, view.pos == 0), ev.GRAND_NEED
+            if value >= view.bid and strength >= need + HAND_GAME_MARGIN:
                 best = best or e
         if best is not None:
             for a in legal:
@@ -111,7 +120,7 @@ class RulePlayer:
     def discard_or_declare(self, view: SeatView, legal: list[Action]) -> Action:
         declares = [a for a in legal if isinstance(a, Declare)]
         if declares:
-            game = choose_game(view.hand | view.skat, view.bid)
+            game = choose_game(view.hand | view.skat, view.bid, self.style, view.pos == 0)
             plain = [a for a in declares if a.contract.game == game and not a.contract.ouvert]
             return (plain or declares)[0]
         game = view.game_type if view.game_type is not None else GameType.GRAND
@@ -159,14 +168,34 @@ class RulePlayer:
         partner_wins = (winner_pos == view.declarer) == me_decl and winner_pos != view.pos
         last = len(trick) == 2
         winning = legal & BEATS[g][trick[w]]
+        defence = self.style.defence and not me_decl
+        decl = view.declarer if view.declarer is not None else 0
         if partner_wins:
             if last:
                 return self._smear(legal, g)
-            # partner's card may still be beaten by the declarer after me: keep points home
+            # partner's card may still be beaten by the declarer after me: keep points home,
+            # unless no card the declarer may hold beats it
+            if defence and not BEATS[g][trick[w]] & outstanding & ~view.voids[decl]:
+                return self._smear(legal, g)
             return self._cheapest(legal, g)
         if winning:
             trick_points = sum(RANK_POINTS[c & 7] for c in trick)
-            if last or self._sure(winning, g, outstanding):
+            if defence and not last:
+                # the declarer led and my partner plays last: a trick I take is ours, and he
+                # can give it points; take it when it holds points or costs little
+                cheap = self._cheapest_winner(winning, g)
+                if trick_points > 0 or (RANK_POINTS[cheap & 7] <= 4
+                                        and not TRUMPS[g] >> cheap & 1):
+                    return cheap
+            threat = outstanding
+            if self.style.play and not last:
+                # the last player must follow the lead if he can: unless he has shown void
+                # in it, only the cards of the led suit (or trumps) can beat mine
+                nxt = (view.pos + 1) % 3
+                group = FOLLOW[g][trick[0]]
+                if not view.voids[nxt] & group:
+                    threat = outstanding & group
+            if last or self._sure(winning, g, threat):
                 if last and trick_points == 0 and not me_decl and winning == legal:
                     return self._cheapest(winning, g)
                 if last or trick_points > 0 or me_decl:
@@ -286,21 +315,68 @@ class RulePlayer:
         return min(_bits(legal), key=lambda c: (RANK_POINTS[c & 7], power[c]))
 
 
-def choose_game(cards: int, bid: int) -> int:
+def win_chance(margin: float) -> float:
+    """The chance to win a suit or grand game counted ``margin`` above its safe count.
+
+    Measured on 3000 deals of the 2025 rule players: at margins -2, -1, 0, +1 the suit
+    games were won 41 %, 71 %, 92 %, 99 % of the time.
+    """
+    return 1.0 / (1.0 + math.exp(-1.5 * (margin + 1.75)))
+
+
+def grand_win_chance(margin: float) -> float:
+    """The same for grand by ``grand_score``: measured 70 %, 83 %, 89 %, 93 % won at
+    margins -1, 0, +1, +2 (3000 deals)."""
+    return 1.0 / (1.0 + math.exp(-0.8 * (margin + 2.0)))
+
+
+def null_win_chance(margin: float) -> float:
+    """The same for null (``null_score`` less 10): all suits safe, one unsafe, more."""
+    return 0.99 if margin >= 0 else 0.5 if margin > -6.5 else 0.25
+
+
+def choose_game(cards: int, bid: int, style: ev.Style | None = None,
+                forehand: bool = False) -> int:
     """The game type to declare with these 12 (or 10) cards for this bid.
 
-    The strongest game whose plain value reaches the bid; when none does, the strongest.
+    2025 (``Style.legacy()``): the strongest game whose plain value reaches the bid; when
+    none does, the strongest. With ``style.grand``: among the games that reach the bid, the
+    best expected Seeger-Fabian score (a rough win chance from the count's margin), so a
+    safe grand is preferred to a safer suit game of half its value.
     """
+    style = style if style is not None else ev.Style()
     ten = cards
     options = []
     for g in range(6):
         away = ev.discard(cards, g) if cards.bit_count() > 10 else 0
         ten = cards & ~away
         if g == ev.NULL:
-            strength, need, value = ev.null_strength(ten), 8.5, 23
+            value = 23
+            if style.null:
+                strength, need = ev.null_score(ten), 10.0
+            else:
+                strength, need = ev.null_strength(ten), 8.5
+        elif g == ev.GRAND and style.grand:
+            strength, need = ev.grand_score(ten, forehand), ev.GRAND_NEED
+            value = ev.game_value(cards, g)
         else:
             strength, need, value = ev.suit_strength(ten, g), 9.0, ev.game_value(cards, g)
-        options.append((value >= bid, strength - need, value, -g, g))
+        margin = strength - need
+        if style.grand and g == ev.GRAND and margin >= 0 and value >= bid:
+            # measured: a grand counted safe scores more than the best suit game on the
+            # same cards (+6 Seeger-Fabian points per such hand over 4246 hands)
+            return g
+        if style.grand or style.null:
+            if g == ev.NULL and style.null:
+                p = null_win_chance(margin)
+            elif g == ev.GRAND:
+                p = grand_win_chance(margin)
+            else:
+                p = win_chance(margin)
+            score = p * (value + 50) - (1 - p) * (2 * max(value, bid) + 50)
+            options.append((value >= bid, score, margin, -g, g))
+        else:
+            options.append((value >= bid, margin, value, -g, g))
     options.sort(reverse=True)
     return options[0][-1]
 

@@ -48,7 +48,7 @@ def play_checked(deal: Deal, players: list, rules: Rules | None = None) -> Game:
 @settings(max_examples=60, deadline=None)
 @given(
     seed=st.integers(0, 10**6),
-    kinds=st.lists(st.sampled_from(["random", "rule"]), min_size=3, max_size=3),
+    kinds=st.lists(st.sampled_from(["random", "rule", "rule-2025"]), min_size=3, max_size=3),
     rules=st.sampled_from(HOUSE_RULES),
 )
 def test_random_and_rule_players_only_play_legal_actions(seed: int, kinds: list[str],

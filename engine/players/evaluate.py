@@ -212,9 +212,9 @@ class Style:
     - ``grand``: grand by a count of jacks, standing side cards and losers (``grand_score``),
       bid and declared when it counts safe; otherwise, after the pick-up, the game of the best
       expected Seeger-Fabian score (a win chance from each count's margin, measured);
-    - ``null``: null counted safe only when every suit is (``null_unsafe_suits``), bid only
-      when at most two cards are in unsafe suits; chosen by expected score, never as a hand
-      game by the rule player;
+    - ``null`` (off by default): null counted safe only when every suit is
+      (``null_unsafe_suits``), bid only when at most two cards are in unsafe suits; chosen
+      by expected score, never as a hand game by the rule player;
     - ``bidding`` (off by default): bid only the level the hand keeps whatever the skat
       holds (``held_level``: a hand "without two" or more may find a missing jack there);
     - ``defence`` (off by default): a defender takes a trick its partner sits behind, and
@@ -222,12 +222,12 @@ class Style:
     - ``play``: the second hand takes a trick with a card the third can beat only by ruffing,
       unless that player has shown void in the led suit (the 2025 player feared every ruff).
 
-    >>> Style.legacy().grand, Style().without("null").null, Style().without("null").grand
+    >>> Style.legacy().grand, Style().without("grand").grand, Style().without("grand").play
     (False, False, True)
     """
 
     grand: bool = True
-    null: bool = True
+    null: bool = False
     bidding: bool = False
     defence: bool = False
     play: bool = True
@@ -377,7 +377,7 @@ def styled_bid_limit(hand: int, style: Style, forehand: bool = False,
 
     >>> from engine.cards import parse_mask
     >>> null = parse_mask("C7 C9 CJ S7 SA H7 HA D7 D8 D9")  # spades and hearts unsafe
-    >>> styled_bid_limit(null, Style.legacy()), styled_bid_limit(null, Style())
+    >>> styled_bid_limit(null, Style.legacy()), styled_bid_limit(null, Style(null=True))
     (23, 0)
     >>> without3 = parse_mask("DJ HA HK HQ H9 H8 H7 SA CA DA")
     >>> styled_bid_limit(without3, Style()), styled_bid_limit(without3, Style(bidding=True))

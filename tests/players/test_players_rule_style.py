@@ -85,9 +85,9 @@ def test_contract_choice_declares_a_safe_grand_and_avoids_an_unsafe_null() -> No
     unsafe = parse_mask("C7 CQ S7 S8 SJ SQ SK SA H9 HT D7 DJ")
     assert choose_game(unsafe, 18, ev.Style.legacy()) == ev.NULL
     assert ev.null_unsafe_suits(unsafe & ~ev.discard(unsafe, ev.NULL))
-    assert choose_game(unsafe, 18, ev.Style()) != ev.NULL
+    assert choose_game(unsafe, 18, ev.Style(null=True)) != ev.NULL
     safe = parse_mask("C7 C8 C9 S7 S9 SJ H7 H8 D7 D9 DK DA")
-    assert choose_game(safe, 18, ev.Style()) == ev.NULL
+    assert choose_game(safe, 18, ev.Style(null=True)) == ev.NULL
 
 
 def _second_hand_positions(style: ev.Style, deals: int):

@@ -6,6 +6,10 @@ the strongest game that reaches the bid; put away catchable points; as declarer 
 with the top ones, then cash aces; as defender cash side aces, give points to a partner who
 holds the trick, take a trick cheaply, throw the cheapest card when the trick is lost.
 
+Improvements since 2025 are options (:class:`~engine.players.evaluate.Style`): with
+``Style.legacy()`` the player is the 2025 one, action for action (``make_player("rule-2025")``);
+the default takes a safe grand and the game of the best expected score after the pick-up.
+
 >>> from engine.deal import Deal
 >>> from engine.game import Game
 >>> from engine.players.base import SeatView

@@ -70,16 +70,22 @@ def hint(game: Game, pos: int, player: Player | None = None) -> Hint:
     if pos != game.to_act:
         raise HintError(f"it is position {game.to_act}'s turn, not {pos}'s")
     view = SeatView.of(game, pos)
-    action = (player or RulePlayer(seed=0)).choose(view)
-    reason, value = _reason(view, action)
+    p = player or RulePlayer(seed=0)
+    action = p.choose(view)
+    # the limit the player itself bid by (the rule player's depends on its options)
+    limit = getattr(p, "last_bid_limit", None)
+    reason, value = _reason(view, action, limit)
     return Hint(action, reason, value)
 
 
-def _reason(view: SeatView, action: Action) -> tuple[str | None, int | None]:
+def _reason(view: SeatView, action: Action, limit: int | None = None
+            ) -> tuple[str | None, int | None]:
+    if limit is None:
+        limit = ev.bid_limit(view.hand)
     if isinstance(action, Bid | Hold):
-        return "worth", ev.bid_limit(view.hand)
+        return "worth", limit
     if isinstance(action, Pass) and view.phase == Phase.BIDDING:
-        return "too-weak", ev.bid_limit(view.hand)
+        return "too-weak", limit
     if isinstance(action, TakeSkat):
         return "skat", None
     if isinstance(action, Declare):

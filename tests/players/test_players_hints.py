@@ -114,3 +114,22 @@ def test_no_hint_out_of_turn_or_after_the_game() -> None:
         g.push(RulePlayer(0).choose(SeatView.of(g, g.to_act)))
     with pytest.raises(HintError, match="over"):
         hint(g, 0)
+
+
+def test_the_bidding_reason_carries_the_limit_the_player_bid_by() -> None:
+    from engine.actions import Bid, Hold, Pass
+
+    checked = 0
+    for s in range(200):
+        g = Game(Deal.shuffled(s))
+        while g.phase == Phase.BIDDING:
+            h = hint(g, g.to_act)
+            bid = h.action.value if isinstance(h.action, Bid) else g.bid
+            if isinstance(h.action, Bid | Hold):
+                assert h.reason == "worth" and h.value is not None and h.value >= bid
+                checked += 1
+            elif isinstance(h.action, Pass):
+                assert h.reason == "too-weak" and h.value is not None
+                assert h.value < (g.next_bid or 0) or g.bid >= h.value
+            g.push(h.action)
+    assert checked > 50

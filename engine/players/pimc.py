@@ -370,7 +370,8 @@ class PimcPlayer:
         self.budget = budget
         self.worlds = worlds
         self.workers = workers if workers is not None else (os.cpu_count() or 1)
-        self.rule = RulePlayer(seed)
+        # pimc-2025 leans on the 2025 rule player too, so that it stays the player it was
+        self.rule = RulePlayer(seed, style=None if searched_contracts else ev.Style.legacy())
         self._pool: Executor | None = None
         self._plan: tuple[int, int, int] | None = None  # (cards, game, discard)
         self._push_second: int | None = None  # Schieberamsch: the second card to push

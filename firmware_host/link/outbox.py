@@ -9,22 +9,12 @@ adapts it; any object with the same ``read`` method will do (tests, the bench).
 from __future__ import annotations
 
 import time
-from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Protocol
 
+from firmware_host.journal import OutboxRow
 
-@dataclass(frozen=True)
-class OutboxRow:
-    """One finished game (or a revision of one) as the outbox holds it: ``seq`` orders the
-    outbox (ascending), ``n`` numbers the items of one journal record."""
-
-    seq: int
-    n: int
-    series: int
-    game: int
-    revision: int
-    payload: dict[str, Any]
+__all__ = ["JournalOutbox", "OutboxError", "OutboxRow", "OutboxSource"]
 
 
 class OutboxError(Exception):

@@ -49,6 +49,7 @@ from engine.players.pimc import (
     _equivalent_groups,
     _solver,
     knowledge_of,
+    played_by,
     sample_world,
 )
 from engine.players.solver import LoneSolver, SearchLimitReached, Solver, tables
@@ -186,19 +187,14 @@ def ramsch_knowledge(view: SeatView, candidates: list[int], seed: int) -> Knowle
     other two hands and the skat, respecting the voids shown (jacks the only trumps)."""
     known = [0, 0, 0]
     known[view.pos] = view.hand
-    played = [0, 0, 0]
-    for t in view.tricks:
-        for i, c in enumerate(t.cards):
-            played[(t.leader + i) % 3] |= 1 << c
-    for i, c in enumerate(view.trick):
-        played[(view.trick_leader + i) % 3] |= 1 << c
+    played = played_by(view)
     skat_known = view.skat if view.skat.bit_count() == 2 and view.hand.bit_count() <= 10 else None
     unknown = view.unknown & ~(skat_known or 0)
     return Knowledge(
         me=view.pos, declarer=view.pos, game=GRAND, hand_game=False, schneider=False,
         schwarz=False, ouvert=False, bid=0, known=(known[0], known[1], known[2]),
         sizes=view.hand_sizes, skat=skat_known, unknown=unknown, voids=view.voids,
-        played_by=(played[0], played[1], played[2]), trick=view.trick,
+        played_by=played, trick=view.trick,
         leader=view.trick_leader, declarer_points=mask_points(view.won[view.pos]),
         said=(0, 0, 0), candidates=tuple(candidates),
         seed=f"{seed}:ramsch:{view.pos}:{view.hand}:{view.played}",

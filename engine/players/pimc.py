@@ -90,6 +90,17 @@ class Knowledge:
     refused: tuple[int, int, int] = (0, 0, 0)  # the value each position passed at (0: none)
 
 
+def played_by(view: SeatView) -> tuple[int, int, int]:
+    """The cards each position has laid so far (tricks and the trick on the table), as masks."""
+    played = [0, 0, 0]
+    for t in view.tricks:
+        for i, c in enumerate(t.cards):
+            played[(t.leader + i) % 3] |= 1 << c
+    for i, c in enumerate(view.trick):
+        played[(view.trick_leader + i) % 3] |= 1 << c
+    return played[0], played[1], played[2]
+
+
 def knowledge_of(view: SeatView, candidates: list[int], seed: int,
                  budget: float = DEFAULT_BUDGET) -> Knowledge:
     """The sampling problem of a card decision."""
@@ -100,12 +111,7 @@ def knowledge_of(view: SeatView, candidates: list[int], seed: int,
     known[view.pos] = view.hand
     if view.open_hand is not None:
         known[d] = view.open_hand
-    played = [0, 0, 0]
-    for t in view.tricks:
-        for i, c in enumerate(t.cards):
-            played[(t.leader + i) % 3] |= 1 << c
-    for i, c in enumerate(view.trick):
-        played[(view.trick_leader + i) % 3] |= 1 << c
+    played = played_by(view)
     said = [0, 0, 0]
     last_bid = 0
     for a in view.bidding:
@@ -122,7 +128,7 @@ def knowledge_of(view: SeatView, candidates: list[int], seed: int,
         me=view.pos, declarer=d, game=int(view.game_type), hand_game=c.hand,
         schneider=c.schneider, schwarz=c.schwarz, ouvert=c.ouvert, bid=view.bid,
         known=(known[0], known[1], known[2]), sizes=view.hand_sizes, skat=skat,
-        unknown=view.unknown, voids=view.voids, played_by=(played[0], played[1], played[2]),
+        unknown=view.unknown, voids=view.voids, played_by=played,
         trick=view.trick, leader=view.trick_leader,
         declarer_points=mask_points(view.won[d]), said=(said[0], said[1], said[2]),
         candidates=tuple(candidates),

@@ -244,12 +244,7 @@ class Session:
         """Every seat confirmed the club's seating: a new series with its players, its number
         of games and its first dealer; each finished game carries the tournament's ids."""
         self._seat(seating)
-        self.rejected = []
-        if self.journal is not None:
-            try:
-                self.series_id = self.journal.start_series(self.fingerprint(), self.identity)
-            except JournalError as exc:
-                self._journal_failed(str(exc))
+        self._begin_series()
 
     def start_new_series(self, abandon: bool = False) -> None:
         """The series is over and a card is dealt: a new series at the same table, with the
@@ -263,6 +258,10 @@ class Session:
             except JournalError as exc:
                 self._journal_failed(str(exc))
         self._seat(None)
+        self._begin_series()
+
+    def _begin_series(self) -> None:
+        """A fresh start for the seats just set: no refusals pending, a new series journalled."""
         self.rejected = []
         if self.journal is not None:
             try:

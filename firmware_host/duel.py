@@ -10,6 +10,11 @@ decision times (p50/p95/max) of each player. ``--fixed-contract`` keeps the rule
 bidding and declaration in every seating, so only the card play is compared.
 ``pimc-2025`` is PIMC with the 2025 bidding and contract choice (the evaluation's);
 ``oracle`` sees every card (the ceiling; never a seat at a real table).
+``xskat`` is XSkat 4.0's computer player (2004, the anchor of issue 12), built from the XSkat
+source the user gives (``--xskat-src DIR`` or ``XSKAT_SRC``); its own result of every game
+is compared with our engine's (the cross-check line):
+
+    skat-table duel --a rule --b xskat --xskat-src ~/src/xskat-4.0 --deals 300
 """
 
 from __future__ import annotations
@@ -18,11 +23,13 @@ import argparse
 import json
 import sys
 
+XSKAT = "xskat"
+
 
 def _player_names() -> tuple[str, ...]:
     from engine.players import HARNESS_NAMES, PLAYER_NAMES
 
-    return (*PLAYER_NAMES, *HARNESS_NAMES)
+    return (*PLAYER_NAMES, *HARNESS_NAMES, XSKAT)
 
 
 # (label, SideStats attribute, format): the per-version statistics, in the order printed
@@ -93,6 +100,10 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
                    help="every deal is played as a Ramsch (all pass): Ramsch play only")
     p.add_argument("--jobs", type=int, default=1,
                    help="deals played in parallel processes (default 1)")
+    p.add_argument("--xskat-src", default=None, metavar="DIR",
+                   help="player xskat: an unpacked XSkat 4.0 source tree (default $XSKAT_SRC)")
+    p.add_argument("--xskat-timeout", type=float, default=20.0, metavar="S",
+                   help="player xskat: seconds one XSkat answer may take (default 20)")
     p.add_argument("--json", action="store_true", help="print the result as one JSON object")
     p.add_argument("--quiet", action="store_true", help="no progress lines on stderr")
 
@@ -116,7 +127,15 @@ def _check(args: argparse.Namespace) -> str | None:
         return f"--rules: {exc}"
     from engine.players import PlayerError, make_player
 
+    if XSKAT in (args.a, args.b):
+        if args.fixed_contract or args.ramsch or _rule_names(args):
+            return ("xskat plays plain ISkO games only: no --fixed-contract, --ramsch or "
+                    "--rules with it")
+        if args.xskat_timeout <= 0:
+            return f"--xskat-timeout must be a positive number of seconds, not {args.xskat_timeout}"
     for flag, name in (("--a", args.a), ("--b", args.b)):
+        if name == XSKAT:
+            continue
         try:
             make_player(name, workers=1)
         except PlayerError as e:
@@ -135,10 +154,20 @@ def cmd_duel(args: argparse.Namespace) -> int:
         return 2
     from engine.players.strength import DealOutcome, DuelSettings, run_duel
 
+    outside = None
+    if XSKAT in (args.a, args.b):
+        from firmware_host.anchor.xskat import XSkatPlayers, XSkatSourceError, build, find_source
+
+        try:
+            binary = build(find_source(args.xskat_src))
+        except XSkatSourceError as exc:
+            print(f"skat-table duel: {exc}", file=sys.stderr)
+            return 2
+        outside = XSkatPlayers(str(binary), timeout=args.xskat_timeout)
     settings = DuelSettings(
         a=args.a, b=args.b, deals=args.deals, seed=args.seed, budget=args.budget,
         worlds=args.worlds, fixed_contract=args.fixed_contract, jobs=args.jobs,
-        rules=_rule_names(args), ramsch_only=args.ramsch,
+        rules=_rule_names(args), ramsch_only=args.ramsch, outside=outside,
     )
     total = 0.0
 
@@ -149,7 +178,15 @@ def cmd_duel(args: argparse.Namespace) -> int:
             print(f"deal {done}/{args.deals}: {o.diff:+.1f} (running mean {total / done:+.2f}) "
                   f"{' '.join(o.contracts)}", file=sys.stderr, flush=True)
 
-    report = run_duel(settings, progress)
+    try:
+        report = run_duel(settings, progress)
+    except ValueError as exc:
+        from firmware_host.anchor.xskat import XSkatError
+
+        if not isinstance(exc, XSkatError):
+            raise
+        print(f"skat-table duel: stopped: {exc}", file=sys.stderr)
+        return 1
     if args.json:
         print(json.dumps(report.to_json(), indent=2))
         return 0
@@ -174,6 +211,13 @@ def cmd_duel(args: argparse.Namespace) -> int:
         n = len(report.decision_times[name])
         print(f"{name} decision time: p50 {p50:.3f} s, p95 {p95:.3f} s, max {mx:.3f} s "
               f"({n} decisions)")
+    if report.checks:
+        c = report.checks
+        print(f"XSkat's own results against our engine's: {sum(c.values())} games, "
+              f"{c.get('agree', 0)} agree, {c.get('disagree', 0)} disagree, "
+              f"{c.get('unchecked', 0)} not comparable")
+        for note in report.notes:
+            print(f"  {note}")
     print()
     for line in stats_table(report):
         print(line)

@@ -25,6 +25,7 @@ import time
 from collections.abc import Callable, Iterator
 from concurrent.futures import ProcessPoolExecutor
 from dataclasses import dataclass, field, fields
+from typing import Protocol
 
 from engine.actions import Action, Pass
 from engine.contract import GameType
@@ -46,9 +47,43 @@ SEATINGS: tuple[tuple[str, str, str], ...] = (
 )
 
 
+class OutsideTable(Protocol):
+    """One game against players that live outside this process (another program).
+
+    The harness hands it every action of the game as the engine accepts it (``observe``,
+    also its own players' actions), seats :meth:`player` at its positions, and at the end
+    asks :meth:`finish` to compare the outside program's own result with the engine's.
+    The engine stays the referee: an outside decision is pushed like any other and so must
+    be legal here.
+    """
+
+    def player(self, pos: int) -> Player: ...
+
+    def observe(self, pos: int, action: Action, seconds: float) -> None: ...
+
+    def finish(self, game: Game) -> tuple[str, str]:
+        """``(verdict, note)``: verdict ``"agree"``, ``"disagree"`` or ``"unchecked"``;
+        ``note`` says what differed (empty when they agree)."""
+        ...
+
+    def close(self) -> None: ...
+
+
+class OutsidePlayers(Protocol):
+    """A player type played by an outside program (``skat-table duel --b xskat``): a
+    factory of one :class:`OutsideTable` per game. It travels with the settings to the
+    worker processes of ``--jobs``, so it must pickle."""
+
+    name: str
+
+    def table(self, deal: Deal, positions: tuple[int, ...], seed: int,
+              rules: Rules) -> OutsideTable: ...
+
+
 @dataclass(frozen=True)
 class DuelSettings:
-    """One strength run. ``budget``/``worlds`` apply to PIMC players."""
+    """One strength run. ``budget``/``worlds`` apply to PIMC players; ``outside`` plays
+    the seats of the player named ``outside.name`` (an outside program)."""
 
     a: str
     b: str
@@ -63,6 +98,7 @@ class DuelSettings:
     # a Ramsch (all three pass), so only Ramsch play (and Schieberamsch pushes) is compared
     rules: tuple[str, ...] = ()
     ramsch_only: bool = False
+    outside: OutsidePlayers | None = None
 
     def game_rules(self) -> Rules:
         names = set(self.rules) | ({"ramsch"} if self.ramsch_only else set())
@@ -213,6 +249,9 @@ class DealOutcome:
     contracts: list[str]
     times: dict[str, list[float]]
     stats: dict[str, SideStats] = field(default_factory=dict)
+    # the outside program's own results against the engine's: verdict -> games, and notes
+    checks: dict[str, int] = field(default_factory=dict)
+    notes: list[str] = field(default_factory=list)
 
 
 @dataclass
@@ -228,6 +267,8 @@ class DuelReport:
     seconds: float
     decision_times: dict[str, list[float]] = field(default_factory=dict)
     stats: dict[str, SideStats] = field(default_factory=dict)
+    checks: dict[str, int] = field(default_factory=dict)
+    notes: list[str] = field(default_factory=list)
 
     def percentiles(self, name: str) -> tuple[float, float, float]:
         """(p50, p95, max) decision time in seconds of the player named ``name``."""
@@ -251,6 +292,9 @@ class DuelReport:
             "stats": {who: {"player": s.a if who == "A" else s.b, **st.to_json()}
                       for who, st in sorted(self.stats.items())},
         }
+        if self.checks:
+            out["outside_checks"] = dict(sorted(self.checks.items()))
+            out["outside_notes"] = list(self.notes)
         for name in sorted(self.decision_times):
             p50, p95, mx = self.percentiles(name)
             out[f"{name}_decision_s"] = {"p50": round(p50, 4), "p95": round(p95, 4),
@@ -370,18 +414,38 @@ def play_deal(settings: DuelSettings, index: int, deal_seed: int) -> DealOutcome
     times: dict[str, list[float]] = {settings.a: [], settings.b: []}
     diffs, a_means, b_means, contracts = [], [], [], []
     stats = {"A": SideStats(), "B": SideStats()}
+    checks: dict[str, int] = {}
+    notes: list[str] = []
+    outside = settings.outside
     for k, seating in enumerate(SEATINGS):
-        players: list[Timed] = []
-        for pos, who in enumerate(seating):
-            name = settings.a if who == "A" else settings.b
-            p = make_player(name, seed=deal_seed * 31 + k * 3 + pos, budget=settings.budget,
-                            worlds=settings.worlds, workers=1)
-            players.append(Timed(p, times[name]))
         rules = settings.game_rules()
-        start = fixed_start(deal, deal_seed, rules) if settings.fixed_contract else None
-        if settings.ramsch_only:
-            start = ramsch_start(deal, rules)
-        game = play_game(deal, players, rules=rules, start=start)
+        names = [settings.a if who == "A" else settings.b for who in seating]
+        table: OutsideTable | None = None
+        if outside is not None and outside.name in names:
+            table = outside.table(deal, tuple(p for p in range(3) if names[p] == outside.name),
+                                  deal_seed * 31 + k * 3, rules)
+        try:
+            players: list[Timed] = []
+            for pos, name in enumerate(names):
+                if table is not None and name == outside.name:  # type: ignore[union-attr]
+                    p: Player = table.player(pos)
+                else:
+                    p = make_player(name, seed=deal_seed * 31 + k * 3 + pos,
+                                    budget=settings.budget, worlds=settings.worlds, workers=1)
+                players.append(Timed(p, times[name]))
+            start = fixed_start(deal, deal_seed, rules) if settings.fixed_contract else None
+            if settings.ramsch_only:
+                start = ramsch_start(deal, rules)
+            game = play_game(deal, players, rules=rules, start=start,
+                             on_decision=table.observe if table is not None else None)
+            if table is not None:
+                verdict, note = table.finish(game)
+                checks[verdict] = checks.get(verdict, 0) + 1
+                if note:
+                    notes.append(f"deal seed {deal_seed}, seating {''.join(seating)}: {note}")
+        finally:
+            if table is not None:
+                table.close()
         for p in players:
             close = getattr(p.player, "close", None)  # type: ignore[attr-defined]
             if close is not None:
@@ -398,7 +462,7 @@ def play_deal(settings: DuelSettings, index: int, deal_seed: int) -> DealOutcome
         diffs.append(a_means[-1] - b_means[-1])
         contracts.append(str(game.result.contract) if game.result.contract else "-")
     return DealOutcome(index, deal_seed, statistics.fmean(diffs), statistics.fmean(a_means),
-                       statistics.fmean(b_means), contracts, times, stats)
+                       statistics.fmean(b_means), contracts, times, stats, checks, notes)
 
 
 def _play_deal_args(args: tuple[DuelSettings, int, int]) -> DealOutcome:
@@ -436,6 +500,10 @@ def run_duel(settings: DuelSettings,
     for o in outcomes:
         for name, t in o.times.items():
             times.setdefault(name, []).extend(t)
+    checks: dict[str, int] = {}
+    for o in outcomes:
+        for verdict, n in o.checks.items():
+            checks[verdict] = checks.get(verdict, 0) + n
     return DuelReport(
         settings=settings,
         per_deal=per_deal,
@@ -448,4 +516,6 @@ def run_duel(settings: DuelSettings,
         seconds=time.perf_counter() - t0,
         decision_times=times,
         stats=stats,
+        checks=checks,
+        notes=[n for o in outcomes for n in o.notes],
     )

@@ -211,6 +211,11 @@ def cmd_duel(args: argparse.Namespace) -> int:
         n = len(report.decision_times[name])
         print(f"{name} decision time: p50 {p50:.3f} s, p95 {p95:.3f} s, max {mx:.3f} s "
               f"({n} decisions)")
+        for kind in report.kinds(name):
+            p50, p95, mx = report.percentiles(name, kind)
+            n = len(report.kind_times[name][kind])
+            print(f"  {kind:<8} p50 {p50:.3f} s, p95 {p95:.3f} s, max {mx:.3f} s "
+                  f"({n} decisions)")
     if report.checks:
         c = report.checks
         print(f"XSkat's own results against our engine's: {sum(c.values())} games, "

@@ -11,8 +11,14 @@
   null (the deals are dealt one after another from a fixed seed and every other deal is
   skipped; about one declared game in fourteen is a null), and 3 runs of the first 40 of
   the deals above that they declare as a trump game; the median of the runs' medians.
-- ``decision_p50_s`` / ``decision_p95_s`` / ``decision_max_s``: the PIMC player's card and
-  declaration decisions at the default budget (1 s) against two rule players.
+- ``decision_p50_s`` / ``decision_p95_s`` / ``decision_max_s``: every decision of the PIMC
+  player with a real choice at the default budget (1 s) against two rule players: three
+  whole games at forehand (:func:`decision_times`), and the decisions before the first card
+  of ``BEFORE_PLAY_DEALS`` deals at each position under Kontra/Re, with a Schieberamsch's
+  pushes (:func:`before_play_times`); ``decision_count`` of them.
+  ``decision_KIND_p95_s`` / ``decision_KIND_max_s`` for each kind of decision (``bid``,
+  ``skat``, ``contract``, ``discard``, ``push``, ``double``, ``card``: see
+  :func:`engine.players.strength.decision_kind`).
 """
 
 from __future__ import annotations
@@ -23,12 +29,16 @@ import time
 from engine.cards import mask_points
 from engine.contract import GameType
 from engine.deal import Deal
-from engine.game import Game, Phase
+from engine.game import Game, Phase, Rules
+from engine.players.base import SeatView
 from engine.players.pimc import DEFAULT_BUDGET, PimcPlayer
 from engine.players.rule import RulePlayer
 from engine.players.solver import HAVE_C, Solver
-from engine.players.strength import Timed, fixed_start, quantile
+from engine.players.strength import KINDS, Timed, fixed_start, quantile, ramsch_start
 from engine.players.table import play_game
+
+# Deals of the decisions before play (each at the three positions, and a Schieberamsch).
+BEFORE_PLAY_DEALS = 8
 
 
 def biddable_positions(count: int, seed: int = 0) -> list[Game]:
@@ -76,24 +86,81 @@ def solver_median_ms(games: list[Game], use_c: bool | None = None) -> float:
     return 1000 * statistics.median(declarer_wins(g, use_c)[1] for g in games)
 
 
-def decision_times(games: int, budget: float, seed: int = 0) -> list[float]:
-    """PIMC decision times at forehand against two rule players: card play and declaration
-    decisions that had a real choice (bidding is the evaluation's, instant)."""
-    times: list[float] = []
+def decision_times(games: int, budget: float, seed: int = 0) -> dict[str, list[float]]:
+    """PIMC decision times by kind (:func:`~engine.players.strength.decision_kind`) at
+    forehand against two rule players, whole games: every decision with a real choice."""
+    kinds: dict[str, list[float]] = {}
     with PimcPlayer(seed=seed, budget=budget) as pimc:
         pimc.warm_up()
         s = seed
         played = 0
         while played < games:
-            mine: list[float] = []
-            timed = Timed(pimc, mine, phases=(Phase.PLAY, Phase.DISCARD))
+            mine: dict[str, list[float]] = {}
+            timed = Timed(pimc, [], kinds=mine)
             g = play_game(Deal.shuffled(10_000 + s), [timed, RulePlayer(s), RulePlayer(s + 1)])
             s += 1
             if g.result is None or g.result.passed_in:
                 continue
-            times += mine
+            for kind, t in mine.items():
+                kinds.setdefault(kind, []).extend(t)
             played += 1
-    return times
+    return kinds
+
+
+def before_play_times(deals: int, budget: float, seed: int = 0) -> dict[str, list[float]]:
+    """PIMC's decisions before the first card, by kind, at every position against two rule
+    players, under Kontra/Re (``deals`` deals, each at the three positions): the bidding,
+    hand or skat, the contract search, and at the first card the doubling (asked out of
+    turn, or with the card when PIMC lays it). Then the next all-pass deal's Schieberamsch
+    pushes at the same position. The cards are not played (``decision_times`` does that)."""
+    kinds: dict[str, list[float]] = {}
+    doubling = Rules(kontra_re=True)
+    pushing = Rules(ramsch=True, schieberamsch=True)
+    with PimcPlayer(seed=seed, budget=budget) as pimc:
+        pimc.warm_up()
+        for i in range(deals):
+            for pos in range(3):
+                timed = Timed(pimc, [], kinds=kinds)
+                players: list[Timed | RulePlayer] = [RulePlayer(seed + i * 3 + p)
+                                                     for p in range(3)]
+                players[pos] = timed
+                g = Game(Deal.shuffled(20_000 + seed + i), doubling)
+                while g.result is None and g.phase != Phase.PLAY:
+                    p = g.to_act
+                    assert p is not None
+                    g.push(players[p].choose(SeatView.of(g, p)))
+                if g.result is None:
+                    if g.to_act == pos:
+                        timed.choose(SeatView.of(g, pos))
+                    elif any(a.kind == "kontra" and a.pos == pos for a in g.legal_actions()):
+                        timed.double(SeatView.of(g, pos))
+                g = ramsch_start(Deal.shuffled(30_000 + seed + i), pushing)
+                while g.phase == Phase.PUSHING:
+                    p = g.to_act
+                    assert p is not None
+                    g.push(players[p].choose(SeatView.of(g, p)))
+    return kinds
+
+
+def decision_figures(kinds: dict[str, list[float]]) -> dict[str, float]:
+    """``decision_p50_s``/``_p95_s``/``_max_s`` over every decision, and
+    ``decision_KIND_p95_s``/``_max_s`` for each kind.
+
+    >>> f = decision_figures({"card": [0.5, 0.9], "bid": [0.1]})
+    >>> f["decision_max_s"], f["decision_bid_p95_s"], f["decision_count"]
+    (0.9, 0.1, 3.0)
+    """
+    every = sorted(t for ts in kinds.values() for t in ts)
+    if not every:
+        return {}
+    out = {"decision_p50_s": quantile(every, 0.5), "decision_p95_s": quantile(every, 0.95),
+           "decision_max_s": every[-1], "decision_count": float(len(every))}
+    for kind in KINDS:
+        t = sorted(kinds.get(kind, []))
+        if t:
+            out[f"decision_{kind}_p95_s"] = quantile(t, 0.95)
+            out[f"decision_{kind}_max_s"] = t[-1]
+    return out
 
 
 def bench(quick: bool = False) -> dict[str, float]:
@@ -116,10 +183,9 @@ def bench(quick: bool = False) -> dict[str, float]:
         "solver_c_core": 1.0 if HAVE_C else 0.0,
     }
     budget = 0.05 if quick else DEFAULT_BUDGET
-    t = sorted(decision_times(1 if quick else 3, budget))
-    if t:
-        figures["decision_p50_s"] = quantile(t, 0.5)
-        figures["decision_p95_s"] = quantile(t, 0.95)
-        figures["decision_max_s"] = t[-1]
+    kinds = decision_times(1 if quick else 3, budget)
+    for kind, t in before_play_times(2 if quick else BEFORE_PLAY_DEALS, budget).items():
+        kinds.setdefault(kind, []).extend(t)
+    figures.update(decision_figures(kinds))
     figures["decision_budget_s"] = budget
     return figures

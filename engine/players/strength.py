@@ -252,6 +252,8 @@ class DealOutcome:
     # the outside program's own results against the engine's: verdict -> games, and notes
     checks: dict[str, int] = field(default_factory=dict)
     notes: list[str] = field(default_factory=list)
+    # per player name, the times by kind of decision (:func:`decision_kind`)
+    kind_times: dict[str, dict[str, list[float]]] = field(default_factory=dict)
 
 
 @dataclass
@@ -269,13 +271,23 @@ class DuelReport:
     stats: dict[str, SideStats] = field(default_factory=dict)
     checks: dict[str, int] = field(default_factory=dict)
     notes: list[str] = field(default_factory=list)
+    kind_times: dict[str, dict[str, list[float]]] = field(default_factory=dict)
 
-    def percentiles(self, name: str) -> tuple[float, float, float]:
-        """(p50, p95, max) decision time in seconds of the player named ``name``."""
-        t = sorted(self.decision_times.get(name, []))
+    def percentiles(self, name: str, kind: str | None = None) -> tuple[float, float, float]:
+        """(p50, p95, max) decision time in seconds of the player named ``name`` (of one
+        kind of decision only, if ``kind`` is given: see :func:`decision_kind`)."""
+        if kind is None:
+            t = sorted(self.decision_times.get(name, []))
+        else:
+            t = sorted(self.kind_times.get(name, {}).get(kind, []))
         if not t:
             return (0.0, 0.0, 0.0)
         return (quantile(t, 0.5), quantile(t, 0.95), t[-1])
+
+    def kinds(self, name: str) -> list[str]:
+        """The kinds of decision ``name`` took, in the order of :data:`KINDS`."""
+        have = self.kind_times.get(name, {})
+        return [k for k in KINDS if have.get(k)]
 
     def to_json(self) -> dict[str, object]:
         s = self.settings
@@ -300,6 +312,13 @@ class DuelReport:
             out[f"{name}_decision_s"] = {"p50": round(p50, 4), "p95": round(p95, 4),
                                          "max": round(mx, 4),
                                          "n": len(self.decision_times[name])}
+            by_kind = {}
+            for kind in self.kinds(name):
+                p50, p95, mx = self.percentiles(name, kind)
+                by_kind[kind] = {"p50": round(p50, 4), "p95": round(p95, 4),
+                                 "max": round(mx, 4),
+                                 "n": len(self.kind_times[name][kind])}
+            out[f"{name}_decision_s"]["by_kind"] = by_kind  # type: ignore[index]
         return out
 
 
@@ -349,16 +368,47 @@ def bootstrap_ci(values: list[float], rounds: int, seed: int, level: float = 0.9
     return (quantile(means, lo), quantile(means, 1 - lo))
 
 
+# The kinds of decision a computer seat is asked for, as the table sees them.
+KINDS = ("bid", "skat", "contract", "discard", "push", "double", "card")
+
+
+def decision_kind(view: SeatView) -> str:
+    """What a decision is: ``bid`` (bid, hold or pass), ``skat`` (take the skat or declare a
+    hand game), ``contract`` (after the pick-up: the contract, with the discard searched
+    with it), ``discard`` (the cards put away once declared), ``push`` (Schieberamsch: take
+    the skat and push, or pass, and the cards pushed on), ``card`` (a card, including a
+    Kontra or Re said by the seat to lay the first card). ``double`` is not a phase's: it
+    is a Kontra/Re asked out of turn (:meth:`Timed.double`).
+
+    >>> from engine.deal import Deal
+    >>> from engine.game import Game
+    >>> decision_kind(SeatView.of(Game(Deal.shuffled(1)), 1))
+    'bid'
+    """
+    if view.phase == Phase.BIDDING:
+        return "bid"
+    if view.phase == Phase.SKAT:
+        return "skat"
+    if view.phase == Phase.DISCARD:
+        return "contract" if any(a.kind == "declare" for a in view.legal) else "discard"
+    if view.phase == Phase.PUSHING:
+        return "push"
+    return "card"
+
+
 class Timed:
     """Wraps a player to time its decisions that had a real choice (in ``phases``, if
-    given: e.g. only card play and declaration)."""
+    given: e.g. only card play and declaration). ``kinds``, if given, gets each time also
+    under its :func:`decision_kind` (and ``double`` for a Kontra/Re asked out of turn)."""
 
     def __init__(self, player: Player, times: list[float],
-                 phases: tuple[Phase, ...] | None = None) -> None:
+                 phases: tuple[Phase, ...] | None = None,
+                 kinds: dict[str, list[float]] | None = None) -> None:
         self.player = player
         self.name = player.name
         self.times = times
         self.phases = phases
+        self.kinds = kinds
 
     def double(self, view: SeatView) -> Action | None:
         """Kontra/Re out of turn, if the player says it (see ``table.offer_doubling``)."""
@@ -367,15 +417,20 @@ class Timed:
             return None
         t0 = time.perf_counter()
         a = double(view)
-        self.times.append(time.perf_counter() - t0)
+        self._note("double", time.perf_counter() - t0)
         return a
 
     def choose(self, view: SeatView) -> Action:
         t0 = time.perf_counter()
         a = self.player.choose(view)
         if len(view.legal) > 1 and (self.phases is None or view.phase in self.phases):
-            self.times.append(time.perf_counter() - t0)
+            self._note(decision_kind(view), time.perf_counter() - t0)
         return a
+
+    def _note(self, kind: str, seconds: float) -> None:
+        self.times.append(seconds)
+        if self.kinds is not None:
+            self.kinds.setdefault(kind, []).append(seconds)
 
 
 def fixed_start(deal: Deal, seed: int, rules: Rules | None = None) -> Game | None:
@@ -412,6 +467,7 @@ def play_deal(settings: DuelSettings, index: int, deal_seed: int) -> DealOutcome
     """The six seatings of one deal."""
     deal = Deal.shuffled(deal_seed)
     times: dict[str, list[float]] = {settings.a: [], settings.b: []}
+    kind_times: dict[str, dict[str, list[float]]] = {settings.a: {}, settings.b: {}}
     diffs, a_means, b_means, contracts = [], [], [], []
     stats = {"A": SideStats(), "B": SideStats()}
     checks: dict[str, int] = {}
@@ -432,7 +488,7 @@ def play_deal(settings: DuelSettings, index: int, deal_seed: int) -> DealOutcome
                 else:
                     p = make_player(name, seed=deal_seed * 31 + k * 3 + pos,
                                     budget=settings.budget, worlds=settings.worlds, workers=1)
-                players.append(Timed(p, times[name]))
+                players.append(Timed(p, times[name], kinds=kind_times[name]))
             start = fixed_start(deal, deal_seed, rules) if settings.fixed_contract else None
             if settings.ramsch_only:
                 start = ramsch_start(deal, rules)
@@ -462,7 +518,8 @@ def play_deal(settings: DuelSettings, index: int, deal_seed: int) -> DealOutcome
         diffs.append(a_means[-1] - b_means[-1])
         contracts.append(str(game.result.contract) if game.result.contract else "-")
     return DealOutcome(index, deal_seed, statistics.fmean(diffs), statistics.fmean(a_means),
-                       statistics.fmean(b_means), contracts, times, stats, checks, notes)
+                       statistics.fmean(b_means), contracts, times, stats, checks, notes,
+                       kind_times)
 
 
 def _play_deal_args(args: tuple[DuelSettings, int, int]) -> DealOutcome:
@@ -497,9 +554,13 @@ def run_duel(settings: DuelSettings,
     for o in outcomes:
         for who, st in o.stats.items():
             stats[who].merge(st)
+    kind_times: dict[str, dict[str, list[float]]] = {}
     for o in outcomes:
         for name, t in o.times.items():
             times.setdefault(name, []).extend(t)
+        for name, by_kind in o.kind_times.items():
+            for kind, t in by_kind.items():
+                kind_times.setdefault(name, {}).setdefault(kind, []).extend(t)
     checks: dict[str, int] = {}
     for o in outcomes:
         for verdict, n in o.checks.items():
@@ -518,4 +579,5 @@ def run_duel(settings: DuelSettings,
         stats=stats,
         checks=checks,
         notes=[n for o in outcomes for n in o.notes],
+        kind_times=kind_times,
     )

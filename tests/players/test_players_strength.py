@@ -73,6 +73,53 @@ def test_duel_command_prints_json(capsys: pytest.CaptureFixture[str]) -> None:
     assert out["deals"] == 2 and out["games"] == 12
     assert len(out["ci95"]) == 2
     assert "rule_decision_s" in out
+    by_kind = out["rule_decision_s"]["by_kind"]
+    assert by_kind["card"]["n"] > 0 and by_kind["bid"]["n"] > 0
+    assert sum(k["n"] for k in by_kind.values()) == out["rule_decision_s"]["n"]
+
+
+def test_duel_command_prints_the_decision_times_of_each_kind(
+        capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["duel", "--a", "rule", "--b", "random", "--deals", "1", "--quiet"]) == 0
+    out = capsys.readouterr().out
+    assert "rule decision time" in out
+    assert "  card " in out and "  bid " in out
+
+
+def test_every_kind_of_decision_is_told_apart() -> None:
+    from engine.actions import Declare, Discard, Kontra, Pass, Push, TakeSkat
+    from engine.contract import Contract
+    from engine.game import Game, Rules
+    from engine.players.base import SeatView
+    from engine.players.strength import decision_kind
+
+    g = Game(Deal.shuffled(3), Rules(kontra_re=True))
+    assert decision_kind(SeatView.of(g, 1)) == "bid"
+    g.push(Pass(1))
+    assert decision_kind(SeatView.of(g, 2)) == "bid"
+    g.push(Pass(2))
+    g.push(next(a for a in g.legal_actions() if a.kind == "bid"))  # forehand bids 18
+    assert decision_kind(SeatView.of(g, 0)) == "skat"
+    g.push(TakeSkat(0))
+    v = SeatView.of(g, 0)
+    assert any(isinstance(a, Declare) for a in v.legal)
+    assert decision_kind(v) == "contract"
+    g.push(Declare(0, Contract.parse("G")))
+    v = SeatView.of(g, 0)
+    assert all(isinstance(a, Discard) for a in v.legal) and decision_kind(v) == "discard"
+    for _ in range(2):
+        g.push(next(x for x in g.legal_actions() if isinstance(x, Discard)))
+    assert g.phase == Phase.PLAY
+    # the first card, where forehand (the declarer) plays and the defenders may say Kontra
+    assert decision_kind(SeatView.of(g, 0)) == "card"
+    assert any(isinstance(a, Kontra) for a in SeatView.of(g, 1).legal)
+    r = Game(Deal.shuffled(1), Rules(ramsch=True, schieberamsch=True))
+    for pos in (1, 2, 0):
+        r.push(Pass(pos))
+    assert decision_kind(SeatView.of(r, 0)) == "push"
+    r.push(Push(0))
+    assert decision_kind(SeatView.of(r, 0)) == "push"
+
 
 
 @pytest.mark.parametrize("args, message", [
@@ -97,6 +144,12 @@ def test_players_bench_group_reports_its_figures() -> None:
     assert figures["solver_median_ms"] > 0
     assert figures["solver_null_median_ms"] > 0 and figures["solver_suit_median_ms"] > 0
     assert figures["decision_p95_s"] >= figures["decision_p50_s"] > 0
+    # every kind of decision is in: the bidding, the contract, the doubling, the pushes
+    for kind in ("bid", "contract", "double", "push", "card"):
+        assert figures[f"decision_{kind}_max_s"] >= figures[f"decision_{kind}_p95_s"] > 0
+    assert figures["decision_max_s"] == max(v for k, v in figures.items()
+                                            if k.startswith("decision_") and k.endswith("_max_s")
+                                            and k != "decision_max_s")
 
 
 def _result(declarer: int | None, contract: str | None, bid: int, won: bool, points: int | None,

@@ -5,20 +5,36 @@
  * in; this file only searches. The pure-Python search in solver.py stays the fallback and the
  * test oracle (tests/players/test_solver.py checks identical answers).
  *
- * search(tables, tt, h0, h1, h2, leader, need, max_nodes) -> (result, nodes)
- *   result is True, False, or None when max_nodes (0: no limit) ran out first
+ * search(tables, tt, h0, h1, h2, leader, need, max_nodes, max_seconds) -> (result, nodes)
+ *   result is True, False, or None when max_nodes (0: no limit) ran out first, or
+ *   max_seconds of wall-clock time (0: no limit; the clock is read every 4096 nodes)
  *   tables: bytes, 4 x 32 uint32 (cls_mask, beats, run_mask, value) + 4 bytes
  *           (maxer[0..2], declarer) + uint32 bonus (1 per trick in trick mode, else 0)
  *           + uint32 trumps (the trump cards, 0 in null)
  *   tt:     a writable buffer of 16-byte entries (zeroed = empty), the transposition table
  *
- * null_search(tt, declarer, next, other, leader, max_nodes) -> (safe, nodes): null's own
- * search (below), the hands relative to the declarer.
+ * null_search(tt, declarer, next, other, leader, max_nodes, max_seconds) -> (safe, nodes):
+ * null's own search (below), the hands relative to the declarer.
  */
 #define PY_SSIZE_T_CLEAN
 #include <Python.h>
 #include <stdint.h>
 #include <string.h>
+#include <time.h>
+
+static double now_seconds(void) {
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
+}
+
+/* Past the node budget, or (checked every 4096 nodes: the clock costs far more than a
+ * node) past the time limit: a decision's deadline holds inside one search too. */
+static inline int out_of_budget(uint64_t nodes, uint64_t max_nodes, double stop_at) {
+    if (max_nodes && nodes > max_nodes)
+        return 1;
+    return stop_at > 0 && (nodes & 4095) == 0 && now_seconds() >= stop_at;
+}
 
 typedef struct {
     uint32_t cls_mask[32];
@@ -44,6 +60,7 @@ typedef struct {
     size_t tt_mask;
     uint64_t nodes;
     uint64_t max_nodes; /* 0: no limit */
+    double stop_at;     /* now_seconds() past which the search gives up; 0: none */
     int aborted;
 } Ctx;
 
@@ -147,7 +164,7 @@ static size_t slot(uint32_t h0, uint32_t h1, uint32_t h2, int leader, size_t mas
 
 static int search(Ctx *c, uint32_t h[3], int leader, int need) {
     const Tables *t = c->t;
-    if (++c->nodes > c->max_nodes && c->max_nodes) {
+    if (out_of_budget(++c->nodes, c->max_nodes, c->stop_at)) {
         c->aborted = 1;
         return 0;
     }
@@ -319,6 +336,7 @@ typedef struct {
     size_t tt_mask;
     uint64_t nodes;
     uint64_t max_nodes; /* 0: no limit */
+    double stop_at;     /* as in Ctx */
     int aborted;
 } NullCtx;
 
@@ -490,7 +508,7 @@ static int order_defender(uint32_t m, uint32_t hand, uint32_t rem, uint32_t unde
 }
 
 static int null_search_node(NullCtx *c, const uint32_t h[3], int leader) {
-    if (++c->nodes > c->max_nodes && c->max_nodes) {
+    if (out_of_budget(++c->nodes, c->max_nodes, c->stop_at)) {
         c->aborted = 1;
         return 0;
     }
@@ -653,7 +671,9 @@ static PyObject *py_null_search(PyObject *self, PyObject *args) {
     unsigned int d, n1, n2;
     int leader;
     unsigned long long max_nodes = 0;
-    if (!PyArg_ParseTuple(args, "w*IIIi|K", &tt, &d, &n1, &n2, &leader, &max_nodes))
+    double max_seconds = 0;
+    if (!PyArg_ParseTuple(args, "w*IIIi|Kd", &tt, &d, &n1, &n2, &leader, &max_nodes,
+                          &max_seconds))
         return NULL;
     PyObject *result = NULL;
     size_t entries = (size_t)tt.len / sizeof(NullEntry);
@@ -669,6 +689,7 @@ static PyObject *py_null_search(PyObject *self, PyObject *args) {
         c.tt_mask = entries - 1;
         c.nodes = 0;
         c.max_nodes = (uint64_t)max_nodes;
+        c.stop_at = max_seconds > 0 ? now_seconds() + max_seconds : 0;
         c.aborted = 0;
         uint32_t h[3] = {d, n1, n2};
         int r;
@@ -687,8 +708,9 @@ static PyObject *py_search(PyObject *self, PyObject *args) {
     unsigned int h0, h1, h2;
     int leader, need;
     unsigned long long max_nodes = 0;
-    if (!PyArg_ParseTuple(args, "y*w*IIIii|K", &tables, &tt, &h0, &h1, &h2, &leader, &need,
-                          &max_nodes))
+    double max_seconds = 0;
+    if (!PyArg_ParseTuple(args, "y*w*IIIii|Kd", &tables, &tt, &h0, &h1, &h2, &leader, &need,
+                          &max_nodes, &max_seconds))
         return NULL;
     PyObject *result = NULL;
     size_t entries = (size_t)tt.len / sizeof(Entry);
@@ -706,6 +728,7 @@ static PyObject *py_search(PyObject *self, PyObject *args) {
         c.tt_mask = entries - 1;
         c.nodes = 0;
         c.max_nodes = (uint64_t)max_nodes;
+        c.stop_at = max_seconds > 0 ? now_seconds() + max_seconds : 0;
         c.aborted = 0;
         uint32_t h[3] = {h0, h1, h2};
         int r;
@@ -728,9 +751,11 @@ static PyObject *py_sizes(PyObject *self, PyObject *noargs) {
 
 static PyMethodDef methods[] = {
     {"search", py_search, METH_VARARGS,
-     "search(tables, tt, h0, h1, h2, leader, need, max_nodes=0) -> (bool or None, nodes)"},
+     "search(tables, tt, h0, h1, h2, leader, need, max_nodes=0, max_seconds=0) -> "
+     "(bool or None, nodes)"},
     {"null_search", py_null_search, METH_VARARGS,
-     "null_search(tt, declarer, next, other, leader, max_nodes=0) -> (bool or None, nodes)"},
+     "null_search(tt, declarer, next, other, leader, max_nodes=0, max_seconds=0) -> "
+     "(bool or None, nodes)"},
     {"sizes", py_sizes, METH_NOARGS, "sizes() -> (bytes of the tables, bytes of one entry)"},
     {NULL, NULL, 0, NULL},
 };

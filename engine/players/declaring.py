@@ -56,7 +56,7 @@ from engine.contract import BID_VALUES, Contract, GameType, next_bid
 from engine.players import evaluate as ev
 from engine.players.base import SeatView
 from engine.players.rule import RulePlayer
-from engine.players.solver import SearchLimitReached, Solver
+from engine.players.solver import SearchLimitReached, SearchTimedOut, Solver
 from engine.scoring import suit_grand_value
 
 GRAND = 4
@@ -213,29 +213,30 @@ def solve_play(solvers: Solvers, game: int, pos: int, hands: list[int], skat: in
                deadline: float | None = None, guess: bool = False) -> tuple[bool, bool]:
     """(made 61 / null escaped, made 90) for the declarer at ``pos`` from the first lead;
     ``skat`` holds the cards that count for him. Raises OutOfTime when ``deadline``
-    (time.monotonic) has passed before a question.
+    (time.monotonic) passes, also in the middle of a search.
 
     A question past the node budget is answered by ``guess`` (the evaluation's: a strong
     grand proved from the first lead can take millions of nodes), and 90 then as not made.
     """
     s = solvers.get(game, pos)
-    if deadline is not None and time.monotonic() >= deadline:
-        raise OutOfTime
-    try:
-        if game == NULL:
-            return s.null_won(hands, 0, ()), False
-        base = mask_points(skat)
-        won = s.reaches(hands, 0, (), 61 - base)
-    except SearchLimitReached:
-        return guess, False
-    if not won:
-        return False, False
-    if deadline is not None and time.monotonic() >= deadline:
-        raise OutOfTime
-    try:
-        return True, s.reaches(hands, 0, (), 90 - base)
-    except SearchLimitReached:
-        return True, False
+    with s.until(deadline):
+        try:
+            if game == NULL:
+                return s.null_won(hands, 0, ()), False
+            base = mask_points(skat)
+            won = s.reaches(hands, 0, (), 61 - base)
+            if not won:
+                return False, False
+            try:
+                return True, s.reaches(hands, 0, (), 90 - base)
+            except SearchTimedOut:
+                raise
+            except SearchLimitReached:
+                return True, False
+        except SearchTimedOut:
+            raise OutOfTime from None
+        except SearchLimitReached:
+            return guess, False
 
 
 # ---------------------------------------------------------------------- candidates

@@ -67,6 +67,9 @@ RE_MARGIN = 0.05
 # one double-dummy question, a few milliseconds).
 MIN_DOUBLING_WORLDS = 12
 DOUBLING_WORLDS = 24
+# The seat to lay the first card decides a Kontra/Re and its card in one decision: the
+# doubling gets this share of the budget, the card the rest (asked out of turn, all of it).
+DOUBLING_SHARE = 0.5
 # A defender's worlds give the declarer a hand the evaluation rates at most this far below
 # a safe game of the declared type (tried this many times per world).
 DECLARED_SLACK = 0.0
@@ -110,13 +113,15 @@ def declarer_chance(view: SeatView, seed: int, budget: Budget) -> tuple[float, i
     k = knowledge_of(view, [], seed)
     won = n = tries = 0
     deadline = budget.start()
+    until = deadline if budget.worlds is None else None
     while budget.more(n, deadline) and tries < 3 * budget.cap:
         rng = random.Random(f"{k.seed}:double:{tries}")
         tries += 1
         hands, skat = _declared_world(k, rng)
         try:
-            won += _declarer_makes(k, hands, skat)
-        except SearchLimitReached:
+            with _solver(k.game, k.declarer).until(until):
+                won += _declarer_makes(k, hands, skat)
+        except SearchLimitReached:  # too hard, or the time is up (the loop ends then)
             continue
         n += 1
     return (won / n if n else 0.5), n
@@ -536,7 +541,9 @@ def choose(player: object, view: SeatView) -> Action | None:
             view, plays, seed, budget, player.rule)  # type: ignore[attr-defined]
         return next(a for a in view.legal if isinstance(a, Play) and a.card == card)
     if any(isinstance(a, Kontra | Re) for a in view.legal):
-        return doubling(view, seed, budget)
+        # the seat to lay the first card: the card follows in this same decision, so the
+        # doubling gets only a share of the time
+        return doubling(view, seed, Budget(budget.seconds * DOUBLING_SHARE, budget.worlds))
     return None
 
 

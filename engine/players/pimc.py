@@ -43,7 +43,7 @@ from engine.players import evaluate as ev
 from engine.players.base import SeatView, require_turn
 from engine.players.declaring import Declaring, calls
 from engine.players.rule import RulePlayer
-from engine.players.solver import SearchLimitReached, Solver, Tables, tables
+from engine.players.solver import SearchLimitReached, SearchTimedOut, Solver, Tables, tables
 from engine.trick import trick_winner
 
 # A world where the card does not change the result still counts this much for schneider.
@@ -60,6 +60,9 @@ MIN_PLAN_WORLDS = 8
 HAND_CLOSE = 0.5
 # The declarer concedes only when at least this many worlds agree he is lost and schneider.
 MIN_CONCEDE_WORLDS = 12
+# A card decided after a Kontra/Re was considered in the same decision gets what is left of
+# the budget, but at least this share of it.
+MIN_CARD_SHARE = 0.4
 
 
 @dataclass(frozen=True)
@@ -247,12 +250,16 @@ def evaluate_world(k: Knowledge, hands: list[int], skat: int, deadline: float | 
     None if ``deadline`` passed before every candidate was solved (the world is dropped, so
     all candidates are always compared on the same worlds)."""
     solver = _solver(k.game, k.declarer)
+    try:
+        with solver.until(deadline):
+            return _world_scores(k, solver, hands, skat)
+    except SearchTimedOut:
+        return None
+
+
+def _world_scores(k: Knowledge, solver: Solver, hands: list[int], skat: int) -> list[float]:
     me_decl = k.me == k.declarer
-    primary = []
-    for c in k.candidates:
-        if deadline is not None and time.monotonic() >= deadline:
-            return None
-        primary.append(_outcome(k, solver, hands, skat, c, _goal(k)))
+    primary = [_outcome(k, solver, hands, skat, c, _goal(k)) for c in k.candidates]
     scores = [float(r == me_decl) for r in primary]
     if k.game != ev.NULL and not k.schwarz and len(set(primary)) == 1:
         # the result does not depend on the card: play for (or against) schneider
@@ -413,6 +420,7 @@ class PimcPlayer:
 
     def choose(self, view: SeatView) -> Action:
         require_turn(view)
+        start = time.monotonic()
         if view.phase in (Phase.PLAY, Phase.PUSHING):
             # Kontra/Re, Ramsch and Schieberamsch: engine.players.house
             from engine.players import house
@@ -426,7 +434,11 @@ class PimcPlayer:
         ):
             plays = [a for a in view.legal if isinstance(a, Play)]
             if len(plays) > 1:
-                card = self.card(view, [int(a.card) for a in plays])
+                # what a Kontra/Re considered just before (house.choose) took is this
+                # decision's too: the card gets the rest of the budget
+                spent = time.monotonic() - start
+                card = self.card(view, [int(a.card) for a in plays],
+                                 max(self.budget - spent, MIN_CARD_SHARE * self.budget))
                 if self.hopeless:
                     return Concede(view.pos)
                 return next(a for a in plays if a.card == card)
@@ -456,9 +468,9 @@ class PimcPlayer:
 
     # ------------------------------------------------------------------ card play
 
-    def card(self, view: SeatView, legal: list[int]) -> int:
+    def card(self, view: SeatView, legal: list[int], budget: float | None = None) -> int:
         """The card with the best score over the sampled worlds (``hopeless`` is set when the
-        declarer should rather concede)."""
+        declarer should rather concede); ``budget``: seconds for it (default the player's)."""
         self.hopeless = False
         t = tables(int(view.game_type))  # type: ignore[arg-type]
         remaining = 0xFFFFFFFF & ~(view.played & ~_cards_mask(view.trick)) & ~view.skat
@@ -466,7 +478,7 @@ class PimcPlayer:
         reps = [g[0] for g in groups]
         if len(reps) == 1:
             return self._prefer(view, groups[0])
-        k = knowledge_of(view, reps, self.seed, self.budget)
+        k = knowledge_of(view, reps, self.seed, self.budget if budget is None else budget)
         totals, n = self._solve(k)
         self.last_worlds = n
         if not n:  # every world was too hard to solve in time: play by the rules
@@ -496,7 +508,7 @@ class PimcPlayer:
                 return run_worlds(k, idx, None)
             chunks = [idx[w::self.workers] for w in range(self.workers)]
             return _merge(self._executor().map(_run_world_list, [k] * len(chunks), chunks))
-        deadline = time.monotonic() + self.budget * 0.9
+        deadline = time.monotonic() + k.budget * 0.9
         if self.workers <= 1:
             return run_worlds(k, _count(), deadline)
         ex = self._executor()
@@ -581,12 +593,15 @@ class PimcPlayer:
             hands[(pos + 2) % 3] = sum(1 << c for c in others[10:20])
             twelve = hand | skat
             pick = contract_options(twelve, view.bid)[0]
+            until = None if self.worlds is not None else deadline
             try:
-                won_hand = _declarer_result(_solver(game, pos), game, hands, skat)
+                with _solver(game, pos).until(until) as s:
+                    won_hand = _declarer_result(s, game, hands, skat)
                 hands_pick = list(hands)
                 hands_pick[pos] = twelve & ~pick[4]
-                won_pick = _declarer_result(_solver(pick[3], pos), pick[3], hands_pick, pick[4])
-            except SearchLimitReached:
+                with _solver(pick[3], pos).until(until) as s:
+                    won_pick = _declarer_result(s, pick[3], hands_pick, pick[4])
+            except SearchLimitReached:  # too hard, or the time is up (the loop ends then)
                 continue
             v_hand = 35 if game == ev.NULL else ev.game_value(twelve, game, hand=True)
             sf_hand += _sf_points(won_hand and v_hand >= view.bid, max(v_hand, view.bid))
@@ -621,12 +636,13 @@ class PimcPlayer:
             try:
                 for _, _, _, g, away in top:
                     hands[pos] = cards & ~away
-                    s = _solver(g, pos)
-                    if g == ev.NULL:
-                        results.append(s.null_won(hands, 0, ()))
-                    else:
-                        results.append(s.reaches(hands, 0, (), 61 - mask_points(away)))
-            except SearchLimitReached:
+                    with _solver(g, pos).until(None if self.worlds is not None
+                                               else deadline) as s:
+                        if g == ev.NULL:
+                            results.append(s.null_won(hands, 0, ()))
+                        else:
+                            results.append(s.reaches(hands, 0, (), 61 - mask_points(away)))
+            except SearchLimitReached:  # too hard, or the time is up (the loop ends then)
                 tries += 1
                 if tries > 3 * limit:
                     break

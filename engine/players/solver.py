@@ -39,8 +39,10 @@ Positions are 0, 1, 2 (forehand, middlehand, rearhand); ``game`` is the integer 
 
 from __future__ import annotations
 
+import contextlib
 import struct
-from collections.abc import Callable, Sequence
+import time
+from collections.abc import Callable, Iterator, Sequence
 
 from engine.cards import RANK_POINTS
 from engine.trick import BEATS, FOLLOW, POWER, TRUMPS
@@ -67,6 +69,15 @@ class SolverError(ValueError):
 
 class SearchLimitReached(RuntimeError):
     """The search used up its node budget (``Solver.max_nodes``) before it had an answer."""
+
+
+class SearchTimedOut(SearchLimitReached):
+    """The search passed its deadline (``Solver.until``) before it had an answer: the
+    position is not known to be hard, only the time is up."""
+
+
+# The Python search reads the clock once every this many nodes (plus one).
+_CLOCK_EVERY = 1023
 
 
 def _internal_order(game: int) -> list[int]:
@@ -180,7 +191,9 @@ class Solver:
     for any position of the same game type and declarer, so one solver can be reused across
     many positions (the PIMC player does); ``clear()`` drops it. ``tt_entries`` (a power of
     two) sizes the C core's table, 16 bytes an entry; ``max_entries`` caps the Python one;
-    ``max_nodes`` (0: none) is the node budget of each question. In null the search is
+    ``max_nodes`` (0: none) is the node budget of each question; ``with solver.until(t)``
+    each question also stops at ``t`` (``time.monotonic()``), raising
+    :class:`SearchTimedOut`. In null the search is
     null's own (C core or Python); ``null_search=False`` runs the general search instead
     (the same answers, much slower: the tests' second opinion).
     """
@@ -199,6 +212,8 @@ class Solver:
         self.max_nodes = max_nodes
         self.nodes = 0
         self._limit_at = 0
+        # time.monotonic() past which a question gives up (None: no deadline), see until()
+        self.deadline: float | None = None
         # In suit and grand the declarer maximises his points; in null the defenders maximise
         # the declarer's tricks, so the roles of the yes/no search swap.
         null = self.game == NULL
@@ -237,6 +252,30 @@ class Solver:
             for buf in self._c_tt.values():
                 buf[:] = bytes(len(buf))
 
+
+    @contextlib.contextmanager
+    def until(self, deadline: float | None) -> Iterator[Solver]:
+        """Questions asked inside the ``with`` stop at ``deadline`` (``time.monotonic()``;
+        None: no deadline) with :class:`SearchTimedOut`, also in the middle of a search.
+
+        >>> import time
+        >>> s = Solver(0, 0)
+        >>> with s.until(time.monotonic() - 1):
+        ...     s.reaches((0b111, 0b111000, 0b111000000), 0, (), 1)
+        Traceback (most recent call last):
+        ...
+        engine.players.solver.SearchTimedOut: the time for this question ran out
+        """
+        before = self.deadline
+        self.deadline = deadline
+        try:
+            yield self
+        finally:
+            self.deadline = before
+
+    def _check_time(self) -> None:
+        if self.deadline is not None and time.monotonic() >= self.deadline:
+            raise SearchTimedOut("the time for this question ran out")
 
     # ------------------------------------------------------------------ public questions
 
@@ -315,6 +354,7 @@ class Solver:
         if need <= 0:
             return True
         self._limit_at = self.nodes + self.max_nodes if self.max_nodes else 0
+        self._check_time()
         if not cards:
             if counts[leader] == 0:
                 return False
@@ -399,9 +439,14 @@ class Solver:
                 budget = solver._limit_at - solver.nodes
                 if budget <= 0:
                     raise SearchLimitReached(f"{solver.max_nodes} nodes searched, no answer")
-            result, nodes = c_search(packed, tt, h[0], h[1], h[2], leader, need, budget)
+            seconds = 0.0
+            if solver.deadline is not None:
+                seconds = max(solver.deadline - time.monotonic(), 1e-6)
+            result, nodes = c_search(packed, tt, h[0], h[1], h[2], leader, need, budget,
+                                     seconds)
             solver.nodes += nodes
             if result is None:
+                solver._check_time()
                 raise SearchLimitReached(f"{solver.max_nodes} nodes searched, no answer")
             return result
 
@@ -425,9 +470,13 @@ class Solver:
                 budget = solver._limit_at - solver.nodes
                 if budget <= 0:
                     raise SearchLimitReached(f"{solver.max_nodes} nodes searched, no answer")
-            safe, nodes = c_null(tt, h[d], h[n1], h[n2], (leader - d) % 3, budget)
+            seconds = 0.0
+            if solver.deadline is not None:
+                seconds = max(solver.deadline - time.monotonic(), 1e-6)
+            safe, nodes = c_null(tt, h[d], h[n1], h[n2], (leader - d) % 3, budget, seconds)
             solver.nodes += nodes
             if safe is None:
+                solver._check_time()
                 raise SearchLimitReached(f"{solver.max_nodes} nodes searched, no answer")
             return not safe
 
@@ -534,6 +583,8 @@ class Solver:
             solver.nodes += 1
             if solver._limit_at and solver.nodes > solver._limit_at:
                 raise SearchLimitReached(f"{solver.max_nodes} nodes searched, no answer")
+            if not solver.nodes & _CLOCK_EVERY and solver.deadline is not None:
+                solver._check_time()
             hd = h[0]
             if not hd:
                 return True
@@ -711,6 +762,8 @@ class Solver:
             solver.nodes += 1
             if solver._limit_at and solver.nodes > solver._limit_at:
                 raise SearchLimitReached(f"{solver.max_nodes} nodes searched, no answer")
+            if not solver.nodes & _CLOCK_EVERY and solver.deadline is not None:
+                solver._check_time()
             remaining = h[0] | h[1] | h[2]
             total = left_value(remaining)
             if need > total:

@@ -414,3 +414,33 @@ def test_few_fixed_worlds_still_decide_a_doubling() -> None:
     other, skat = _split_rest()
     g = declared(Deal((STRONG, WEAK, other), skat), 1, "GH", Rules(kontra_re=True))
     assert PimcPlayer(seed=1, worlds=2, workers=1).choose(SeatView.of(g, 0)) == Kontra(0)
+
+
+def test_kontra_and_the_first_card_share_one_decisions_time(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    """The seat to lay the first card decides its Kontra and its card in one decision: the
+    doubling gets DOUBLING_SHARE of the budget and the card what is left (not a budget
+    each, which made that decision take twice the time)."""
+    other, skat = _split_rest()
+    g = declared(Deal((other, STRONG, WEAK), skat), 1, "GH", Rules(kontra_re=True))
+    assert g.to_act == 0
+    budgets: dict[str, float] = {}
+    real_doubling, real_card = house.doubling, PimcPlayer.card
+
+    def doubling(view: SeatView, seed: int, budget: house.Budget) -> object:
+        budgets["double"] = budget.seconds
+        return real_doubling(view, seed, budget)
+
+    def card(self: PimcPlayer, view: SeatView, legal: list[int],
+             budget: float | None = None) -> int:
+        budgets["card"] = self.budget if budget is None else budget
+        return real_card(self, view, legal, budget)
+
+    monkeypatch.setattr(house, "doubling", doubling)
+    monkeypatch.setattr(PimcPlayer, "card", card)
+    p = PimcPlayer(seed=1, budget=0.2, workers=1)
+    a = p.choose(SeatView.of(g, 0))
+    assert a in g.legal_actions()
+    assert budgets["double"] == pytest.approx(0.2 * house.DOUBLING_SHARE)
+    if a.kind == "play":  # no Kontra: the card had the rest of the time
+        assert 0.2 * 0.4 <= budgets["card"] < 0.2

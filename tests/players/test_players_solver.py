@@ -9,6 +9,7 @@ endgames show the solver searches the same game as the engine referees.
 
 from __future__ import annotations
 
+import contextlib
 import random
 
 import pytest
@@ -170,6 +171,35 @@ def test_node_budget_stops_the_search(use_c: bool) -> None:
     with pytest.raises(SearchLimitReached):
         for need in range(1, 121):
             s.reaches(hands, 0, (), need)
+
+
+@pytest.mark.parametrize("use_c", [False, True] if HAVE_C else [False])
+def test_a_deadline_stops_the_search_inside(use_c: bool) -> None:
+    """``until``: a question stops at its deadline in the middle of a search (a decision's
+    time holds even for a position of millions of nodes), and the solver's table is sound
+    afterwards."""
+    import time
+
+    from engine.players.solver import SearchTimedOut
+
+    d = Deal.shuffled(74)  # a grand from forehand: 2.4 million nodes (C core) to prove
+    s = Solver(4, 0, use_c=use_c)
+    with pytest.raises(SearchTimedOut), s.until(time.monotonic() + 0.02):
+        s.reaches(d.hands, 0, (), 61 - mask_points(d.skat))
+    assert 0 < s.nodes < 2_000_000  # it searched, and stopped long before the end
+    assert s.deadline is None  # the deadline holds only inside the with
+    with pytest.raises(SearchTimedOut), s.until(time.monotonic() - 1):
+        s.reaches(d.hands, 0, (), 1)
+    rng = random.Random(12)
+    for _ in range(30):  # questions cut short leave nothing false in the table
+        cards = list(range(32))
+        rng.shuffle(cards)
+        hands = [sum(1 << c for c in cards[p * 5:(p + 1) * 5]) for p in range(3)]
+        need = rng.randint(20, 60)
+        with contextlib.suppress(SearchTimedOut), s.until(time.monotonic() + 1e-5):
+            s.reaches(hands, 1, (), need)
+        assert s.reaches(hands, 1, (), need) == Solver(4, 0, use_c=use_c).reaches(
+            hands, 1, (), need)
 
 
 # ---------------------------------------------------------------------- null's own search

@@ -23,7 +23,7 @@ import random
 from dataclasses import dataclass, field
 from typing import Protocol, runtime_checkable
 
-from engine.actions import Action, Bid, Hold, Pass
+from engine.actions import Action, Bid, Discard, Hold, Pass, Push
 from engine.contract import Contract, GameType
 from engine.game import Game, Phase, Rules
 from engine.trick import FOLLOW, Trick
@@ -38,7 +38,12 @@ class SeatView:
     """Everything one position may know about the game now (and nothing more).
 
     Masks are card masks (see :mod:`engine.cards`). ``skat`` is what this seat knows of the
-    skat: the original two cards and then the discards for a declarer who took it up, else 0.
+    skat: the original two cards and then the discards for a declarer who took it up; in a
+    Schieberamsch the two cards this seat pushed on while no later seat has taken the skat
+    (they still lie there); else 0. ``pushed`` is the cards this seat pushed on (0: none),
+    ``pushers`` the positions that took the skat in a Schieberamsch, in order (everyone sees
+    who takes it, not what is pushed): cards pushed on can only be in the skat or with a
+    seat that took it afterwards (:attr:`pushed_to`).
     ``open_hand`` is the declarer's current hand in an ouvert game (else None).
     ``voids[p]`` is a mask of cards that position ``p`` has shown it cannot hold (it did
     not follow a lead of their suit or trumps).
@@ -70,6 +75,8 @@ class SeatView:
     voids: tuple[int, int, int]
     hand_sizes: tuple[int, int, int]
     game: Game | None = field(default=None, compare=False, repr=False)
+    pushed: int = 0
+    pushers: tuple[int, ...] = ()
 
     @classmethod
     def of(cls, game: Game, pos: int, reveal: bool = False) -> SeatView:
@@ -91,6 +98,16 @@ class SeatView:
             open_hand = game.hands[game.declarer]
         legal = tuple(a for a in game.legal_actions() if a.pos == pos)
         bidding = tuple(a for a in game.actions if isinstance(a, Bid | Hold | Pass))
+        pushed = 0
+        pushers: list[int] = []
+        if game.is_ramsch:  # no declarer: every discard is a push
+            for a in game.actions:
+                if isinstance(a, Push):
+                    pushers.append(a.pos)
+                elif isinstance(a, Discard) and a.pos == pos:
+                    pushed |= 1 << a.card
+            if pushed and pushers[-1] == pos:
+                skat = pushed  # nobody has taken it since: the seat's own cards lie there
         trick = tuple(int(c) for c in game.trick)
         return cls(
             pos=pos,
@@ -115,7 +132,17 @@ class SeatView:
             voids=_voids(game_type, game.tricks, trick, game.trick_leader),
             hand_sizes=tuple(h.bit_count() for h in game.hands),  # type: ignore[arg-type]
             game=game if reveal else None,
+            pushed=pushed,
+            pushers=tuple(pushers),
         )
+
+    @property
+    def pushed_to(self) -> tuple[int, ...]:
+        """The positions that took the skat after this seat pushed (its pushed cards not
+        played yet are with one of them or in the skat); () when it pushed nothing."""
+        if not self.pushed or self.pos not in self.pushers:
+            return ()
+        return self.pushers[self.pushers.index(self.pos) + 1:]
 
     @property
     def played(self) -> int:

@@ -189,17 +189,24 @@ def doubling(view: SeatView, seed: int, budget: Budget) -> Action | None:
 
 def ramsch_knowledge(view: SeatView, candidates: list[int], seed: int) -> Knowledge:
     """The sampling problem of a Ramsch decision: the cards this seat has not seen go to the
-    other two hands and the skat, respecting the voids shown (jacks the only trumps)."""
+    other two hands and the skat, respecting the voids shown (jacks the only trumps). In a
+    Schieberamsch the cards it pushed on lie in the skat when nobody took it since
+    (``view.skat``), else in the skat or with a seat that took it after (``pushed_to``)."""
     known = [0, 0, 0]
     known[view.pos] = view.hand
     played = played_by(view)
     skat_known = view.skat if view.skat.bit_count() == 2 and view.hand.bit_count() <= 10 else None
     unknown = view.unknown & ~(skat_known or 0)
+    voids = list(view.voids)
+    moved_on = view.pushed & unknown
+    for q in range(3):
+        if q != view.pos and q not in view.pushed_to:
+            voids[q] |= moved_on
     return Knowledge(
         me=view.pos, declarer=view.pos, game=GRAND, hand_game=False, schneider=False,
         schwarz=False, ouvert=False, bid=0, known=(known[0], known[1], known[2]),
-        sizes=view.hand_sizes, skat=skat_known, unknown=unknown, voids=view.voids,
-        played_by=played, trick=view.trick,
+        sizes=view.hand_sizes, skat=skat_known, unknown=unknown,
+        voids=(voids[0], voids[1], voids[2]), played_by=played, trick=view.trick,
         leader=view.trick_leader, declarer_points=mask_points(view.won[view.pos]),
         said=(0, 0, 0), candidates=tuple(candidates),
         seed=f"{seed}:ramsch:{view.pos}:{view.hand}:{view.played}",

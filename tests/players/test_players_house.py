@@ -12,7 +12,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from engine.actions import Bid, Declare, Discard, Kontra, Pass, Play, Push, Re
-from engine.cards import RANK_POINTS, parse_mask
+from engine.cards import RANK_POINTS, Card, parse_mask
 from engine.contract import Contract, GameType
 from engine.deal import Deal
 from engine.game import Game, Phase, Rules
@@ -214,6 +214,66 @@ def test_pimc_takes_a_durchmarsch_it_can_force(dd_cards: int,
 
 
 # ---------------------------------------------------------------------- Schieberamsch
+
+
+def _push_round(deal_seed: int, takes: tuple[bool, bool, bool]) -> tuple[Game, dict[int, int]]:
+    """A Schieberamsch whose positions 0, 1, 2 take the skat (and push its two richest
+    non-jacks on) or pass as ``takes`` says; returns the game at the first card and what
+    each position pushed."""
+    g = ramsch_game(deal_seed, Rules(ramsch=True, schieberamsch=True))
+    pushed: dict[int, int] = {}
+    for pos in range(3):
+        assert g.phase == Phase.PUSHING and g.to_act == pos
+        if not takes[pos]:
+            g.push(Pass(pos))
+            continue
+        g.push(Push(pos))
+        rich = sorted((c for c in range(32) if g.hands[pos] >> c & 1 and c & 7 != 4),  # no jack
+                      key=lambda c: RANK_POINTS[c & 7])[-2:]
+        for c in rich:
+            g.push(Discard(pos, Card(c)))
+        pushed[pos] = sum(1 << c for c in rich)
+    assert g.phase == Phase.PLAY
+    return g, pushed
+
+
+@pytest.mark.parametrize("takes, where", [
+    # forehand pushes, nobody takes the skat after: its two cards lie there
+    ((True, False, False), {3}),
+    # middlehand takes them (and pushes two of its twelve): with middlehand or in the skat
+    ((True, True, False), {1, 3}),
+    ((True, False, True), {2, 3}),
+    ((True, True, True), {1, 2, 3}),
+    ((False, True, False), {3}),
+    ((False, True, True), {2, 3}),
+])
+def test_a_seat_knows_where_the_cards_it_pushed_went(takes: tuple[bool, bool, bool],
+                                                      where: set[int]) -> None:
+    from engine.players.pimc import sample_world
+
+    pusher = takes.index(True)
+    found: set[int] = set()
+    for deal_seed in range(4):
+        g, pushed = _push_round(deal_seed, takes)
+        mine = pushed[pusher]
+        view = SeatView.of(g, pusher)
+        assert view.pushed == mine
+        assert view.pushers == tuple(p for p in range(3) if takes[p])
+        assert view.skat == (mine if where == {3} else 0)
+        for other in range(3):  # a seat that has not taken the skat since knows nothing of it
+            if other != pusher and other not in view.pushed_to:
+                assert not SeatView.of(g, other).pushed & mine
+                assert not SeatView.of(g, other).skat & mine
+        k = house.ramsch_knowledge(view, [], seed=1)
+        for i in range(60):
+            hands, skat = sample_world(k, random.Random(i))
+            assert [h.bit_count() for h in hands] == list(view.hand_sizes)
+            for c in range(32):
+                if mine >> c & 1:
+                    place = 3 if skat >> c & 1 else next(p for p in range(3) if hands[p] >> c & 1)
+                    assert place in where, (c, place, where)
+                    found.add(place)
+    assert found == where  # and every place allowed is drawn
 
 
 @pytest.mark.parametrize("jacks", [False, True])

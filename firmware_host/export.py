@@ -82,8 +82,8 @@ def rebuild(journal: Any, series_id: int) -> tuple[Any, list[str]]:
     session = Session(config_from_fingerprint(fp))
     lines: list[str] = []
     for entry in journal.iter_entries(series_id):
-        if entry.status in ("prompt", "restart"):
-            continue  # the computer's suggestion, not something the table was told
+        if entry.status in ("prompt", "restart", "declined"):
+            continue  # the computer's suggestion or answer, not something the table was told
         if "raw" in entry.input:
             lines.append(str(entry.input["raw"]))
             continue

@@ -90,7 +90,8 @@ class Session:
             for seat in self.computer_seats
         }
         self.resumed = 0
-        # Kontra/Re out of turn: (deal number, position, doubling level) already asked
+        # Kontra/Re out of turn: (deal number, position, doubling level) already asked. A
+        # "no" is journalled ("declined"), so a restart asks nobody twice: see resume().
         self._doubling_asked: set[tuple[int, int, int]] = set()
 
     def warm_up_players(self) -> None:
@@ -182,6 +183,10 @@ class Session:
                 continue
             if entry.status == "restart":
                 self.table.forget_present()
+                continue
+            if entry.status == "declined":  # a computer seat said no Kontra/Re: asked
+                i = entry.input
+                self._doubling_asked.add((i["deal"], i["position"], i["level"]))
                 continue
             if "raw" in entry.input:
                 self.rejected.append(Rejection(entry.line, entry.reason or ""))
@@ -285,8 +290,8 @@ class Session:
                 r, s, e = self._pending[0]
                 # What changed the table must be on disk before it is shown; the rest may
                 # ride on the next fsync.
-                self.journal.append(self.series_id, r, s, durable=s in ("accepted", "prompt"),
-                                    **e)
+                self.journal.append(self.series_id, r, s,
+                                    durable=s in ("accepted", "prompt", "declined"), **e)
                 self._pending.pop(0)
             if self.table.stage == "over":
                 self.journal.finish_series(self.series_id)
@@ -432,7 +437,12 @@ class Session:
     def _computer_doubling(self) -> Move | None:
         """Before the first card anyone may say Kontra (and the declarer then Re), not only
         the seat to lay it: a computer seat not to act is asked once per doubling level
-        (through its player's ``double``; the seat to act decides in its own move)."""
+        (through its player's ``double``; the seat to act decides in its own move).
+
+        Once means once per game, restarts included: a "yes" is an accepted input, a "no"
+        is journalled as ``declined`` (deal, position, level), and resuming rebuilds the
+        seats asked from the journal, so a seat that said no is not asked again (it might
+        answer otherwise: under a time budget its worlds differ)."""
         from engine.actions import Kontra, Re
         from engine.game import Phase
         from engine.players import SeatView
@@ -456,6 +466,10 @@ class Session:
                 move = to_move(action, seat)
                 self.submit(move.input, "computer")  # type: ignore[arg-type]
                 return move
+            if double is not None:
+                self._write({"seat": seat, "declined": act.kind, "deal": d.number,
+                             "position": act.pos, "level": game.kontra}, "declined",
+                            {"source": "computer"})
         return None
 
 

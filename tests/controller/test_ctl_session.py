@@ -167,3 +167,89 @@ def test_a_computer_defender_not_to_act_says_kontra_before_the_first_card(
     assert move is not None and move.input == Press(2, "kontra")
     assert table.game.kontra == 2
     assert session.computer_move() is None  # asked once: nothing more before forehand plays
+
+
+class _Asked:
+    """A computer seat that bids like the rule player and counts its Kontra questions,
+    answering no (or, once ``yes`` is set, Kontra)."""
+
+    name = "asked"
+
+    def __init__(self) -> None:
+        from engine.players.rule import RulePlayer
+
+        self.rule = RulePlayer(0)
+        self.questions = 0
+        self.yes = False
+
+    def choose(self, view: object) -> object:
+        return self.rule.choose(view)  # type: ignore[arg-type]
+
+    def double(self, view: object) -> object:
+        from engine.actions import Kontra
+
+        self.questions += 1
+        return Kontra(view.pos) if self.yes else None  # type: ignore[attr-defined]
+
+
+def _declared_grand_with_a_computer_defender(tmp_path: Path) -> tuple[Session, _Asked]:
+    """Seat 2 a computer defender (not to act) before the first card of middlehand's grand."""
+    from engine.cards import parse_mask
+    from firmware_host.inputs import DeclareInput
+
+    cfg = simulated_config(computer_seats=(2,), series_length=None)
+    cfg = replace(cfg, table=replace(cfg.table, rules="pub", series_length=None),
+                  house={"kontra_re": True})
+    session = Session(cfg, Journal.open(tmp_path / "j.sqlite"), computer_seats=(2,))
+    session.resume()
+    asked = session.players[2] = _Asked()  # type: ignore[assignment]
+    middle = parse_mask("CJ SJ HJ DJ CA CT CK SA ST HA")
+    rear = parse_mask("C7 C8 S7 S8 H7 H8 D7 D8 D9 DQ")
+    rest = [c for c in range(32) if not (rear | middle) >> c & 1]
+    fore = sum(1 << c for c in rest[:10])
+    skat = sum(1 << c for c in rest[10:])
+    tags = session.config.card_tags()
+    for card in Deal((fore, middle, rear), skat).dealt_order():
+        assert session.submit(TagLaid("deal", tags[card])).accepted
+    table = session.table
+    assert session.submit(Press(1, "bid", 18)).accepted
+    assert session.submit(Press(0, "pass")).accepted
+    while table.phase == "bidding":
+        if table.seat_to_act() == 2:
+            assert session.computer_move() is not None
+        else:
+            assert session.submit(Press(1, "yes")).accepted
+    assert table.game.declarer == 1
+    assert session.submit(DeclareInput(1, "GH")).accepted
+    assert table.seat_to_act() == 0  # a person leads
+    return session, asked  # type: ignore[return-value]
+
+
+def test_a_computer_seat_that_said_no_kontra_is_not_asked_again_after_a_restart(
+        tmp_path: Path) -> None:
+    """The seats asked about Kontra/Re come from the journal, not from the process's memory:
+    a seat that said no before a restart is not asked again before the first card (its
+    second answer might differ)."""
+    from engine.actions import Kontra
+
+    session, asked = _declared_grand_with_a_computer_defender(tmp_path)
+    assert session.computer_move() is None and asked.questions == 1  # no Kontra
+    assert session.computer_move() is None and asked.questions == 1  # asked once
+    state = session.table.game.state_key()
+    session.journal.close()  # the power goes before the first card; a new process starts
+    cfg = session.config
+    again = Session(cfg, Journal.open(tmp_path / "j.sqlite"), computer_seats=(2,))
+    again.resume()
+    assert again.table.game.state_key() == state
+    later = again.players[2] = _Asked()  # type: ignore[assignment]
+    later.yes = True  # it would say Kontra now
+    assert again.computer_move() is None
+    assert later.questions == 0 and again.table.game.kontra == 1
+    assert Kontra(2) in again.table.game.legal_actions()  # a person could still say it
+    # the journal's answer is no input: the series rebuilt from it (export) is the same
+    from firmware_host.export import rebuild
+
+    rebuilt, lines = rebuild(again.journal, again.series_id)
+    assert rebuilt.table.game.state_key() == state
+    assert not any("declined" in line for line in lines)
+    again.close()

@@ -25,6 +25,10 @@
  *   declare T H O S Z            trump (-1 null, 0 diamonds .. 3 clubs, 4 grand), hand,
  *                                ouvert, schneider, schwarz announced (0/1 each)
  *   play C                       a stdin seat lays card C
+ *   rest                         (when a stdin seat is to lay a card) our engine has ended
+ *                                the game early (schwarz announced, a defenders' trick): XSkat
+ *                                plays the rest itself, its own way of cutting a game short
+ *                                (finishgame), so that it reaches its result
  * stdout, one line per event, flushed:
  *   limit S V                    the bid limit XSkat's player S computed for its hand
  *   bid S V | hold S | pass S    what seat S said in the bidding (every seat)
@@ -339,7 +343,11 @@ static void lay_card(int s)
   char *cmd = next_command("play", s);
   int c, j, i, legal = 0;
 
-  if (sscanf(cmd, "play %d", &c) != 1) fail("expected play C");
+  if (!strcmp(cmd, "rest")) {
+    finishgame();
+    return;
+  }
+  if (sscanf(cmd, "play %d", &c) != 1) fail("expected play C or rest");
   j = slot_of(c, s);
   if (j < 0 || j >= 30) fail("a card that is not in the player's hand");
   calc_poss(s);  /* also notes a suit the seat shows void in, as a click does */

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import doctest
 import os
+import shutil
 import stat
 from pathlib import Path
 
@@ -48,8 +49,11 @@ def binary(tmp_path_factory: pytest.TempPathFactory) -> str:
 
 
 def test_docstring_examples() -> None:
-    result = doctest.testmod(xskat)
-    assert result.attempted > 0 and result.failed == 0
+    from firmware_host.anchor import xskat_debian
+
+    for module in (xskat, xskat_debian):
+        result = doctest.testmod(module)
+        assert result.attempted > 0 and result.failed == 0
 
 
 def test_cards_map_one_to_one_and_keep_suit_and_rank() -> None:
@@ -226,3 +230,70 @@ def test_the_build_is_cached(binary: str, tmp_path: Path) -> None:
     mtime = first.stat().st_mtime_ns
     again = build(find_source(SRC), cache=tmp_path)
     assert again == first and again.stat().st_mtime_ns == mtime
+
+
+@needs_source
+def test_a_result_that_differs_is_reported_as_a_disagreement(binary: str) -> None:
+    deal = Deal.shuffled(30)
+    t = XSkatTable(binary, deal, (0, 1, 2), 3, timeout=5)
+    try:
+        g = play_game(deal, [t.player(0), t.player(1), t.player(2)], on_decision=t.observe)
+        assert t.finish(g) == ("agree", "")
+        assert t.ending is not None and t.ending[0] == "result"
+        # the same game, had XSkat counted two card points more for the declarer
+        e = list(t.ending)
+        e[3] = str(int(e[3]) + 2)
+        t.ending = tuple(e)
+        verdict, note = t.finish(g)
+        assert verdict == "disagree" and "XSkat: won" in note and "our engine: won" in note
+    finally:
+        t.close()
+
+
+# ----------------------------------------------------------------- against Debian's xskat
+
+DEBIAN_LOG = """\
+ Computer1   Computer2   Computer3
+----------------------------------------
+  Heart K     Heart_A     CLUB A
+  CLUB J      Club 9      Spade_J
+---- random_seed 2 0 1 -----------------
+  CLUB J      CLUB 9      SPADE J
+----------------------------------------
+Skat is: Heart 7,Spade Q
+Last bid: 18
+Computer3 played Club
+Won with: 69 points
+========================================
+"""
+
+
+def test_debians_log_is_read() -> None:
+    from firmware_host.anchor.xskat_debian import parse_debian_log, parse_our_events
+
+    g = parse_debian_log(DEBIAN_LOG)
+    hk, ha, ca = 1 * 8 + 2, 1 * 8 + 0, 3 * 8 + 0
+    assert g.tricks[0] == (hk, ha, ca) and len(g.tricks) == 2
+    assert (g.declarer, g.game, g.bid, g.won, g.points) == (2, 3, 18, True, 69)
+    ours = parse_our_events(f"play 1 {ha}\nplay 2 {ca}\nplay 0 {hk}\n"
+                            "declare 2 3 0 0 0 0 15 11\nresult 1 24 69 10 18\n")
+    assert ours.tricks == g.tricks[:1] and ours.declarer == 2 and ours.points == 69
+
+
+@needs_source
+@pytest.mark.skipif(not Path("/usr/games/xskat").exists() or not shutil.which("Xvfb"),
+                    reason="no Debian xskat (apt-get install xskat) or no Xvfb")
+def test_our_build_plays_as_debians_xskat() -> None:
+    """Debian's XSkat 4.0 (its own X11 window, under Xvfb) and our build, given the same
+    random_seed, deal the same cards and play the same game card for card."""
+    from firmware_host.anchor import xskat_debian
+
+    assert SRC is not None
+    server, display = xskat_debian.start_xvfb()
+    try:
+        binary = str(build(find_source(SRC)))
+        same, diffs = xskat_debian.compare(binary, 12, seed=77, display=display)
+    finally:
+        server.kill()
+        server.wait()
+    assert diffs == [] and same == 12

@@ -142,6 +142,71 @@ def before_play_times(deals: int, budget: float, seed: int = 0) -> dict[str, lis
     return kinds
 
 
+def contract_limits(decisions: int = 40, seed: int = 20_000, budget: float = DEFAULT_BUDGET,
+                    truth: bool = False) -> dict[str, float]:
+    """What the node budget costs the contract search: ``decisions`` pick-ups (the rule
+    players bid deals from ``seed`` on, the declarer takes the skat), each decided by
+    :meth:`Declaring.plan` at ``budget`` seconds in this process. Counts the decisions with
+    a question past the node budget, those questions and their share of the search's time,
+    and the worlds solved per decision (median). With ``truth`` every question past the
+    budget is solved again without one (seconds each), and the answers the evaluation gave
+    for them are checked: ``won61``/``q61`` won of the 61 questions, ``right61`` taken
+    right with ``GUESS_WON``, ``right61_plus1`` with the first threshold (+1); the same
+    for 90 (``made90``, ``q90``, ``right90``; before, 90 past the budget counted as not made).
+    """
+    from engine.actions import TakeSkat
+    from engine.players import evaluate as ev
+    from engine.players.declaring import GUESS_SCHNEIDER, GUESS_WON, Declaring
+
+    player = Declaring(seed=1, budget=budget)
+    solvers = player.solvers
+    solvers.kept = []
+    worlds: list[int] = []
+    with_hits = 0
+    s = seed
+    while len(worlds) < decisions:
+        g = Game(Deal.shuffled(s))
+        rule = [RulePlayer(s + p) for p in range(3)]
+        s += 1
+        while g.result is None and g.phase == Phase.BIDDING:
+            p = g.to_act
+            assert p is not None
+            g.push(rule[p].choose(SeatView.of(g, p)))
+        if g.result is not None or g.phase != Phase.SKAT or g.declarer is None:
+            continue
+        g.push(TakeSkat(g.declarer))
+        v = SeatView.of(g, g.declarer)
+        before = solvers.past_budget
+        player.plan(v.hand | v.skat, v.bid, v.pos, v.bidding)
+        worlds.append(player.last_worlds)
+        with_hits += solvers.past_budget > before
+    out = {
+        "decisions": float(decisions), "decisions_past_budget": float(with_hits),
+        "questions": float(solvers.questions), "past_budget": float(solvers.past_budget),
+        "past_budget_share_of_time": solvers.past_budget_seconds / max(solvers.seconds, 1e-9),
+        "worlds_median": float(statistics.median(worlds)),
+    }
+    if truth:
+        tally = dict.fromkeys(("q61", "won61", "right61", "right61_plus1", "q90", "made90",
+                               "right90"), 0.0)
+        for game, pos, hands, need in solvers.kept:
+            if need == 0:
+                continue  # null: counted as lost, never declared on a guess
+            margin = ev.suit_strength(hands[pos], game) - 9.0
+            won = Solver(game, pos).reaches(hands, 0, (), need)
+            if need > 61:  # 90 less the skat's points: the schneider question
+                tally["q90"] += 1
+                tally["made90"] += won
+                tally["right90"] += won == (margin >= GUESS_SCHNEIDER)
+            else:
+                tally["q61"] += 1
+                tally["won61"] += won
+                tally["right61"] += won == (margin >= GUESS_WON)
+                tally["right61_plus1"] += won == (margin >= 1.0)
+        out.update(tally)
+    return out
+
+
 def decision_figures(kinds: dict[str, list[float]]) -> dict[str, float]:
     """``decision_p50_s``/``_p95_s``/``_max_s`` over every decision, and
     ``decision_KIND_p95_s``/``_max_s`` for each kind.

@@ -236,3 +236,75 @@ def test_card_play_worlds_respect_a_pass() -> None:
         if checked >= 5:
             break
     assert checked >= 3
+
+
+def test_a_question_past_the_node_budget_takes_the_evaluations_answer() -> None:
+    """A world whose 61 (or 90) question passes the node budget counts as the evaluation
+    says: won from a strength margin of GUESS_WON (-1), schneider from GUESS_SCHNEIDER (0);
+    null never (null is declared on the search's word only). The thresholds were measured:
+    such questions are mostly won (see declaring.GUESS_WON)."""
+    import time
+
+    from engine.cards import mask_points
+    from engine.players.declaring import (
+        GUESS_SCHNEIDER,
+        GUESS_WON,
+        OutOfTime,
+        Play,
+        Solvers,
+        solve_play,
+    )
+    from engine.players.solver import SearchLimitReached
+
+    assert Play(4, 0, GUESS_WON - 0.1).guess == (False, False)
+    assert Play(4, 0, GUESS_WON).guess == (True, False)
+    assert Play(4, 0, GUESS_SCHNEIDER).guess == (True, True)
+    assert Play(5, 0, 5.0).guess == (False, False)
+    d = Deal.shuffled(74)  # a grand from forehand: millions of nodes to prove
+    hands, skat = list(d.hands), d.skat
+    solvers = Solvers()
+    solvers.get(4, 0).max_nodes = 1000
+    for guess in ((True, True), (True, False), (False, False)):
+        assert solve_play(solvers, 4, 0, hands, skat, guess=guess) == guess
+    # 61 proved, 90 past the budget: made, and 90 as guessed
+    solver = solvers.get(4, 0)
+    proved = solver.reaches
+
+    def reaches(h: list[int], leader: int, trick: tuple[int, ...], need: int) -> bool:
+        if need > 61 - mask_points(skat):
+            raise SearchLimitReached("past the budget")
+        return True
+
+    solver.reaches = reaches  # type: ignore[method-assign]
+    assert solve_play(solvers, 4, 0, hands, skat, guess=(False, True)) == (True, True)
+    assert solve_play(solvers, 4, 0, hands, skat, guess=(True, False)) == (True, False)
+    solver.reaches = proved  # type: ignore[method-assign]
+    # the time running out is no guess: the world is dropped
+    with pytest.raises(OutOfTime):
+        solve_play(Solvers(), 4, 0, hands, skat, deadline=time.monotonic() + 0.001,
+                   guess=(True, True))
+
+
+def test_the_node_budgets_cost_is_measured() -> None:
+    """``bench.contract_limits``: the contract decisions' questions past the node budget,
+    counted, and (``truth``) checked against a search without one."""
+    from engine.players.bench import contract_limits
+    from engine.players.declaring import Solvers
+    from engine.players.solver import SearchLimitReached
+
+    f = contract_limits(2, seed=20_000, budget=0.1, truth=True)
+    assert f["decisions"] == 2 and 0 <= f["decisions_past_budget"] <= 2
+    assert 0 <= f["past_budget"] <= f["questions"] and f["questions"] > 0
+    assert 0 <= f["past_budget_share_of_time"] <= 1
+    assert f["q61"] + f["q90"] <= f["past_budget"]
+    assert f["won61"] <= f["q61"] and f["right61"] <= f["q61"] and f["made90"] <= f["q90"]
+    # the counting itself: a question past a tiny budget is counted and kept
+    solvers = Solvers()
+    solvers.kept = []
+    s = solvers.get(4, 0)
+    s.max_nodes = 10
+    d = Deal.shuffled(74)
+    with pytest.raises(SearchLimitReached):
+        solvers.ask(s, list(d.hands), 50)
+    assert (solvers.questions, solvers.past_budget) == (1, 1)
+    assert solvers.kept == [(4, 0, tuple(d.hands), 50)]

@@ -90,9 +90,10 @@ class Session:
             for seat in self.computer_seats
         }
         self.resumed = 0
-        # Kontra/Re out of turn: (deal number, position, doubling level) already asked. A
-        # "no" is journalled ("declined"), so a restart asks nobody twice: see resume().
-        self._doubling_asked: set[tuple[int, int, int]] = set()
+        # Kontra/Re out of turn: (deal number, position, doubling level, contract) already
+        # asked. A "no" is journalled ("declined"), so a restart asks nobody twice: see
+        # resume(). The contract is in the key: after an undo another one may be declared.
+        self._doubling_asked: set[tuple[int, int, int, str]] = set()
 
     def warm_up_players(self) -> None:
         """Start the computer players' worker processes now (a live table), so the first
@@ -186,7 +187,8 @@ class Session:
                 continue
             if entry.status == "declined":  # a computer seat said no Kontra/Re: asked
                 i = entry.input
-                self._doubling_asked.add((i["deal"], i["position"], i["level"]))
+                self._doubling_asked.add((i["deal"], i["position"], i["level"],
+                                          i["contract"]))
                 continue
             if "raw" in entry.input:
                 self.rejected.append(Rejection(entry.line, entry.reason or ""))
@@ -440,9 +442,10 @@ class Session:
         (through its player's ``double``; the seat to act decides in its own move).
 
         Once means once per game, restarts included: a "yes" is an accepted input, a "no"
-        is journalled as ``declined`` (deal, position, level), and resuming rebuilds the
-        seats asked from the journal, so a seat that said no is not asked again (it might
-        answer otherwise: under a time budget its worlds differ)."""
+        is journalled as ``declined`` (deal, position, level, contract), and resuming rebuilds
+        the seats asked from the journal, so a seat that said no is not asked again (it might
+        answer otherwise: under a time budget its worlds differ). A contract declared anew
+        after an undo is a new question."""
         from engine.actions import Kontra, Re
         from engine.game import Phase
         from engine.players import SeatView
@@ -456,7 +459,7 @@ class Session:
             if not isinstance(act, Kontra | Re) or act.pos == game.to_act:
                 continue
             seat = d.seats[act.pos]
-            key = (d.number, act.pos, game.kontra)
+            key = (d.number, act.pos, game.kontra, str(game.contract))
             if seat not in self.players or key in self._doubling_asked:
                 continue
             self._doubling_asked.add(key)
@@ -468,7 +471,8 @@ class Session:
                 return move
             if double is not None:
                 self._write({"seat": seat, "declined": act.kind, "deal": d.number,
-                             "position": act.pos, "level": game.kontra}, "declined",
+                             "position": act.pos, "level": game.kontra,
+                             "contract": str(game.contract)}, "declined",
                             {"source": "computer"})
         return None
 

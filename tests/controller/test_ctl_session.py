@@ -253,3 +253,17 @@ def test_a_computer_seat_that_said_no_kontra_is_not_asked_again_after_a_restart(
     assert rebuilt.table.game.state_key() == state
     assert not any("declined" in line for line in lines)
     again.close()
+
+
+def test_a_contract_declared_anew_after_an_undo_is_a_new_kontra_question(
+        tmp_path: Path) -> None:
+    from firmware_host.inputs import DeclareInput
+
+    session, asked = _declared_grand_with_a_computer_defender(tmp_path)
+    assert session.computer_move() is None and asked.questions == 1
+    assert session.submit(Press(1, "undo")).accepted  # the grand hand is taken back
+    assert session.table.game.contract is None
+    assert session.submit(DeclareInput(1, "CH")).accepted  # clubs hand instead
+    assert session.computer_move() is None and asked.questions == 2
+    assert session.computer_move() is None and asked.questions == 2
+    session.close()

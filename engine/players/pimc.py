@@ -169,15 +169,23 @@ def _deal_unknown(k: Knowledge, rng: random.Random) -> tuple[list[int], int]:
         )
     forbidden = {p: k.voids[p] for p in slots}
     forbidden[3] = 0
+    # Cards some place may not take are placed one by one; the rest (before any void is
+    # shown, all of them) are then dealt to the places left by one shuffle: the same
+    # distribution as placing each by the capacity left, at a fraction of the cost.
+    barred = 0
+    for s in capacity:
+        barred |= forbidden[s]
+    restricted = [c for c in cards if barred >> c & 1]
+    free = [c for c in cards if not barred >> c & 1]
     for _attempt in range(200):
-        rng.shuffle(cards)
+        rng.shuffle(restricted)
         # the most restricted cards first, so a void never leaves a card without a place
-        cards.sort(key=lambda c: sum(1 for s in capacity if not forbidden[s] >> c & 1))
+        restricted.sort(key=lambda c: sum(1 for s in capacity if not forbidden[s] >> c & 1))
         left = dict(capacity)
         hands = list(k.known)
         skat = k.skat or 0
         ok = True
-        for c in cards:
+        for c in restricted:
             places = [s for s in left if left[s] and not forbidden[s] >> c & 1]
             if not places:
                 ok = False
@@ -189,8 +197,20 @@ def _deal_unknown(k: Knowledge, rng: random.Random) -> tuple[list[int], int]:
                 skat |= 1 << c
             else:
                 hands[s] |= 1 << c
-        if ok:
-            return hands, skat
+        if not ok:
+            continue
+        rng.shuffle(free)
+        i = 0
+        for s, n in left.items():
+            m = 0
+            for c in free[i:i + n]:
+                m |= 1 << c
+            i += n
+            if s == 3:
+                skat |= m
+            else:
+                hands[s] |= m
+        return hands, skat
     raise ValueError("no deal fits what this seat knows (inconsistent voids)")
 
 

@@ -164,6 +164,50 @@ def test_sampled_worlds_agree_with_what_the_seat_knows() -> None:
     assert checked > 50
 
 
+def test_sampled_deals_are_uniform_where_nothing_restricts_a_card() -> None:
+    """The sampler places the cards a void restricts one by one, by the sizes of the places
+    they may go to, and deals the rest by one shuffle: each card lands in each place as
+    often as that says."""
+    from dataclasses import replace
+
+    from engine.cards import parse_mask
+    from engine.players.pimc import _deal_unknown
+    from engine.players.strength import fixed_start
+
+    g = next(x for s in range(5, 50) if (x := fixed_start(Deal.shuffled(s), s)) is not None)
+    assert g.declarer is not None
+    me = (g.declarer + 1) % 3
+    other = (g.declarer + 2) % 3
+    k = knowledge_of(SeatView.of(g, me), [], 0)
+    voids = [0, 0, 0]
+    voids[other] = parse_mask("CA CT CK CQ C9 C8 C7")  # the other defender: no clubs
+    k = replace(k, voids=(voids[0], voids[1], voids[2]))
+    counts = {(c, s): 0 for c in range(32) for s in range(4)}
+    rng = random.Random(3)
+    n = 3000
+    for _ in range(n):
+        hands, skat = _deal_unknown(k, rng)
+        assert hands[me] == g.hands[me] and not hands[other] & k.voids[other]
+        assert [h.bit_count() for h in hands] == [10, 10, 10] and skat.bit_count() == 2
+        for c in range(32):
+            place = 3 if skat >> c & 1 else next(p for p in range(3) if hands[p] >> c & 1)
+            counts[(c, place)] += 1
+    free = [c for c in range(32) if k.unknown >> c & 1 and not k.voids[other] >> c & 1]
+    r = 22 - len(free)  # clubs the other defender cannot hold: with the declarer or the skat
+    assert len(free) > 10 and r > 0
+    # each restricted card goes to the declarer (10 places) or the skat (2) as their sizes
+    # say; the free cards fill what is left, each place alike
+    share = {other: 10, g.declarer: 10 - r * 10 / 12, 3: 2 - r * 2 / 12}
+    for c in free:
+        for place, size in share.items():
+            expected = n * size / len(free)
+            assert abs(counts[(c, place)] - expected) < 5 * (expected ** 0.5), (c, place)
+    for c in range(32):
+        if k.voids[other] >> c & 1 and k.unknown >> c & 1:
+            assert counts[(c, other)] == 0
+            assert abs(counts[(c, 3)] - n * 2 / 12) < 5 * (n * 2 / 12) ** 0.5
+
+
 def test_make_player_names_and_errors() -> None:
     for name in PLAYER_NAMES:
         p = make_player(name, seed=1, budget=0.5)

@@ -5,7 +5,8 @@
 - ``random``: a uniformly random legal action (the floor).
 - ``rule``: hand evaluation for bidding and contract, standard card-play heuristics;
   ``rule-2025`` is the rule player before issue 12 (all :class:`Style` options off), and
-  ``rule-no-OPTION`` / ``rule-2025+OPTION`` switch single options (ablations).
+  ``rule-no-OPTION`` / ``rule+OPTION`` / ``rule-2025+OPTION`` switch single options
+  (ablations).
 - ``pimc``: Perfect-Information Monte Carlo card play on a double-dummy solver, under a time
   budget (seconds per decision); bidding and contract by search. ``pimc-2025`` keeps the
   earlier bidding and contract choice (the evaluation's), for comparison.
@@ -35,7 +36,8 @@ HARNESS_NAMES = ("oracle",)
 
 def rule_style(name: str) -> Style | None:
     """The style of a rule player's name: ``rule`` (the defaults), ``rule-2025`` (none),
-    ``rule-no-A-no-B`` (all but A and B), ``rule-2025+A+B`` (only A and B); None when the
+    ``rule-no-A-no-B`` (all but A and B), ``rule+A`` (the defaults and A),
+    ``rule-2025+A+B`` (only A and B); None when the
     name is not a rule player's.
 
     >>> rule_style("rule-2025+grand") == Style.legacy().with_("grand")
@@ -51,6 +53,11 @@ def rule_style(name: str) -> Style | None:
             for part in filter(None, name.removeprefix("rule-2025").split("+")):
                 style = style.with_(part)
             return style if name == "rule-2025" or "+" in name else None
+        if name.startswith("rule+"):
+            style = Style()
+            for part in name.removeprefix("rule+").split("+"):
+                style = style.with_(part)
+            return style
         if name.startswith("rule-no-"):
             style = Style()
             for part in name.removeprefix("rule-no-").split("-no-"):
@@ -91,7 +98,8 @@ def make_player(
                           searched_contracts=key == "pimc")
     options = ", ".join(Style.option_names())
     raise PlayerError(f"unknown computer player {name!r}: use one of {', '.join(PLAYER_NAMES)} "
-                      f"(or rule-no-OPTION, rule-2025+OPTION; OPTION one of {options})")
+                      f"(or rule-no-OPTION, rule+OPTION, rule-2025+OPTION; "
+                      f"OPTION one of {options})")
 
 
 __all__ = [

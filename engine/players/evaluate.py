@@ -158,12 +158,14 @@ def bid_limit(hand: int, bonus: float = 0.0) -> int:
     return best
 
 
-def discard(cards: int, game: int) -> int:
+def discard(cards: int, game: int, voids: bool = False) -> int:
     """The cards to put away (a mask) so that ten remain, for the game type declared.
 
     Suit and grand: put away points the opponents could catch (tens without the ace, kings
     and queens of short suits), make a side suit void where possible, keep the trumps.
-    Null: keep the suits whose low cards can always duck.
+    Null: keep the suits whose low cards can always duck. With ``voids`` (the ``Style``
+    option) a side suit emptied counts a further ``VOID_WORTH``: a blank card is a loser
+    the count did not see (the defenders lead it when they like), a void lets him ruff.
     """
     n = cards.bit_count() - 10
     if n <= 0:
@@ -177,7 +179,18 @@ def discard(cards: int, game: int) -> int:
         rest = sorted((c for c in range(32) if cards >> c & 1 and trumps >> c & 1),
                       key=order.index, reverse=True)
         side += rest[: n - len(side)]
+    if voids:
+        return _best_set(cards, side, n, lambda m: suit_strength(m, game)
+                         + VOID_WORTH * _side_voids(m, game))
     return _best_set(cards, side, n, lambda m: suit_strength(m, game))
+
+
+VOID_WORTH = 0.75
+
+
+def _side_voids(hand: int, game: int) -> int:
+    """How many side suits (not the trump suit) ``hand`` holds no card of."""
+    return sum(1 for s in range(4) if s != game and not hand & SUIT_MASKS[s] & ~JACKS)
 
 
 def _best_set(cards: int, candidates: list[int], n: int, score_of: Callable[[int], float]) -> int:
@@ -221,6 +234,20 @@ class Style:
       gives points to a partner whose card the declarer cannot beat;
     - ``play``: the second hand takes a trick with a card the third can beat only by ruffing,
       unless that player has shown void in the led suit (the 2025 player feared every ruff).
+    - ``leads``: a defender's lead by where the declarer sits (long suit through him, short
+      suit up to him), a low card for the partner to ruff, never from a ten guarded once,
+      low cards into the declarer's void (it costs him a trump), never points into it.
+    - ``drawing``: the declarer draws trumps only with three or more, more than the
+      defenders hold, or two against at most two; else he keeps them and cashes side cards.
+    - ``discards``: a defender who cannot follow throws the fewest points but keeps his
+      trumps and the guard of a ten, rather from a short suit or one the declarer is void in.
+    - ``voids``: the declarer's discard values an emptied side suit (``discard(voids=True)``),
+      as experts put away a blank card or a short suit rather than points from a long one.
+    - ``banking``: a player who takes a trick takes it with his card of the most points but
+      no jack (a trump ace or ten kept back may fall to a jack later): the last hand with
+      any winning card, the second hand only with one the third hand cannot beat.
+    - ``jacks``: a declarer drawing trumps without the top one leads his lowest jack rather
+      than his lowest trump (in a suit game, while the defenders hold two trumps or more).
 
     >>> Style.legacy().grand, Style().without("grand").grand, Style().without("grand").play
     (False, False, True)
@@ -231,6 +258,12 @@ class Style:
     bidding: bool = False
     defence: bool = False
     play: bool = True
+    leads: bool = True
+    drawing: bool = True
+    discards: bool = True
+    voids: bool = True
+    banking: bool = True
+    jacks: bool = False
 
     @classmethod
     def legacy(cls) -> Style:

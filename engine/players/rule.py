@@ -37,7 +37,7 @@ from engine.actions import (
     Push,
     TakeSkat,
 )
-from engine.cards import RANK_POINTS
+from engine.cards import JACKS, RANK_POINTS, SUIT_MASKS
 from engine.contract import GameType
 from engine.game import Phase
 from engine.players import evaluate as ev
@@ -128,7 +128,7 @@ class RulePlayer:
             plain = [a for a in declares if a.contract.game == game and not a.contract.ouvert]
             return (plain or declares)[0]
         game = view.game_type if view.game_type is not None else GameType.GRAND
-        away = ev.discard(view.hand, int(game))
+        away = ev.discard(view.hand, int(game), self.style.voids)
         card = min(_bits(away))
         return next(a for a in legal if isinstance(a, Discard) and a.card == card)
 
@@ -174,6 +174,8 @@ class RulePlayer:
         winning = legal & BEATS[g][trick[w]]
         defence = self.style.defence and not me_decl
         decl = view.declarer if view.declarer is not None else 0
+        throw = (self.style.discards and not me_decl
+                 and not legal & FOLLOW[g][trick[0]])
         if partner_wins:
             if last:
                 return self._smear(legal, g)
@@ -181,7 +183,7 @@ class RulePlayer:
             # unless no card the declarer may hold beats it
             if defence and not BEATS[g][trick[w]] & outstanding & ~view.voids[decl]:
                 return self._smear(legal, g)
-            return self._cheapest(legal, g)
+            return self._throw(view, legal, g, decl) if throw else self._cheapest(legal, g)
         if winning:
             trick_points = sum(RANK_POINTS[c & 7] for c in trick)
             if defence and not last:
@@ -202,9 +204,48 @@ class RulePlayer:
             if last or self._sure(winning, g, threat):
                 if last and trick_points == 0 and not me_decl and winning == legal:
                     return self._cheapest(winning, g)
+                if self.style.banking and (last or trick_points > 0 or me_decl):
+                    # the trick is mine whatever I lay: bank the most points with it (a
+                    # trump ace or ten kept back may fall to a jack later), never a jack;
+                    # the second hand only with a card the third cannot beat
+                    bank = [c for c in _bits(winning) if c & 7 != 4
+                            and (last or not BEATS[g][c] & threat)]
+                    if bank:
+                        return max(bank, key=lambda c: (RANK_POINTS[c & 7], -POWER[g][c]))
                 if last or trick_points > 0 or me_decl:
                     return self._cheapest_winner(winning, g)
-        return self._cheapest(legal, g)
+        return self._throw(view, legal, g, decl) if throw else self._cheapest(legal, g)
+
+    @staticmethod
+    def _throw(view: SeatView, legal: int, g: int, decl: int) -> int:
+        """A defender's discard when he cannot follow: the ``discards`` option.
+
+        The fewest points, but no trump (it ruffs later), no card guarding a ten (ten and
+        one more: alone the ten falls to the ace), rather from a short suit (a void lets him
+        ruff) or one the declarer is void in (those cards cannot win a trick).
+        """
+        trumps = TRUMPS[g]
+        power = POWER[g]
+        hand = view.hand
+        decl_void = view.voids[decl]
+
+        def cost(c: int) -> tuple[float, int]:
+            v = float(RANK_POINTS[c & 7])
+            if trumps >> c & 1:
+                return v + 6.0 + (8.0 if c & 7 == 4 else 0.0), power[c]
+            s = c >> 3
+            suit = hand & SUIT_MASKS[s] & ~trumps
+            n = suit.bit_count()
+            ten = 8 * s + 3
+            if c != ten and suit >> ten & 1 and not suit >> (8 * s + 7) & 1 and n == 2:
+                v += 6.0
+            if n == 1:
+                v -= 0.5
+            if decl_void >> c & 1:
+                v -= 0.3
+            return v, power[c]
+
+        return min(_bits(legal), key=cost)
 
     def _lead(self, view: SeatView, legal: int, g: int, outstanding: int, me_decl: bool) -> int:
         trumps = TRUMPS[g]
@@ -216,7 +257,16 @@ class RulePlayer:
                 top = max(_bits(mine), key=lambda c: power[c])
                 if all(power[top] > power[c] for c in _bits(others_trumps)):
                     return top
-                return min(_bits(mine), key=lambda c: power[c])
+                n_mine, n_out = mine.bit_count(), others_trumps.bit_count()
+                if not self.style.drawing or (n_mine >= 3 or n_mine > n_out
+                                              or (n_mine >= 2 and n_out <= 2)):
+                    jacks = mine & JACKS
+                    if self.style.jacks and jacks and n_out >= 2 and g != GameType.GRAND:
+                        # draw with a jack: a small trump lets a defender win cheaply
+                        # with a small one of his and his partner smear on it
+                        return min(_bits(jacks), key=lambda c: power[c])
+                    return min(_bits(mine), key=lambda c: power[c])
+                # too few trumps to draw theirs: keep them for control, cash side cards
             cash = self._top_side_cards(legal, g, outstanding)
             if cash:
                 return max(cash, key=lambda c: RANK_POINTS[c & 7])
@@ -231,6 +281,8 @@ class RulePlayer:
                 if not (decl_void >> c & 1)]
         if cash:
             return max(cash, key=lambda c: RANK_POINTS[c & 7])
+        if self.style.leads:
+            return self._defender_lead(view, legal, g, decl)
         side = legal & ~trumps
         safe = side & ~decl_void
         if safe:
@@ -238,6 +290,54 @@ class RulePlayer:
         if side:
             return self._cheapest(side, g)
         return self._cheapest(legal, g)
+
+    def _defender_lead(self, view: SeatView, legal: int, g: int, decl: int) -> int:
+        """A defender's lead when no side card stands: the ``leads`` option.
+
+        - partner void in a side suit and not in trumps, the declarer playing before him:
+          a low card of it for the partner to ruff;
+        - else the lowest card of a side suit chosen by where the declarer sits: next to
+          play ("short way"), the longest suit, so he must guess in front of the partner;
+          last ("long way"), the shortest, so the partner can take it cheaply and the
+          leader ruffs later; never from a ten guarded by one card only (the ten would
+          stand blank), nor a point card when a blank one will do;
+        - a suit the declarer has shown void in is led with a card without points (it costs
+          him a trump), never with points (he ruffs them in);
+        - trumps only when nothing else is left.
+        """
+        trumps = TRUMPS[g]
+        side = legal & ~trumps
+        if not side:
+            return self._cheapest(legal, g)
+        partner = 3 - view.pos - decl
+        decl_next = decl == (view.pos + 1) % 3
+        decl_void = view.voids[decl]
+        if decl_next and not view.voids[partner] & trumps:
+            ruff = side & view.voids[partner] & ~decl_void
+            if ruff:
+                return self._cheapest(ruff, g)
+        power = POWER[g]
+        best_key: tuple[float, ...] | None = None
+        best = -1
+        for s in range(4):
+            suit = side & SUIT_MASKS[s]
+            if not suit:
+                continue
+            low = min(_bits(suit), key=lambda c: (RANK_POINTS[c & 7], power[c]))
+            n = suit.bit_count()
+            cost = float(RANK_POINTS[low & 7])
+            ten_guard = (suit >> (8 * s + 3) & 1 and not suit >> (8 * s + 7) & 1
+                         and n == 2 and low & 7 != 3)
+            if ten_guard:
+                cost += 8.0
+            if decl_void & suit:
+                cost += -1.0 if cost == 0 else 20.0
+            # long suit through a declarer who plays next, short one when he plays last
+            cost += -0.3 * n if decl_next else 0.3 * n
+            key = (cost, power[low])
+            if best_key is None or key < best_key:
+                best_key, best = key, low
+        return best if best >= 0 else self._cheapest(side, g)
 
     @staticmethod
     def _top_side_cards(legal: int, g: int, outstanding: int) -> list[int]:
@@ -352,7 +452,7 @@ def choose_game(cards: int, bid: int, style: ev.Style | None = None,
     ten = cards
     options = []
     for g in range(6):
-        away = ev.discard(cards, g) if cards.bit_count() > 10 else 0
+        away = ev.discard(cards, g, style.voids) if cards.bit_count() > 10 else 0
         ten = cards & ~away
         if g == ev.NULL:
             value = 23

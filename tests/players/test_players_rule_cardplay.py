@@ -1,0 +1,112 @@
+"""The rule player's card-play options against XSkat (issue 12): each rule chooses the card an
+expert would where the 2025 player did not (docs/players.md, "Card play")."""
+
+from __future__ import annotations
+
+from engine.actions import Bid, Declare, Pass, Play
+from engine.cards import Card, parse_mask
+from engine.contract import Contract
+from engine.deal import Deal
+from engine.game import ISKO, Game, Phase
+from engine.players import evaluate as ev
+from engine.players.base import SeatView
+from engine.players.rule import RulePlayer
+
+ALL = 0xFFFFFFFF
+
+
+def _game(hands: dict[int, str], declarer: int, contract: str) -> Game:
+    """A hand game of ``declarer`` on these hands (the rest dealt to the third seat and the
+    skat), right after the declaration: forehand is to lead."""
+    masks = {p: parse_mask(h) for p, h in hands.items()}
+    rest = [c for c in range(32) if not sum(masks.values()) >> c & 1]
+    for p in range(3):
+        if p not in masks:
+            masks[p], rest = sum(1 << c for c in rest[:10]), rest[10:]
+    g = Game(Deal((masks[0], masks[1], masks[2]), sum(1 << c for c in rest)), ISKO)
+    g.replay({0: [Pass(1), Pass(2), Bid(0, 18)], 1: [Bid(1, 18), Pass(0), Pass(2)],
+              2: [Pass(1), Bid(2, 18), Pass(0)]}[declarer])
+    g.push(Declare(declarer, Contract.parse(contract)))
+    assert g.phase == Phase.PLAY
+    return g
+
+
+def _card(style: ev.Style, g: Game) -> str:
+    action = RulePlayer(0, style=style).choose(SeatView.of(g, g.to_act))
+    assert isinstance(action, Play)
+    return str(action.card)
+
+
+CARD_OPTIONS = ("leads", "drawing", "discards", "voids", "banking")
+NEW = OLD = ev.Style()
+for _name in CARD_OPTIONS:
+    NEW, OLD = NEW.with_(_name), OLD.without(_name)
+DEFENDER = "H7 H8 H9 HK C7 C8 D8 S7 S8 CQ"  # hearts long, clubs two, diamonds one
+
+
+def test_a_defender_leads_his_long_suit_through_a_declarer_who_plays_next() -> None:
+    g = _game({0: DEFENDER}, declarer=1, contract="SH")
+    assert _card(NEW, g) == "H7"
+    assert _card(OLD, g) != _card(NEW, g)
+
+
+def test_a_defender_leads_his_short_suit_up_to_a_declarer_who_plays_last() -> None:
+    g = _game({0: DEFENDER}, declarer=2, contract="SH")
+    assert _card(NEW, g) == "D8"
+    assert _card(OLD, g) != _card(NEW, g)
+
+
+def test_a_defender_does_not_lead_away_the_guard_of_his_ten() -> None:
+    # short suit up to the declarer, but the short hearts are ten and seven
+    g = _game({0: "HT H7 C7 C8 C9 D7 D8 D9 S7 S8"}, declarer=2, contract="SH")
+    assert _card(NEW, g) in ("C7", "D7")
+
+
+def test_a_declarer_short_of_trumps_cashes_his_aces_before_leading_one() -> None:
+    # two small trumps against nine: drawing would only give the defenders the lead
+    g = _game({0: "S7 S8 CA CK C9 HA H9 H8 DA D7"}, declarer=0, contract="SH")
+    assert _card(NEW, g) in ("CA", "HA", "DA")
+    assert _card(OLD, g) == "S7"
+    # with four trumps he draws theirs first
+    g = _game({0: "S7 S8 S9 SQ CA CK HA H9 DA D7"}, declarer=0, contract="SH")
+    assert _card(NEW, g) == "S7"
+
+
+def test_a_defender_who_cannot_follow_keeps_the_guard_of_his_ten() -> None:
+    g = _game({0: "CA CK CQ C9 SJ HJ DJ SA ST S9", 1: "HT H7 D7 D8 D9 DK S7 S8 SK DA"},
+              declarer=0, contract="SH")
+    g.push(Play(0, Card.C9))  # no points: not worth a trump
+    assert g.to_act == 1 and not SeatView.of(g, 1).hand & 0xFF   # void in clubs
+    assert _card(NEW, g) == "D7"
+    assert _card(OLD, g) == "H7"
+
+
+def test_the_last_hand_takes_a_trick_with_its_trump_ace_not_the_seven() -> None:
+    g = _game({0: "CA CK CQ SK SQ HK HQ DK DQ D9", 2: "HA H7 HJ SA ST S7 DA DT D7 D8"},
+              declarer=2, contract="HH")
+    g.push(Play(0, Card.CA))
+    g.push(Play(1, Card.C7))
+    assert _card(NEW, g) == "HA"   # 11 more points, safe from the jacks
+    assert _card(OLD, g) == "H7"
+
+
+def test_the_second_hand_banks_only_with_a_card_the_third_cannot_beat() -> None:
+    # the declarer in second hand over a small spade: ace and ten both stand (he holds the
+    # ace), so the ace goes on; the 2025 player took it with the queen, which the king beats
+    g = _game({0: "S7 CK CQ C9 HK HQ DK DQ D9 D8", 1: "SA ST SQ CA CT HA HT DA DT H7"},
+              declarer=1, contract="CH")
+    g.push(Play(0, Card.S7))
+    assert _card(NEW, g) == "SA"
+    assert _card(OLD, g) == "SQ"
+    # without the ace neither ten nor queen stands: no ten goes on, the cheapest card
+    g = _game({0: "S7 CK CQ C9 HK HQ DK DQ D9 D8", 1: "S8 ST SQ CA CT HA HT DA DT H7"},
+              declarer=1, contract="CH")
+    g.push(Play(0, Card.S7))
+    assert _card(NEW, g) == _card(OLD, g) == "S8"
+
+
+def test_the_discard_makes_a_void_with_the_voids_option() -> None:
+    twelve = parse_mask("C7 CK SJ SK SA H7 H9 HJ HA D7 H8 DK")
+    assert ev.discard(twelve, 2) == parse_mask("CK DK")             # points away
+    # clubs or diamonds void (4 points either way): he can ruff the defenders' ace there
+    assert ev.discard(twelve, 2, voids=True) in (parse_mask("C7 CK"), parse_mask("D7 DK"))

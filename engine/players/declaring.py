@@ -56,7 +56,7 @@ from engine.cards import JACKS, mask_points
 from engine.contract import BID_VALUES, Contract, GameType, next_bid
 from engine.players import evaluate as ev
 from engine.players.base import SeatView
-from engine.players.rule import RulePlayer
+from engine.players.rule import RulePlayer, choose_game
 from engine.players.solver import SearchLimitReached, SearchTimedOut, Solver
 from engine.scoring import suit_grand_value
 
@@ -295,12 +295,14 @@ class Play:
         return won, won and self.margin >= GUESS_SCHNEIDER
 
 
-def pickup_plays(cards: int, bid: int, limit: int = 4) -> list[Play]:
-    """The plays worth solving for twelve cards, the evaluation's first choice first.
+def pickup_plays(cards: int, bid: int, limit: int = 4, forehand: bool = False) -> list[Play]:
+    """The plays worth solving for twelve cards, the rule player's choice first.
 
     Game types whose value cannot reach the bid even with schneider are left out; the rest
     are kept within ``KEEP_WITHIN`` of the best strength margin, grand (two jacks or more)
-    within ``GRAND_WITHIN``, null from a margin of ``NULL_FROM``.
+    within ``GRAND_WITHIN``, null from a margin of ``NULL_FROM``. Grand is counted as the
+    rule player counts it (``grand_score``): the 2025 count found about a third of the
+    grands the anchor and the perfect-information player declare.
     """
     options = []
     for g in range(6):
@@ -309,6 +311,10 @@ def pickup_plays(cards: int, bid: int, limit: int = 4) -> list[Play]:
         if g == NULL:
             margin = ev.null_strength(ten) - 8.5
             if bid > 46:
+                continue
+        elif g == GRAND:
+            margin = ev.grand_score(ten, forehand) - ev.GRAND_NEED
+            if ev.game_value(cards, g) + ev.BASE_VALUES[g] < bid:
                 continue
         else:
             margin = ev.suit_strength(ten, g) - 9.0
@@ -328,18 +334,21 @@ def pickup_plays(cards: int, bid: int, limit: int = 4) -> list[Play]:
             keep = margin >= NULL_FROM
         if keep or not out:
             out.append(Play(g, away, margin))
+    chosen = choose_game(cards, bid, ev.Style(), forehand)
+    out.sort(key=lambda p: p.game != chosen)  # stable: the rest keep their order
     return out[:limit]
 
 
-def suit_limit(hand: int) -> int:
-    """The evaluation's bid limit from suit and grand games alone (null is searched).
+def suit_limit(hand: int, forehand: bool = False) -> int:
+    """The rule player's bid limit from suit and grand games alone (null is searched).
 
     >>> from engine.cards import parse_mask
     >>> suit_limit(parse_mask("C7 C8 C9 S7 S8 S9 H7 H8 D7 D8"))  # a null hand: not here
     0
+    >>> suit_limit(parse_mask("CJ SJ HJ CA CT SA ST HA D7 D8"))  # grand "with 3"
+    96
     """
-    return max((e.game_value for e in ev.estimates(hand)
-                if e.game != NULL and e.strength + ev.SKAT_WORTH >= 9.0), default=0)
+    return ev.styled_bid_limit(hand, ev.Style(), forehand, null=False)
 
 
 def hand_games(hand: int, bid: int) -> list[Play]:
@@ -467,11 +476,13 @@ class Declaring:
         # double-dummy worlds, where the defenders see every card, are far too pessimistic for
         # an ordinary suit game); the search may raise it (grand, hand games, schneider) and
         # alone decides null. Hopeless hands are passed without search.
-        plain = suit_limit(view.hand)
+        plain = suit_limit(view.hand, view.pos == 0)
         if self.truth is None and plain >= level:
             self.last_bid_limit = plain
             return yes
-        if self.truth is None and ev.bid_limit(view.hand, bonus=3.0) < level:
+        if self.truth is None and max(
+                ev.bid_limit(view.hand, bonus=3.0),
+                ev.styled_bid_limit(view.hand, ev.Style(), view.pos == 0, bonus=3.0)) < level:
             self.last_bid_limit = plain
             return pass_
         e = self._bidding_worlds(view)
@@ -550,7 +561,7 @@ class Declaring:
                     hands[(pos + 2) % 3] = sum(1 << c for c in rest[10:])
                     groups.append((hands, skat))
             twelve = hand | skat
-            plays = pickup_plays(twelve, 0, limit=3)
+            plays = pickup_plays(twelve, 0, limit=3, forehand=pos == 0)
             gi = len(e.groups)
             solved = []
             for hands, skat in groups:
@@ -599,7 +610,7 @@ class Declaring:
     def plan(self, cards: int, bid: int, pos: int, bidding: Iterable[Action] = ()
              ) -> tuple[Contract, Play]:
         """(contract, play) for these twelve cards at this bid."""
-        plays = pickup_plays(cards, bid)
+        plays = pickup_plays(cards, bid, forehand=pos == 0)
         if not plays:  # nothing reaches the bid: the evaluation's strongest
             g = ev.best_contract(cards & ~ev.discard(cards, GRAND)).game
             return Contract(GameType(g)), Play(g, ev.discard(cards, g))

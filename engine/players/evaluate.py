@@ -405,8 +405,9 @@ def held_level(hand: int, game: int) -> int:
 
 
 def styled_bid_limit(hand: int, style: Style, forehand: bool = False,
-                     bonus: float = 0.0) -> int:
-    """The bid limit under ``style`` (``bid_limit`` itself when every option is off).
+                     bonus: float = 0.0, null: bool = True) -> int:
+    """The bid limit under ``style`` (``bid_limit`` itself when every option is off);
+    ``null=False`` leaves null out (a searching player decides null itself).
 
     >>> from engine.cards import parse_mask
     >>> null = parse_mask("C7 C9 CJ S7 SA H7 HA D7 D8 D9")  # spades and hearts unsafe
@@ -416,7 +417,7 @@ def styled_bid_limit(hand: int, style: Style, forehand: bool = False,
     >>> styled_bid_limit(without3, Style()), styled_bid_limit(without3, Style(bidding=True))
     (40, 20)
     """
-    if not (style.grand or style.null or style.bidding):
+    if not (style.grand or style.null or style.bidding) and null:
         return bid_limit(hand, bonus)
     best = 0
     for g in range(5):
@@ -427,6 +428,8 @@ def styled_bid_limit(hand: int, style: Style, forehand: bool = False,
         if ok:
             level = held_level(hand, g) if style.bidding else abs(matadors(hand, g)) + 1
             best = max(best, BASE_VALUES[g] * level)
+    if not null:
+        return best
     if style.null:
         if null_biddable(hand, forehand):
             best = max(best, NULL_VALUES[(False, False)])

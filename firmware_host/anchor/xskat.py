@@ -255,10 +255,13 @@ class XSkatTable:
         self.history: list[str] = []
         self._buf = b""
         self.label = f"deal {deal.to_iss() if hasattr(deal, 'to_iss') else deal}"
-        self.proc = subprocess.Popen(
-            [binary, str(len(self.ours)), str(self.dealer), str(seed % 2_000_000_000 + 1)],
-            stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
-        )
+        try:
+            self.proc = subprocess.Popen(
+                [binary, str(len(self.ours)), str(self.dealer), str(seed % 2_000_000_000 + 1)],
+                stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+            )
+        except OSError as exc:
+            raise XSkatError(f"XSkat: cannot start {binary}: {exc.strerror or exc}") from None
         self._write(game_file(deal))
 
     # ------------------------------------------------------------ the process

@@ -158,6 +158,11 @@ def test_nonsense_and_illegal_decisions_are_refused(tmp_path: Path) -> None:
             t.close()
 
 
+def test_a_missing_binary_is_named() -> None:
+    with pytest.raises(XSkatError, match="cannot start /nonexistent/xskat-table"):
+        XSkatTable("/nonexistent/xskat-table", Deal.shuffled(1), (1,), 1)
+
+
 def test_house_rules_are_refused_by_the_factory() -> None:
     with pytest.raises(XSkatError, match="plain ISkO"):
         XSkatPlayers("/nonexistent").table(Deal.shuffled(1), (1,), 1,

@@ -248,6 +248,15 @@ class Style:
       any winning card, the second hand only with one the third hand cannot beat.
     - ``jacks``: a declarer drawing trumps without the top one leads his lowest jack rather
       than his lowest trump (in a suit game, while the defenders hold two trumps or more).
+    - ``losers``: in the grand count a side-suit loser costs a full trick, not half (against
+      XSkat's defence the grands our count called safe were lost a fifth of the time).
+    - ``keepjacks``: a card given away counts a jack as 5 points, not 2: a king or queen
+      goes before a jack (the 2025 player threw a jack under a higher one as its cheapest).
+    - ``giveaway``: a declarer with nothing standing to lead gives the lowest card of his
+      longest side suit in grand, of his shortest in a suit game, never the small card beside
+      a ten without its ace.
+    - ``careful``: the bidding counts the skat a trick less (``bonus`` -1 of
+      ``styled_bid_limit``); ``bold`` half a trick more (``bonus`` +0.5).
 
     >>> Style.legacy().grand, Style().without("grand").grand, Style().without("grand").play
     (False, False, True)
@@ -264,6 +273,16 @@ class Style:
     voids: bool = True
     banking: bool = True
     jacks: bool = False
+    losers: bool = False
+    keepjacks: bool = False
+    giveaway: bool = False
+    careful: bool = False
+    bold: bool = False
+
+    @property
+    def grand_loser(self) -> float:
+        """What a side-suit loser costs in the grand count (``losers`` doubles it)."""
+        return 1.0 if self.losers else 0.5
 
     @classmethod
     def legacy(cls) -> Style:
@@ -355,7 +374,7 @@ def _standing(hand: int, s: int, grand: bool) -> tuple[int, int]:
 GRAND_JACK_WORTH = {4: 2.5, 12: 2.0, 20: 1.75, 28: 1.5}  # CJ SJ HJ DJ
 
 
-def grand_score(hand: int, forehand: bool = False) -> float:
+def grand_score(hand: int, forehand: bool = False, loser: float = 0.5) -> float:
     """The 2026 grand count of ten cards (the lead is worth 0.5).
 
     Jacks (the club jack most), standing side cards 1 each (ace, ace-ten, a long suit
@@ -380,7 +399,7 @@ def grand_score(hand: int, forehand: bool = False) -> float:
         run, losers = _standing(hand, s, True)
         score += run
         ten_loose = hand >> (8 * s + TEN) & 1 and not hand >> (8 * s + ACE) & 1
-        score -= 1.5 * ten_loose + 0.5 * (losers - ten_loose)
+        score -= 1.5 * ten_loose + loser * (losers - ten_loose)
     return score + (0.5 if forehand else 0.0)
 
 
@@ -422,7 +441,8 @@ def styled_bid_limit(hand: int, style: Style, forehand: bool = False,
     best = 0
     for g in range(5):
         if g == GRAND and style.grand:
-            ok = grand_score(hand, forehand) + GRAND_SKAT_WORTH + bonus >= GRAND_NEED
+            ok = grand_score(hand, forehand, style.grand_loser) + GRAND_SKAT_WORTH + bonus \
+                >= GRAND_NEED
         else:
             ok = suit_strength(hand, g) + SKAT_WORTH + bonus >= 9.0
         if ok:

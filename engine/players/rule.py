@@ -87,7 +87,10 @@ class RulePlayer:
         return legal[0]
 
     def bidding(self, view: SeatView, legal: list[Action]) -> Action:
-        limit = ev.styled_bid_limit(view.hand, self.style, view.pos == 0, self.boldness)
+        # ``careful``: a skat worth a trick less, ``bold``: half a trick more
+        bonus = (self.boldness - (1.0 if self.style.careful else 0.0)
+                 + (0.5 if self.style.bold else 0.0))
+        limit = ev.styled_bid_limit(view.hand, self.style, view.pos == 0, bonus)
         self.last_bid_limit = limit
         bids = sorted((a for a in legal if isinstance(a, Bid)), key=lambda a: a.value)
         if bids:
@@ -110,7 +113,8 @@ class RulePlayer:
             else:
                 value, need = ev.game_value(view.hand, e.game, hand=True), 9.0
                 if e.game == ev.GRAND and self.style.grand:
-                    strength, need = ev.grand_score(view.hand, view.pos == 0), ev.GRAND_NEED
+                    strength = ev.grand_score(view.hand, view.pos == 0, self.style.grand_loser)
+                    need = ev.GRAND_NEED
             if value >= view.bid and strength >= need + HAND_GAME_MARGIN:
                 best = best or e
         if best is not None:
@@ -271,6 +275,8 @@ class RulePlayer:
             if cash:
                 return max(cash, key=lambda c: RANK_POINTS[c & 7])
             side = legal & ~trumps
+            if side and self.style.giveaway:
+                return self._giveaway(side, g)
             if side:
                 return self._cheapest(side, g)
             return max(_bits(legal), key=lambda c: power[c])
@@ -339,6 +345,32 @@ class RulePlayer:
                 best_key, best = key, low
         return best if best >= 0 else self._cheapest(side, g)
 
+    def _giveaway(self, side: int, g: int) -> int:
+        """The declarer's lead when nothing stands: the ``giveaway`` option.
+
+        The lowest card of a side suit, not the small card beside a ten without its ace (the
+        ten would stand blank); in grand from the longest suit (its rest stands once the
+        defenders' high cards are out), in a suit game from the shortest (a void to ruff).
+        """
+        power = POWER[g]
+        best_key: tuple[float, int] | None = None
+        best = -1
+        for s in range(4):
+            suit = side & SUIT_MASKS[s]
+            if not suit:
+                continue
+            low = min(_bits(suit), key=lambda c: (RANK_POINTS[c & 7], power[c]))
+            n = suit.bit_count()
+            cost = float(RANK_POINTS[low & 7])
+            ten = 8 * s + 3
+            if low != ten and suit >> ten & 1 and not suit >> (8 * s + 7) & 1 and n == 2:
+                cost += 4.0
+            cost += -0.3 * n if g == GameType.GRAND else 0.3 * n
+            key = (cost, power[low])
+            if best_key is None or key < best_key:
+                best_key, best = key, low
+        return best if best >= 0 else self._cheapest(side, g)
+
     @staticmethod
     def _top_side_cards(legal: int, g: int, outstanding: int) -> list[int]:
         """Side cards no outstanding card of their suit can beat (aces, tens after the ace)."""
@@ -356,10 +388,13 @@ class RulePlayer:
         """Does some winning card also beat everything the last player could lay?"""
         return any(not BEATS[g][c] & outstanding for c in _bits(winning))
 
-    @staticmethod
-    def _cheapest(mask: int, g: int) -> int:
+    def _cheapest(self, mask: int, g: int) -> int:
         power = POWER[g]
         trumps = TRUMPS[g]
+        if self.style.keepjacks:
+            # a jack is worth 2 points but is a high trump: give a king (4) rather
+            return min(_bits(mask), key=lambda c: (5 if c & 7 == 4 else RANK_POINTS[c & 7],
+                                                   trumps >> c & 1, power[c]))
         return min(_bits(mask), key=lambda c: (RANK_POINTS[c & 7], trumps >> c & 1, power[c]))
 
     @staticmethod
@@ -461,7 +496,7 @@ def choose_game(cards: int, bid: int, style: ev.Style | None = None,
             else:
                 strength, need = ev.null_strength(ten), 8.5
         elif g == ev.GRAND and style.grand:
-            strength, need = ev.grand_score(ten, forehand), ev.GRAND_NEED
+            strength, need = ev.grand_score(ten, forehand, style.grand_loser), ev.GRAND_NEED
             value = ev.game_value(cards, g)
         else:
             strength, need, value = ev.suit_strength(ten, g), 9.0, ev.game_value(cards, g)

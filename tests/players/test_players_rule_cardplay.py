@@ -10,7 +10,7 @@ from engine.deal import Deal
 from engine.game import ISKO, Game, Phase
 from engine.players import evaluate as ev
 from engine.players.base import SeatView
-from engine.players.rule import RulePlayer
+from engine.players.rule import RulePlayer, choose_game
 
 ALL = 0xFFFFFFFF
 
@@ -110,3 +110,43 @@ def test_the_discard_makes_a_void_with_the_voids_option() -> None:
     assert ev.discard(twelve, 2) == parse_mask("CK DK")             # points away
     # clubs or diamonds void (4 points either way): he can ruff the defenders' ace there
     assert ev.discard(twelve, 2, voids=True) in (parse_mask("C7 CK"), parse_mask("D7 DK"))
+
+
+# Options measured against XSkat and left off (docs/players.md): they still do what they say.
+
+
+def test_the_jacks_option_draws_trumps_with_a_jack() -> None:
+    g = _game({0: "HJ DJ S7 S8 S9 CA CK HA H9 D7"}, declarer=0, contract="SH")
+    assert _card(NEW.with_("jacks"), g) == "DJ"   # the club and spade jacks are out
+    assert _card(NEW, g) == "S7"
+
+
+def test_the_keepjacks_option_gives_a_king_before_a_jack() -> None:
+    # the declarer draws with the club jack: the defender must give a trump
+    g = _game({0: "CJ SJ SA ST S9 HA HT DA DT CA", 1: "DJ SK C7 C8 H7 H8 H9 D7 D8 D9"},
+              declarer=0, contract="SH")
+    g.push(Play(0, Card.CJ))
+    assert _card(NEW, g) == "DJ"                   # two points, the fewest
+    assert _card(NEW.with_("keepjacks"), g) == "SK"
+
+
+def test_the_giveaway_option_leads_the_long_suit_in_grand() -> None:
+    # all the jacks are his, nothing else stands: a small heart from four
+    g = _game({0: "CJ SJ HJ DJ C7 H7 H8 H9 HK DQ"}, declarer=0, contract="GH")
+    assert _card(NEW.with_("giveaway"), g) == "H7"
+    assert _card(NEW, g) == "C7"
+
+
+def test_the_losers_and_careful_options_count_more_strictly() -> None:
+    twelve = parse_mask("C8 CJ CQ SJ H7 H8 H9 HK DT DA D9 DJ")  # three jacks, four small hearts
+    assert choose_game(twelve, 18, NEW, True) == ev.GRAND
+    assert choose_game(twelve, 18, NEW.with_("losers"), True) != ev.GRAND
+    # middlehand bids first; four small clubs and a jack, an ace-ten: "without 3" in clubs
+    g = _game({1: "C9 CQ CK SQ HT HA D7 D9 DJ DA"}, declarer=1, contract="CH")
+    g = Game(g.deal, ISKO)
+    limits = []
+    for style in (NEW, NEW.with_("careful")):
+        p = RulePlayer(0, style=style)
+        p.choose(SeatView.of(g, 1))
+        limits.append(p.last_bid_limit)
+    assert limits[0] == 48 and limits[1] is not None and limits[1] < 48

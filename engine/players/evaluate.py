@@ -277,7 +277,7 @@ class Style:
     keepjacks: bool = False
     giveaway: bool = False
     careful: bool = False
-    bold: bool = False
+    bold: bool = True
 
     @property
     def grand_loser(self) -> float:

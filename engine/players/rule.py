@@ -46,6 +46,8 @@ from engine.trick import BEATS, FOLLOW, POWER, TRUMPS
 
 # A hand game only with a margin: the skat would otherwise be worth about a trick.
 HAND_GAME_MARGIN = 2.0
+# ``bold``: what the bidding adds to the count (measured against XSkat, docs/players.md)
+BOLD = 0.5
 
 
 def _bits(mask: int) -> list[int]:
@@ -89,7 +91,7 @@ class RulePlayer:
     def bidding(self, view: SeatView, legal: list[Action]) -> Action:
         # ``careful``: a skat worth a trick less, ``bold``: half a trick more
         bonus = (self.boldness - (1.0 if self.style.careful else 0.0)
-                 + (0.5 if self.style.bold else 0.0))
+                 + (BOLD if self.style.bold else 0.0))
         limit = ev.styled_bid_limit(view.hand, self.style, view.pos == 0, bonus)
         self.last_bid_limit = limit
         bids = sorted((a for a in legal if isinstance(a, Bid)), key=lambda a: a.value)

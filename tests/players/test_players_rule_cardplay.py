@@ -150,3 +150,15 @@ def test_the_losers_and_careful_options_count_more_strictly() -> None:
         p.choose(SeatView.of(g, 1))
         limits.append(p.last_bid_limit)
     assert limits[0] == 48 and limits[1] is not None and limits[1] < 48
+
+
+def test_the_bold_option_bids_a_hand_the_plain_count_passes() -> None:
+    # middlehand: five small hearts with the red jacks, ace and ten of clubs: a count
+    # half a trick short of a game with the skat, which ``bold`` bids ("without 2": 30)
+    g = _game({1: "HJ DJ H9 H8 H7 CA CT S7 S8 D8"}, declarer=1, contract="HH")
+    g = Game(g.deal, ISKO)
+    plain = RulePlayer(0, style=NEW.without("bold"))
+    bold = RulePlayer(0, style=NEW.with_("bold"))
+    assert isinstance(plain.choose(SeatView.of(g, 1)), Pass)
+    assert not isinstance(bold.choose(SeatView.of(g, 1)), Pass)
+    assert plain.last_bid_limit == 0 and bold.last_bid_limit == 30

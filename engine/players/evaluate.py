@@ -257,6 +257,8 @@ class Style:
       a ten without its ace.
     - ``careful``: the bidding counts the skat a trick less (``bonus`` -1 of
       ``styled_bid_limit``); ``bold`` half a trick more (``bonus`` +0.5).
+    - ``ace``: a defender whose partner led a small side card, the declarer to play last and
+      not void in it, puts his ace of that suit on.
 
     >>> Style.legacy().grand, Style().without("grand").grand, Style().without("grand").play
     (False, False, True)
@@ -278,6 +280,7 @@ class Style:
     giveaway: bool = False
     careful: bool = False
     bold: bool = True
+    ace: bool = False
 
     @property
     def grand_loser(self) -> float:

@@ -189,6 +189,14 @@ class RulePlayer:
             # unless no card the declarer may hold beats it
             if defence and not BEATS[g][trick[w]] & outstanding & ~view.voids[decl]:
                 return self._smear(legal, g)
+            lead = trick[0]
+            if (self.style.ace and len(trick) == 1 and not TRUMPS[g] >> lead & 1
+                    and RANK_POINTS[lead & 7] <= 4 and not view.voids[decl] >> lead & 1):
+                # the partner led a small side card through me: my ace takes it before
+                # the declarer, sitting last, wins it cheaply with his ten or king
+                ace = (lead & ~7) | 7
+                if legal >> ace & 1:
+                    return ace
             return self._throw(view, legal, g, decl) if throw else self._cheapest(legal, g)
         if winning:
             trick_points = sum(RANK_POINTS[c & 7] for c in trick)

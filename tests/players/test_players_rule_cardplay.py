@@ -162,3 +162,13 @@ def test_the_bold_option_bids_a_hand_the_plain_count_passes() -> None:
     assert isinstance(plain.choose(SeatView.of(g, 1)), Pass)
     assert not isinstance(bold.choose(SeatView.of(g, 1)), Pass)
     assert plain.last_bid_limit == 0 and bold.last_bid_limit == 30
+
+
+def test_the_ace_option_puts_the_ace_on_a_partners_small_lead() -> None:
+    # forehand leads a small spade; middlehand, his partner, holds the spade ace and the
+    # declarer plays last: the ace takes it before the declarer's ten or king can
+    g = _game({0: "S7 C7 C8 C9 H7 H8 H9 D7 D8 D9", 1: "SA S8 CA CK HA HK DA DK CQ HQ"},
+              declarer=2, contract="CH")
+    g.push(Play(0, Card.S7))
+    assert _card(NEW.with_("ace"), g) == "SA"
+    assert _card(NEW, g) == "S8"

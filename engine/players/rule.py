@@ -25,6 +25,7 @@ from __future__ import annotations
 
 import math
 import random
+from collections.abc import Iterator
 
 from engine.actions import (
     Action,
@@ -335,12 +336,7 @@ class RulePlayer:
         power = POWER[g]
         best_key: tuple[float, ...] | None = None
         best = -1
-        for s in range(4):
-            suit = side & SUIT_MASKS[s]
-            if not suit:
-                continue
-            low = min(_bits(suit), key=lambda c: (RANK_POINTS[c & 7], power[c]))
-            n = suit.bit_count()
+        for s, suit, low, n in _low_leads(side, g):
             cost = float(RANK_POINTS[low & 7])
             ten_guard = (suit >> (8 * s + 3) & 1 and not suit >> (8 * s + 7) & 1
                          and n == 2 and low & 7 != 3)
@@ -365,12 +361,7 @@ class RulePlayer:
         power = POWER[g]
         best_key: tuple[float, int] | None = None
         best = -1
-        for s in range(4):
-            suit = side & SUIT_MASKS[s]
-            if not suit:
-                continue
-            low = min(_bits(suit), key=lambda c: (RANK_POINTS[c & 7], power[c]))
-            n = suit.bit_count()
+        for s, suit, low, n in _low_leads(side, g):
             cost = float(RANK_POINTS[low & 7])
             ten = 8 * s + 3
             if low != ten and suit >> ten & 1 and not suit >> (8 * s + 7) & 1 and n == 2:
@@ -471,6 +462,18 @@ def win_chance(margin: float) -> float:
     games were won 41 %, 71 %, 92 %, 99 % of the time.
     """
     return 1.0 / (1.0 + math.exp(-1.5 * (margin + 1.75)))
+
+
+def _low_leads(side: int, g: int) -> Iterator[tuple[int, int, int, int]]:
+    """(suit index, its cards, its lowest card, its length) of each side suit in ``side``;
+    the lowest card is the one with the fewest points, then the least power: the card a
+    player leads to give the suit away."""
+    power = POWER[g]
+    for s in range(4):
+        suit = side & SUIT_MASKS[s]
+        if suit:
+            low = min(_bits(suit), key=lambda c: (RANK_POINTS[c & 7], power[c]))
+            yield s, suit, low, suit.bit_count()
 
 
 def grand_win_chance(margin: float) -> float:

@@ -131,38 +131,12 @@ def test_a_computer_defender_not_to_act_says_kontra_before_the_first_card(
         tmp_path: Path) -> None:
     """Kontra may be said by either defender before the first card, not only by the one to
     lay it: the computer at rearhand is asked while forehand (a person) is to play."""
-    from engine.cards import parse_mask
     from engine.players.pimc import PimcPlayer
-    from firmware_host.inputs import DeclareInput
 
-    cfg = simulated_config(computer_seats=(2,), series_length=None)
-    cfg = replace(cfg, table=replace(cfg.table, rules="pub", series_length=None),
-                  house={"kontra_re": True})
-    session = Session(cfg, Journal.open(tmp_path / "j.sqlite"), computer_seats=(2,))
-    session.players[2] = PimcPlayer(seed=1, worlds=16, workers=1)  # fixed worlds: reproducible
-    rear = parse_mask("CJ SJ CA SA HA DA CT ST HT DT")
-    middle = parse_mask("C8 C9 CQ CK S8 S9 SQ SK H8 H9")
-    rest = [c for c in range(32) if not (rear | middle) >> c & 1]
-    fore = sum(1 << c for c in rest[:10])
-    skat = sum(1 << c for c in rest[10:])
-    tags = session.config.card_tags()
-    for card in Deal((fore, middle, rear), skat).dealt_order():
-        assert session.submit(TagLaid("deal", tags[card])).accepted
+    session = _middlehand_grand_hand(
+        tmp_path, PimcPlayer(seed=1, worlds=16, workers=1),  # fixed worlds: reproducible
+        middle="C8 C9 CQ CK S8 S9 SQ SK H8 H9", rear="CJ SJ CA SA HA DA CT ST HT DT")
     table = session.table
-    assert table.deal.seats == (0, 1, 2)  # forehand, middlehand, rearhand
-    assert session.submit(Press(1, "bid", 18)).accepted
-    assert session.submit(Press(0, "pass")).accepted
-    for _ in range(120):  # the computer bids against middlehand, who holds every value
-        seat = table.seat_to_act()
-        if table.phase != "bidding":
-            break
-        if seat == 2:
-            assert session.computer_move() is not None
-        else:
-            assert session.submit(Press(1, "yes")).accepted
-    assert table.game.declarer == 1
-    assert session.submit(DeclareInput(1, "GH")).accepted
-    assert table.seat_to_act() == 0  # a person leads
     move = session.computer_move()
     assert move is not None and move.input == Press(2, "kontra")
     assert table.game.kontra == 2
@@ -192,8 +166,10 @@ class _Asked:
         return Kontra(view.pos) if self.yes else None  # type: ignore[attr-defined]
 
 
-def _declared_grand_with_a_computer_defender(tmp_path: Path) -> tuple[Session, _Asked]:
-    """Seat 2 a computer defender (not to act) before the first card of middlehand's grand."""
+def _middlehand_grand_hand(tmp_path: Path, computer: object, middle: str, rear: str
+                           ) -> Session:
+    """A pub table with Kontra/Re and ``computer`` at rearhand (seat 2): middlehand (a
+    person) holds every bid against it and declares grand hand; forehand is to lead."""
     from engine.cards import parse_mask
     from firmware_host.inputs import DeclareInput
 
@@ -202,16 +178,16 @@ def _declared_grand_with_a_computer_defender(tmp_path: Path) -> tuple[Session, _
                   house={"kontra_re": True})
     session = Session(cfg, Journal.open(tmp_path / "j.sqlite"), computer_seats=(2,))
     session.resume()
-    asked = session.players[2] = _Asked()  # type: ignore[assignment]
-    middle = parse_mask("CJ SJ HJ DJ CA CT CK SA ST HA")
-    rear = parse_mask("C7 C8 S7 S8 H7 H8 D7 D8 D9 DQ")
-    rest = [c for c in range(32) if not (rear | middle) >> c & 1]
+    session.players[2] = computer  # type: ignore[assignment]
+    mid, back = parse_mask(middle), parse_mask(rear)
+    rest = [c for c in range(32) if not (mid | back) >> c & 1]
     fore = sum(1 << c for c in rest[:10])
     skat = sum(1 << c for c in rest[10:])
     tags = session.config.card_tags()
-    for card in Deal((fore, middle, rear), skat).dealt_order():
+    for card in Deal((fore, mid, back), skat).dealt_order():
         assert session.submit(TagLaid("deal", tags[card])).accepted
     table = session.table
+    assert table.deal.seats == (0, 1, 2)  # forehand, middlehand, rearhand
     assert session.submit(Press(1, "bid", 18)).accepted
     assert session.submit(Press(0, "pass")).accepted
     while table.phase == "bidding":
@@ -222,7 +198,15 @@ def _declared_grand_with_a_computer_defender(tmp_path: Path) -> tuple[Session, _
     assert table.game.declarer == 1
     assert session.submit(DeclareInput(1, "GH")).accepted
     assert table.seat_to_act() == 0  # a person leads
-    return session, asked  # type: ignore[return-value]
+    return session
+
+
+def _declared_grand_with_a_computer_defender(tmp_path: Path) -> tuple[Session, _Asked]:
+    """Seat 2 a computer defender (not to act) before the first card of middlehand's grand."""
+    asked = _Asked()
+    session = _middlehand_grand_hand(tmp_path, asked, middle="CJ SJ HJ DJ CA CT CK SA ST HA",
+                                     rear="C7 C8 S7 S8 H7 H8 D7 D8 D9 DQ")
+    return session, asked
 
 
 def test_a_computer_seat_that_said_no_kontra_is_not_asked_again_after_a_restart(

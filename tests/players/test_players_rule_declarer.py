@@ -1,0 +1,118 @@
+"""The rule player as declarer, measured against XSkat (issue 12): the options of
+``engine.players.evaluate.Style`` for the bidding, the contract and the declarer's play.
+Each test shows a hand or position where the option changes the choice."""
+
+from __future__ import annotations
+
+from engine.actions import Discard
+from engine.cards import parse_mask
+from engine.contract import GameType
+from engine.deal import Deal
+from engine.game import Game
+from engine.players import evaluate as ev
+from engine.players.base import SeatView
+from engine.players.rule import RulePlayer, choose_game
+
+
+def _on(name: str) -> ev.Style:
+    return ev.Style().with_(name)
+
+
+def _off(name: str) -> ev.Style:
+    return ev.Style().without(name)
+
+
+def test_null_fixes_counts_the_cards_that_must_go() -> None:
+    assert ev.null_fixes(parse_mask("C7 C9 CJ CK S7 S8 S9 ST")) == 0
+    assert ev.null_fixes(parse_mask("C8")) == 1                 # the 7 leads under it
+    assert ev.null_fixes(parse_mask("S7 S8 ST SA")) == 1        # only the ace
+    assert ev.null_fixes(parse_mask("S8 S9 ST")) == 3           # no 7: all of it
+    assert ev.null_fixes(parse_mask("C7 CA HA DQ")) == 3
+
+
+def test_nullsafe_bids_null_only_when_at_most_one_card_spoils_it() -> None:
+    # the spade ten and all four diamonds (no 7) spoil it; the old count bid 23 on it
+    hand = parse_mask("S7 ST H7 H9 HJ HQ D8 D9 DJ DK")
+    assert ev.null_fixes(hand) == 5
+    assert ev.styled_bid_limit(hand, _off("nullsafe"), bonus=0.5) == 23
+    assert ev.styled_bid_limit(hand, _on("nullsafe"), bonus=0.5) == 0
+    # one card to go (the spade ace): the skat makes it safe about three times in four
+    one = parse_mask("S7 SA H7 H9 HJ HQ D7 D9 DJ DK")
+    assert ev.null_fixes(one) == 1
+    assert ev.styled_bid_limit(one, _on("nullsafe"), bonus=0.5) == 23
+
+
+def test_nullsafe_declares_no_null_with_an_unsafe_suit_left_when_a_suit_game_is_there() -> None:
+    cards = parse_mask("C7 CJ S8 ST SK H7 H9 HT HQ HA D7 DA")
+    ten = cards & ~ev.discard(cards, ev.NULL)
+    assert ev.null_unsafe_suits(ten)                           # spades stay unsafe
+    assert choose_game(cards, 18, _off("nullsafe")) == ev.NULL  # the suit games' curve
+    assert choose_game(cards, 18, _on("nullsafe")) != ev.NULL
+    safe = parse_mask("C7 C8 C9 S7 S9 SJ H7 H8 D7 D9 DK DA")
+    assert choose_game(safe, 18, _on("nullsafe")) == ev.NULL
+
+
+def test_grand_two_jacks_ok_wants_aces_or_the_club_jack_leading() -> None:
+    assert ev.grand_two_jacks_ok(parse_mask("CJ SJ HJ C7 C8 C9 S7 S8 S9 H7"))   # three jacks
+    assert ev.grand_two_jacks_ok(parse_mask("HJ DJ CA CT SA HA H9 D7 D8 D9"))   # 3 aces, a ten
+    assert not ev.grand_two_jacks_ok(parse_mask("HJ DJ CA CT SA ST S9 H9 D7 D8"))
+    lead = parse_mask("CJ DJ CA CT CK SA ST H7 D7 D8")                       # 5 standing
+    assert ev.grand_two_jacks_ok(lead, forehand=True)
+    assert not ev.grand_two_jacks_ok(lead, forehand=False)
+
+
+def test_twojacks_bids_and_declares_no_grand_on_two_jacks_without_aces() -> None:
+    hand = parse_mask("C7 CJ CQ CK D7 D8 DT DJ DK DA")
+    assert ev.styled_bid_limit(hand, _off("twojacks"), bonus=0.5) == 48   # grand with 1
+    assert ev.styled_bid_limit(hand, _on("twojacks"), bonus=0.5) < 48
+    cards = parse_mask("C7 CJ CQ CK S8 HK D7 D8 DT DJ DK DA")
+    assert choose_game(cards, 18, _off("twojacks")) == ev.GRAND
+    assert choose_game(cards, 18, _on("twojacks")) != ev.GRAND
+    # when only the grand reaches the bid it is still declared
+    assert choose_game(cards, 48, _on("twojacks")) == ev.GRAND
+    # and a grand with a single jack is no likelier than before
+    one = parse_mask("C7 C9 CJ CQ SA H8 HQ HA DT DJ DQ DK")
+    assert choose_game(one, 23, _on("twojacks")) != ev.GRAND
+
+
+def test_grand_discard_keeps_the_ace_and_puts_away_the_blank_ten() -> None:
+    twelve = parse_mask("C8 C9 CA SK SA H8 H9 HT HJ HQ HA DJ")
+    old = ev.discard(twelve, ev.GRAND, voids=True)
+    assert old == parse_mask("SK SA")                   # an ace and its king, to empty spades
+    new = ev.grand_discard(twelve)
+    assert not new & parse_mask("CA SA HA")
+    assert ev.grand_score(twelve & ~new) > ev.grand_score(twelve & ~old)
+
+
+def _grand_discards(style: ev.Style, deals: int):
+    """(twelve cards, the two discards) of every grand a rule player of ``style`` declared
+    after a pick-up, in games of three such players."""
+    out = []
+    for s in range(deals):
+        g = Game(Deal.shuffled(s))
+        players = [RulePlayer(s + i, style=style) for i in range(3)]
+        twelve, away = 0, 0
+        while g.result is None:
+            pos = g.to_act
+            view = SeatView.of(g, pos)
+            action = players[pos].choose(view)
+            if isinstance(action, Discard):
+                twelve = twelve or view.hand
+                away |= 1 << action.card
+            g.push(action)
+        if g.result.contract is not None and g.result.contract.game == GameType.GRAND and away:
+            out.append((twelve, away))
+    return out
+
+
+def test_granddiscard_changes_the_grand_declarers_discard() -> None:
+    on = _grand_discards(_on("granddiscard"), 150)
+    assert len(on) > 10
+    for twelve, away in on:
+        assert away.bit_count() == 2
+        assert away == ev.grand_discard(twelve, forehand=False) or \
+            away == ev.grand_discard(twelve, forehand=True)
+    differ = sum(away != ev.discard(twelve, ev.GRAND, voids=True) for twelve, away in on)
+    assert differ > 0
+    off = _grand_discards(_off("granddiscard"), 150)
+    assert all(away == ev.discard(twelve, ev.GRAND, voids=True) for twelve, away in off)

@@ -269,6 +269,15 @@ class Style:
     - ``granddiscard``: the grand's discard is chosen by the grand count (``grand_discard``):
       a ten without its ace and a short suit's losers go, an ace stays (the 2025 count
       kept a blank ten and put away an ace with its king to empty a suit).
+    - defence options (docs/players.md, "The rule player as defender"): ``defjacks`` (a
+      defender gives a king or queen before a jack), ``karobube`` (the diamond jack held
+      with one small trump is played at once), ``noruff`` (the last hand does not ruff the
+      declarer's trick without points), ``takeall`` (the last hand takes a pointless trick
+      with its card of the most points), ``second`` (the second hand takes the declarer's
+      lead with its card of the most points: the partner plays last), ``smear`` (points on
+      the partner's lead that nothing out beats, when void), ``dead`` (the last hand smears
+      a card of a suit the declarer is void in first), ``novoid`` (no lead into the
+      declarer's void that would make him ruff the partner's ace).
 
     >>> Style.legacy().grand, Style().without("grand").grand, Style().without("grand").play
     (False, False, True)
@@ -294,6 +303,14 @@ class Style:
     nullsafe: bool = False
     twojacks: bool = True
     granddiscard: bool = False
+    defjacks: bool = False
+    karobube: bool = False
+    noruff: bool = False
+    takeall: bool = False
+    second: bool = False
+    smear: bool = False
+    dead: bool = False
+    novoid: bool = False
 
     @property
     def grand_loser(self) -> float:

@@ -174,6 +174,10 @@ class RulePlayer:
         # to himself)
         outstanding = view.unknown | (0 if me_decl else (view.open_hand or 0))
         trick = view.trick
+        if not me_decl:
+            early = self._defender_card(view, legal, g)
+            if early is not None:
+                return early
         if not trick:
             return self._lead(view, legal, g, outstanding, me_decl)
         # who holds the trick now
@@ -189,8 +193,12 @@ class RulePlayer:
         decl = view.declarer if view.declarer is not None else 0
         throw = (self.style.discards and not me_decl
                  and not legal & FOLLOW[g][trick[0]])
+        give = self._cheapest_keeping_jacks if self.style.defjacks and not me_decl \
+            else self._cheapest
         if partner_wins:
             if last:
+                if self.style.dead and not me_decl:
+                    return self._smear_dead(view, legal, g, decl)
                 return self._smear(legal, g)
             # partner's card may still be beaten by the declarer after me: keep points home,
             # unless no card the declarer may hold beats it
@@ -204,7 +212,7 @@ class RulePlayer:
                 ace = (lead & ~7) | 7
                 if legal >> ace & 1:
                     return ace
-            return self._throw(view, legal, g, decl) if throw else self._cheapest(legal, g)
+            return self._throw(view, legal, g, decl) if throw else give(legal, g)
         if winning:
             trick_points = sum(RANK_POINTS[c & 7] for c in trick)
             if defence and not last:
@@ -224,7 +232,7 @@ class RulePlayer:
                     threat = outstanding & group
             if last or self._sure(winning, g, threat):
                 if last and trick_points == 0 and not me_decl and winning == legal:
-                    return self._cheapest(winning, g)
+                    return give(winning, g)
                 if self.style.banking and (last or trick_points > 0 or me_decl):
                     # the trick is mine whatever I lay: bank the most points with it (a
                     # trump ace or ten kept back may fall to a jack later), never a jack;
@@ -235,7 +243,167 @@ class RulePlayer:
                         return max(bank, key=lambda c: (RANK_POINTS[c & 7], -POWER[g][c]))
                 if last or trick_points > 0 or me_decl:
                     return self._cheapest_winner(winning, g)
-        return self._throw(view, legal, g, decl) if throw else self._cheapest(legal, g)
+        return self._throw(view, legal, g, decl) if throw else give(legal, g)
+
+    def _defender_card(self, view: SeatView, legal: int, g: int) -> int | None:
+        """A defender's card by the defence options that decide before the usual rules
+        (``karobube``, ``noruff``, ``takeall``), or None to play on by those."""
+        decl = view.declarer if view.declarer is not None else 0
+        if self.style.karobube:
+            c = self._karobube(view, legal, g, decl)
+            if c is not None:
+                return c
+        trick = view.trick
+        if self.style.second and len(trick) == 1 and view.trick_leader == decl:
+            c = self._second_hand(view.hand, legal, g, trick[0])
+            if c is not None:
+                return c
+        if self.style.smear and len(trick) == 1 and view.trick_leader != decl:
+            c = self._butter(view, legal, g, decl)
+            if c is not None:
+                return c
+        if len(trick) != 2 or not (self.style.noruff or self.style.takeall):
+            return None
+        w = 0 if not BEATS[g][trick[0]] >> trick[1] & 1 else 1
+        if (view.trick_leader + w) % 3 != decl:
+            return None  # the partner holds it: smear as usual
+        winning = legal & BEATS[g][trick[w]]
+        if not winning:
+            return None
+        trick_points = RANK_POINTS[trick[0] & 7] + RANK_POINTS[trick[1] & 7]
+        follows = legal & FOLLOW[g][trick[0]]
+        if self.style.noruff and not follows and trick_points <= (3 if g == GameType.GRAND else 0):
+            # last hand, void in the led suit, the declarer's trick holds nothing: keep the
+            # trump (it costs the declarer a round of drawing later), unless the trick
+            # takes the defenders to 60 or out of schneider
+            ours = view.points_of(False)
+            best = ours + trick_points + max(RANK_POINTS[c & 7] for c in _bits(winning))
+            if best < 60 and not (ours <= 30 < best):
+                side = legal & ~TRUMPS[g]
+                if side:
+                    return (self._throw(view, side, g, decl) if self.style.discards
+                            else self._cheapest(side, g))
+        if (self.style.takeall and follows and winning == legal and trick_points == 0):
+            # every card I can follow with wins: take it with the most points (a ten kept
+            # back falls to the ace later), never a jack
+            bank = [c for c in _bits(winning) if c & 7 != 4]
+            if bank:
+                return max(bank, key=lambda c: (RANK_POINTS[c & 7], -POWER[g][c]))
+        return None
+
+    @staticmethod
+    def _second_hand(hand: int, legal: int, g: int, led: int) -> int | None:
+        """The ``second`` option: the declarer led and my partner plays last, so a card of
+        mine that beats the lead takes the trick for us whatever he holds. Taken when he
+        led a trump or a card with points, or a small side card of a suit I hold three
+        of (XSkat lets a small card go when short in it, and never ruffs one: the partner
+        behind may take it cheaply); taken with the most points (a ten or trump ace banked,
+        not left to fall later), never with a jack unless only jacks win and the trick
+        holds points; None to play on as usual."""
+        winning = legal & BEATS[g][led]
+        if not winning:
+            return None
+        if (not TRUMPS[g] >> led & 1 and not RANK_POINTS[led & 7]
+                and (hand & FOLLOW[g][led]).bit_count() < 3):
+            return None
+        bank = [c for c in _bits(winning) if c & 7 != 4]
+        if bank:
+            return max(bank, key=lambda c: (RANK_POINTS[c & 7], -POWER[g][c]))
+        if RANK_POINTS[led & 7] >= 3:
+            return min(_bits(winning), key=lambda c: POWER[g][c])
+        return None
+
+    @staticmethod
+    def _butter(view: SeatView, legal: int, g: int, decl: int) -> int | None:
+        """The ``smear`` option: my partner led, the declarer plays last, and I cannot
+        follow. When no card still out beats my partner's in the led suit (trumps for a
+        trump lead) and the declarer has not shown void in it, the trick is ours: give it
+        points: the side card of the most points, an ace only where the declarer is void
+        (elsewhere it takes a trick of its own later), never a trump (it would only ruff
+        my partner's trick); None to play on as usual."""
+        led = view.trick[0]
+        group = FOLLOW[g][led]
+        trumps = TRUMPS[g]
+        if legal & group or view.voids[decl] & group:
+            return None  # I follow (no points under a card he may ruff), or he ruffs
+        out = view.unknown | (view.open_hand or 0)
+        if BEATS[g][led] & out & group:
+            return None
+        side = legal & ~trumps
+        if not side:
+            return None
+        decl_void = view.voids[decl]
+
+        def worth(c: int) -> int:
+            if c & 7 == 7 and not decl_void >> c & 1:
+                return 2
+            return RANK_POINTS[c & 7]
+
+        best = max(_bits(side), key=lambda c: (worth(c), -POWER[g][c]))
+        return best if worth(best) > 0 else None  # nothing worth giving: as usual
+
+    @staticmethod
+    def _smear_dead(view: SeatView, legal: int, g: int, decl: int) -> int:
+        """The ``dead`` option: a defender smearing his partner's trick in last hand gives
+        first a card that can never take a trick, a side card of a suit the declarer has
+        shown void in while he may still hold trumps (it falls to his ruff at the end):
+        such a card counts 6 points more; no jack, rather no trump, as ``_smear``."""
+        trumps = TRUMPS[g]
+        dead = view.voids[decl] & ~trumps if not view.voids[decl] & trumps else 0
+
+        def worth(c: int) -> float:
+            v = RANK_POINTS[c & 7] - (5 if c & 7 == 4 else 0) - (1 if trumps >> c & 1 else 0)
+            return v + (6 if dead >> c & 1 and RANK_POINTS[c & 7] else 0)
+
+        return max(_bits(legal), key=worth)
+
+    @staticmethod
+    def _partner_ace_ruffed(view: SeatView, s: int, partner: int) -> bool:
+        """The ``novoid`` option: a lead into the declarer's void in suit ``s`` would make
+        him ruff my partner's ace: the ace is neither played nor mine, the partner has not
+        shown void there, and five or more of the suit are mine or gone (the partner holds
+        few, so the ace falls)."""
+        ace = 8 * s + 7
+        if (view.hand | view.played) >> ace & 1 or view.voids[partner] >> ace & 1:
+            return False
+        return ((view.hand | view.played) & SUIT_MASKS[s] & ~JACKS).bit_count() > 4
+
+    @staticmethod
+    def _karobube(view: SeatView, legal: int, g: int, decl: int) -> int | None:
+        """The ``karobube`` option: a defender whose trumps were only the diamond jack and
+        one below the ten lays the jack at once (it falls in the second round of trumps
+        anyway): as a lead when the declarer plays next, in second hand after the
+        declarer's lead."""
+        dj = 28  # the diamond jack
+        if g >= GameType.GRAND or not legal >> dj & 1:
+            return None
+        mine = view.hand
+        for t in view.tricks:
+            for i, c in enumerate(t.cards):
+                if (t.leader + i) % 3 == view.pos:
+                    mine |= 1 << c
+        for i, c in enumerate(view.trick):
+            if (view.trick_leader + i) % 3 == view.pos:
+                mine |= 1 << c
+        trumps = mine & TRUMPS[g]
+        if trumps.bit_count() != 2:
+            return None
+        other = trumps & ~(1 << dj)
+        if (other.bit_length() - 1) & 7 in (3, 4, 7):  # a ten, ace or another jack
+            return None
+        if not view.trick:
+            return dj if decl == (view.pos + 1) % 3 else None
+        if len(view.trick) == 1 and view.trick_leader == decl:
+            return dj
+        return None
+
+    def _cheapest_keeping_jacks(self, mask: int, g: int) -> int:
+        """The ``defjacks`` option: a defender's cheapest card counts a jack as 5 points, so
+        a king or queen goes before it (a jack kept may still take a trick)."""
+        power = POWER[g]
+        trumps = TRUMPS[g]
+        return min(_bits(mask), key=lambda c: (5 if c & 7 == 4 else RANK_POINTS[c & 7],
+                                               trumps >> c & 1, power[c]))
 
     @staticmethod
     def _throw(view: SeatView, legal: int, g: int, decl: int) -> int:
@@ -350,6 +518,8 @@ class RulePlayer:
                 cost += 8.0
             if decl_void & suit:
                 cost += -1.0 if cost == 0 else 20.0
+                if self.style.novoid and self._partner_ace_ruffed(view, s, partner):
+                    cost += 35.0
             # long suit through a declarer who plays next, short one when he plays last
             cost += -0.3 * n if decl_next else 0.3 * n
             key = (cost, power[low])

@@ -9,7 +9,8 @@
   (ablations).
 - ``pimc``: Perfect-Information Monte Carlo card play on a double-dummy solver, under a time
   budget (seconds per decision); bidding and contract by search. ``pimc-2025`` keeps the
-  earlier bidding and contract choice (the evaluation's), for comparison.
+  earlier bidding and contract choice (the evaluation's), for comparison; ``pimc+infer``
+  (strength harness) adds the card-play inference of :mod:`engine.players.clues`.
 - ``oracle`` (strength harness only, not in ``PLAYER_NAMES``): sees every card.
 
 The controller builds players from the config with :func:`make_player`:
@@ -91,11 +92,11 @@ def make_player(
         from engine.players.oracle import OraclePlayer
 
         return OraclePlayer(seed)
-    if key in ("pimc", "pimc-2025"):
+    if key in ("pimc", "pimc-2025", "pimc+infer"):
         from engine.players.pimc import PimcPlayer
 
         return PimcPlayer(seed=seed, budget=budget, worlds=worlds, workers=workers,
-                          searched_contracts=key == "pimc")
+                          searched_contracts=key != "pimc-2025", inference=key == "pimc+infer")
     options = ", ".join(Style.option_names())
     raise PlayerError(f"unknown computer player {name!r}: use one of {', '.join(PLAYER_NAMES)} "
                       f"(or rule-no-OPTION, rule+OPTION, rule-2025+OPTION; "

@@ -57,6 +57,11 @@ COMMANDS: dict[str, tuple[str, str, str]] = {
         "cmd_duel",
         "strength harness: computer players against each other on duplicate deals",
     ),
+    "decisions": (
+        "firmware_host.decisions",
+        "cmd_decisions",
+        "card-play decision quality: each card against the best one in the real deal",
+    ),
 }
 
 

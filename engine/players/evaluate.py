@@ -269,7 +269,8 @@ class Style:
     - ``granddiscard``: the grand's discard is chosen by the grand count (``grand_discard``):
       a ten without its ace and a short suit's losers go, an ace stays (the 2025 count
       kept a blank ten and put away an ace with its king to empty a suit).
-    - defence options (docs/players.md, "The rule player as defender"): ``defjacks`` (a
+    - defence options (docs/players.md, "The rule player as defender"; ``noruff`` and
+      ``smear`` on, the others measured and off): ``defjacks`` (a
       defender gives a king or queen before a jack), ``karobube`` (the diamond jack held
       with one small trump is played at once), ``noruff`` (the last hand does not ruff the
       declarer's trick without points), ``takeall`` (the last hand takes a pointless trick
@@ -305,12 +306,13 @@ class Style:
     granddiscard: bool = False
     defjacks: bool = False
     karobube: bool = False
-    noruff: bool = False
+    noruff: bool = True
     takeall: bool = False
     second: bool = False
-    smear: bool = False
+    smear: bool = True
     dead: bool = False
     novoid: bool = False
+    butter: bool = False
 
     @property
     def grand_loser(self) -> float:

@@ -254,6 +254,10 @@ class RulePlayer:
             if c is not None:
                 return c
         trick = view.trick
+        if self.style.butter and len(trick) == 1 and view.trick_leader == decl:
+            c = self._butter_behind(view, legal, g, decl)
+            if c is not None:
+                return c
         if self.style.second and len(trick) == 1 and view.trick_leader == decl:
             c = self._second_hand(view.hand, legal, g, trick[0])
             if c is not None:
@@ -341,6 +345,33 @@ class RulePlayer:
 
         best = max(_bits(side), key=lambda c: (worth(c), -POWER[g][c]))
         return best if worth(best) > 0 else None  # nothing worth giving: as usual
+
+    @staticmethod
+    def _butter_behind(view: SeatView, legal: int, g: int, decl: int) -> int | None:
+        """The ``butter`` option: the declarer led, I cannot follow, and a card still out
+        beats his (my partner, last, has not shown void in the suit): give the trick a side
+        card's points in the hope my partner takes it, as XSkat's defenders do ("buttern");
+        the most points, an ace only where the declarer is void; None to play on as usual."""
+        led = view.trick[0]
+        group = FOLLOW[g][led]
+        partner = 3 - view.pos - decl
+        if legal & group or view.voids[partner] & group:
+            return None
+        out = view.unknown | (view.open_hand or 0)
+        if not BEATS[g][led] & out & group:
+            return None  # his card is the highest: nobody takes it but by a ruff
+        side = legal & ~TRUMPS[g]
+        if not side:
+            return None
+        decl_void = view.voids[decl]
+
+        def worth(c: int) -> int:
+            if c & 7 == 7 and not decl_void >> c & 1:
+                return 2
+            return RANK_POINTS[c & 7]
+
+        best = max(_bits(side), key=lambda c: (worth(c), -POWER[g][c]))
+        return best if worth(best) > 0 else None
 
     @staticmethod
     def _smear_dead(view: SeatView, legal: int, g: int, decl: int) -> int:

@@ -159,3 +159,18 @@ def test_novoid_does_not_lead_into_the_void_where_the_partner_holds_the_ace() ->
     assert g.to_act == 2
     assert _card(RULE.without("novoid"), g) == "D9"   # low into the void: he must ruff
     assert _card(RULE.with_("novoid"), g) == "C9"
+
+
+def test_butter_gives_a_ten_on_a_small_trump_lead_the_partner_may_beat() -> None:
+    # the declarer (forehand) leads the spade seven; middlehand has no trump, and higher
+    # trumps are still out for his partner behind: he gives his ten ("buttern")
+    g = _game({0: "S7 SJ SA ST SK HA HT DA DT D9", 1: "CT C8 C9 H7 H8 H9 D7 D8 DQ CQ"},
+              declarer=0, contract="SH")
+    g.push(Play(0, Card.S7))
+    assert _card(RULE.with_("butter"), g) == "CT"
+    assert _card(RULE.without("butter"), g) in ("C8", "C9", "H7", "H8", "H9", "D7", "D8")
+    # his club jack led is the highest trump: nothing given
+    g = _game({0: "CJ SJ SA ST SK HA HT DA DT D9", 1: "CT C8 C9 H7 H8 H9 D7 D8 DQ CQ"},
+              declarer=0, contract="SH")
+    g.push(Play(0, Card.CJ))
+    assert _card(RULE.with_("butter"), g) != "CT"

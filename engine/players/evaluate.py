@@ -278,7 +278,9 @@ class Style:
       lead with its card of the most points: the partner plays last), ``smear`` (points on
       the partner's lead that nothing out beats, when void), ``dead`` (the last hand smears
       a card of a suit the declarer is void in first), ``novoid`` (no lead into the
-      declarer's void that would make him ruff the partner's ace).
+      declarer's void that would make him ruff the partner's ace), ``butter`` (points on
+      the declarer's lead that the partner may beat, when void), ``schneider`` (the second
+      hand takes the declarer's lead when that lifts the defenders over 30 in a lost game).
 
     >>> Style.legacy().grand, Style().without("grand").grand, Style().without("grand").play
     (False, False, True)
@@ -313,6 +315,7 @@ class Style:
     dead: bool = False
     novoid: bool = False
     butter: bool = False
+    schneider: bool = False
 
     @property
     def grand_loser(self) -> float:

@@ -254,6 +254,10 @@ class RulePlayer:
             if c is not None:
                 return c
         trick = view.trick
+        if self.style.schneider and len(trick) == 1 and view.trick_leader == decl:
+            c = self._out_of_schneider(view, legal, g)
+            if c is not None:
+                return c
         if self.style.butter and len(trick) == 1 and view.trick_leader == decl:
             c = self._butter_behind(view, legal, g, decl)
             if c is not None:
@@ -345,6 +349,24 @@ class RulePlayer:
 
         best = max(_bits(side), key=lambda c: (worth(c), -POWER[g][c]))
         return best if worth(best) > 0 else None  # nothing worth giving: as usual
+
+    @staticmethod
+    def _out_of_schneider(view: SeatView, legal: int, g: int) -> int | None:
+        """The ``schneider`` option: the declarer has won (61 or more in his tricks), we hold
+        30 or fewer, and he led into my second hand: a card of mine that beats his takes
+        the trick for us (my partner plays last), so take it when it lifts us over 30
+        (with the most points, a jack last); None to play on as usual."""
+        ours = view.points_of(False)
+        if ours > 30 or view.points_of(True) < 61:
+            return None
+        led = view.trick[0]
+        winning = legal & BEATS[g][led]
+        if not winning:
+            return None
+        best = max(_bits(winning), key=lambda c: (c & 7 != 4, RANK_POINTS[c & 7]))
+        if ours + RANK_POINTS[led & 7] + RANK_POINTS[best & 7] > 30:
+            return best
+        return None
 
     @staticmethod
     def _butter_behind(view: SeatView, legal: int, g: int, decl: int) -> int | None:

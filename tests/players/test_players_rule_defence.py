@@ -174,3 +174,28 @@ def test_butter_gives_a_ten_on_a_small_trump_lead_the_partner_may_beat() -> None
               declarer=0, contract="SH")
     g.push(Play(0, Card.CJ))
     assert _card(RULE.with_("butter"), g) != "CT"
+
+
+def test_schneider_takes_the_trick_that_lifts_the_defenders_over_30() -> None:
+    from dataclasses import replace
+
+    # the declarer leads a small club into middlehand's ten and eight; his tricks hold 67
+    # points, the defenders' 24: the game is lost, and the ten (the partner plays last)
+    # takes the defenders out of schneider
+    g = _game({0: "C7 SJ SA ST SK HA HT DA DT D9", 1: "CT C8 C9 H7 H8 H9 D7 D8 S7 S8"},
+              declarer=0, contract="SH")
+    g.push(Play(0, Card.C7))
+    view = SeatView.of(g, 1)
+    lost = replace(view, won=(parse_mask("SA ST HA HT DA DT DK"),
+                              parse_mask("SK SQ HK HQ DQ CK CQ"), 0))
+    style = RULE.without("second")
+
+    def card(s: ev.Style, v: SeatView) -> str:
+        action = RulePlayer(0, style=s).choose(v)
+        assert isinstance(action, Play)
+        return str(action.card)
+
+    assert card(style.with_("schneider"), lost) == "CT"
+    assert card(style.without("schneider"), lost) == "C8"
+    # at the start of the game the option leaves the usual card
+    assert card(style.with_("schneider"), view) == "C8"

@@ -260,15 +260,20 @@ class Style:
     - ``ace``: a defender whose partner led a small side card, the declarer to play last and
       not void in it, puts his ace of that suit on.
     - ``nullsafe``: null is bid only when at most one card spoils it (``null_fixes``: the
-      skat then makes it safe about three times in four) and, after the pick-up, is given
-      the chance measured for the unsafe suits left after the discard (``NULL_CHANCE``:
-      0, 1, 2, 3 unsafe suits won about 99, 45, 30, 5 %), not the suit games' curve.
+      skat then makes it safe about three times in four);
+    - ``nullchance``: after the pick-up a null is given the chance measured for the unsafe
+      suits left after the discard (``NULL_CHANCE``: 0, 1, 2, 3 unsafe suits won about 99,
+      45, 30, 5 %), not the suit games' curve (which counted one unsafe suit 87 %).
+    - ``nullplay``: a null declarer who cannot follow throws the highest card of a suit the
+      outstanding cards can still force him in, not his highest card of any suit.
     - ``twojacks``: a grand with only two jacks is bid and declared only with three aces
       and a ten, or with the club jack in forehand and four standing side cards
       (``grand_two_jacks_ok``): against XSkat's defence the others were won half the time.
-    - ``granddiscard``: the grand's discard is chosen by the grand count (``grand_discard``):
-      a ten without its ace and a short suit's losers go, an ace stays (the 2025 count
-      kept a blank ten and put away an ace with its king to empty a suit).
+    - ``granddiscard``: once grand is declared, its discard is chosen by the grand count
+      (``grand_discard``): a ten without its ace and a short suit's losers go, an ace stays
+      (the 2025 count kept a blank ten and put away an ace with its king to empty a suit).
+      The contract choice still counts the cards of the 2025 discard (counting the better
+      discard there declared more grands, and lost: docs/players.md).
     - defence options (docs/players.md, "The rule player as defender"; ``noruff`` and
       ``smear`` on, the others measured and off): ``defjacks`` (a
       defender gives a king or queen before a jack), ``karobube`` (the diamond jack held
@@ -304,6 +309,8 @@ class Style:
     bold: bool = True
     ace: bool = False
     nullsafe: bool = False
+    nullchance: bool = False
+    nullplay: bool = False
     twojacks: bool = True
     granddiscard: bool = False
     defjacks: bool = False

@@ -658,6 +658,10 @@ class RulePlayer:
         under = legal & ~BEATS[g][trick[w]]
         follows = legal & FOLLOW[g][trick[0]]
         if me_decl:
+            if self.style.nullplay and not follows:
+                forced = _null_forced_suits(legal, view.unknown)
+                if forced:  # shed the danger: the top card of a suit they can force
+                    return max(_bits(legal & forced), key=lambda c: power[c])
             if under:
                 return max(_bits(under), key=lambda c: power[c])  # duck with the highest
             return min(_bits(legal), key=lambda c: power[c])
@@ -691,6 +695,26 @@ def win_chance(margin: float) -> float:
     games were won 41 %, 71 %, 92 %, 99 % of the time.
     """
     return 1.0 / (1.0 + math.exp(-1.5 * (margin + 1.75)))
+
+
+def _null_forced_suits(mine: int, outstanding: int) -> int:
+    """The cards of ``mine`` in suits where the outstanding cards can force a null declarer
+    to take a trick: some outstanding card lies under his card of the same rank order
+    (his i-th lowest above their i-th lowest), so a lead of it cannot be ducked.
+
+    >>> from engine.cards import parse_mask, mask_to_str
+    >>> mask_to_str(_null_forced_suits(parse_mask("C7 C9 SQ SK"), parse_mask("C8 CT ST")))
+    'SQ SK'
+    """
+    out = 0
+    for s in range(4):
+        suit = SUIT_MASKS[s]
+        mine_s = [c for c in _bits(mine & suit)]
+        theirs = [c for c in _bits(outstanding & suit)]
+        # null order is the engine's rank order within a suit: 7 8 9 T J Q K A
+        if any(t < m for m, t in zip(mine_s, theirs, strict=False)):
+            out |= mine & suit
+    return out
 
 
 def _low_leads(side: int, g: int) -> Iterator[tuple[int, int, int, int]]:
@@ -734,12 +758,7 @@ def choose_game(cards: int, bid: int, style: ev.Style | None = None,
     ten = cards
     options = []
     for g in range(6):
-        if cards.bit_count() <= 10:
-            away = 0
-        elif g == ev.GRAND and style.granddiscard:
-            away = ev.grand_discard(cards, forehand, style.grand_loser)
-        else:
-            away = ev.discard(cards, g, style.voids)
+        away = ev.discard(cards, g, style.voids) if cards.bit_count() > 10 else 0
         ten = cards & ~away
         if g == ev.NULL:
             value = 23
@@ -760,7 +779,7 @@ def choose_game(cards: int, bid: int, style: ev.Style | None = None,
             # same cards (+6 Seeger-Fabian points per such hand over 4246 hands)
             return g
         if style.grand or style.null:
-            if g == ev.NULL and style.nullsafe:
+            if g == ev.NULL and style.nullchance:
                 p = ev.NULL_CHANCE[min(len(ev.null_unsafe_suits(ten)), 3)]
             elif g == ev.NULL and style.null:
                 p = null_win_chance(margin)

@@ -4,14 +4,36 @@ Each test shows a hand or position where the option changes the choice."""
 
 from __future__ import annotations
 
-from engine.actions import Discard
-from engine.cards import parse_mask
-from engine.contract import GameType
+from engine.actions import Bid, Declare, Discard, Pass, Play
+from engine.cards import Card, parse_mask
+from engine.contract import Contract, GameType
 from engine.deal import Deal
-from engine.game import Game
+from engine.game import ISKO, Game, Phase
 from engine.players import evaluate as ev
 from engine.players.base import SeatView
 from engine.players.rule import RulePlayer, choose_game
+
+
+def _game(hands: dict[int, str], declarer: int, contract: str) -> Game:
+    """A hand game of ``declarer`` on these hands (the rest to the third seat and the
+    skat), right after the declaration: forehand is to lead."""
+    masks = {p: parse_mask(h) for p, h in hands.items()}
+    rest = [c for c in range(32) if not sum(masks.values()) >> c & 1]
+    for p in range(3):
+        if p not in masks:
+            masks[p], rest = sum(1 << c for c in rest[:10]), rest[10:]
+    g = Game(Deal((masks[0], masks[1], masks[2]), sum(1 << c for c in rest)), ISKO)
+    g.replay({0: [Pass(1), Pass(2), Bid(0, 18)], 1: [Bid(1, 18), Pass(0), Pass(2)],
+              2: [Pass(1), Bid(2, 18), Pass(0)]}[declarer])
+    g.push(Declare(declarer, Contract.parse(contract)))
+    assert g.phase == Phase.PLAY
+    return g
+
+
+def _card(style: ev.Style, g: Game) -> str:
+    action = RulePlayer(0, style=style).choose(SeatView.of(g, g.to_act))
+    assert isinstance(action, Play)
+    return str(action.card)
 
 
 def _on(name: str) -> ev.Style:
@@ -42,14 +64,14 @@ def test_nullsafe_bids_null_only_when_at_most_one_card_spoils_it() -> None:
     assert ev.styled_bid_limit(one, _on("nullsafe"), bonus=0.5) == 23
 
 
-def test_nullsafe_declares_no_null_with_an_unsafe_suit_left_when_a_suit_game_is_there() -> None:
+def test_nullchance_declares_no_null_with_an_unsafe_suit_left_when_a_suit_game_is_there() -> None:
     cards = parse_mask("C7 CJ S8 ST SK H7 H9 HT HQ HA D7 DA")
     ten = cards & ~ev.discard(cards, ev.NULL)
-    assert ev.null_unsafe_suits(ten)                           # spades stay unsafe
-    assert choose_game(cards, 18, _off("nullsafe")) == ev.NULL  # the suit games' curve
-    assert choose_game(cards, 18, _on("nullsafe")) != ev.NULL
+    assert ev.null_unsafe_suits(ten)                             # spades stay unsafe
+    assert choose_game(cards, 18, _off("nullchance")) == ev.NULL  # the suit games' curve
+    assert choose_game(cards, 18, _on("nullchance")) != ev.NULL
     safe = parse_mask("C7 C8 C9 S7 S9 SJ H7 H8 D7 D9 DK DA")
-    assert choose_game(safe, 18, _on("nullsafe")) == ev.NULL
+    assert choose_game(safe, 18, _on("nullchance")) == ev.NULL
 
 
 def test_grand_two_jacks_ok_wants_aces_or_the_club_jack_leading() -> None:
@@ -116,3 +138,13 @@ def test_granddiscard_changes_the_grand_declarers_discard() -> None:
     assert differ > 0
     off = _grand_discards(_off("granddiscard"), 150)
     assert all(away == ev.discard(twelve, ev.GRAND, voids=True) for twelve, away in off)
+
+
+def test_nullplay_throws_the_card_of_the_suit_they_can_force() -> None:
+    # the null declarer (middlehand) is void in hearts; clubs 7 9 J K A cannot be forced
+    # (his clubs lie under theirs, card for card), spades 8 9 can (the 7 is out)
+    hands = {0: "H7 H8 H9 HT HJ S7 ST SJ C8 CT", 1: "C7 C9 CJ CK CA D7 D8 D9 S8 S9"}
+    g = _game(hands, declarer=1, contract="NH")
+    g.push(Play(0, Card.H7))
+    assert _card(_off("nullplay"), g) == "CA"   # the highest card of any suit
+    assert _card(_on("nullplay"), g) == "S9"

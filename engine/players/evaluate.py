@@ -266,6 +266,11 @@ class Style:
       45, 30, 5 %), not the suit games' curve (which counted one unsafe suit 87 %).
     - ``nullplay``: a null declarer who cannot follow throws the highest card of a suit the
       outstanding cards can still force him in, not his highest card of any suit.
+    - ``nulllead``: a null declarer leads the highest of his cards that lie under every
+      outstanding card of their suit (keeping the lower ones), not simply his lowest card.
+    - ``suitchance``: the contract choice gives a suit game the win chance measured
+      against XSkat's defence (``xskat_win_chance``), lower than the rule players' own
+      curve at the top (78 % at margin -0.5, not 87 %).
     - ``twojacks``: a grand with only two jacks is bid and declared only with three aces
       and a ten, or with the club jack in forehand and four standing side cards
       (``grand_two_jacks_ok``): against XSkat's defence the others were won half the time.
@@ -310,7 +315,9 @@ class Style:
     ace: bool = False
     nullsafe: bool = False
     nullchance: bool = False
-    nullplay: bool = False
+    nullplay: bool = True
+    nulllead: bool = False
+    suitchance: bool = False
     twojacks: bool = True
     granddiscard: bool = False
     defjacks: bool = False

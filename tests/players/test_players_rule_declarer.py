@@ -148,3 +148,11 @@ def test_nullplay_throws_the_card_of_the_suit_they_can_force() -> None:
     g.push(Play(0, Card.H7))
     assert _card(_off("nullplay"), g) == "CA"   # the highest card of any suit
     assert _card(_on("nullplay"), g) == "S9"
+
+
+def test_nulllead_leads_the_highest_card_nobody_can_duck() -> None:
+    # every suit safe; the clubs 7 and 8 both lie under all outstanding clubs: leading the
+    # 8 keeps the 7, which nothing can ever go under
+    g = _game({0: "C7 C8 S7 S9 SJ H7 H9 HJ D7 D9"}, declarer=0, contract="NH")
+    assert _card(_on("nulllead"), g) == "C8"
+    assert _card(_off("nulllead"), g).endswith("7")

@@ -91,33 +91,61 @@ def boot_time(tmp_path: Path) -> float:
     return time.monotonic() - started
 
 
+def copy_size(journal: Path) -> int:
+    """How far a run has got: the size of the journal's append-only second copy (a stat from
+    outside, without opening the journal, so the look cannot disturb the run)."""
+    try:
+        return os.stat(f"{journal}.copy").st_size
+    except FileNotFoundError:
+        return 0
+
+
+def kill_when(pid: int, journal: Path, target: int, rng: random.Random,
+              limit: float) -> int | None:
+    """SIGKILL the run once its journal's copy has reached ``target`` bytes (then at a random
+    instant within about a record's time, so that some kills land inside a write), or after
+    ``limit`` seconds if it stalls. A run that ended by itself first gives its exit code."""
+    deadline = time.monotonic() + limit
+    while copy_size(journal) < target and time.monotonic() < deadline:
+        done, status = os.waitpid(pid, os.WNOHANG)
+        if done:
+            return os.waitstatus_to_exitcode(status)
+        time.sleep(0.001)
+    time.sleep(rng.uniform(0, 0.003))
+    os.kill(pid, signal.SIGKILL)  # a child that has exited is a zombie until waited for
+    return None
+
+
 @pytest.mark.parametrize("lose", ["nothing", "one copy"])
 def test_sigkill_at_100_random_moments(tmp_path: Path, lose: str) -> None:
     """``one copy``: after each kill the database (odd kills) or the second copy (even kills)
-    is deleted as well, so every restart must come back from the other copy alone."""
+    is deleted as well, so every restart must come back from the other copy alone.
+
+    The kill moments are drawn from the run's progress, not from the clock: a fifth of the
+    lives are cut short while the replay starts and repairs its journal, the others once it
+    has journalled a random few records more, so the kills fall all along the script however
+    fast or loaded the machine is."""
     expected, rows, took = reference(tmp_path)
     boot = boot_time(tmp_path)
+    total = copy_size(tmp_path / "reference.sqlite")
     assert len(json.loads(expected)["games"]) == 3
     rng = random.Random(20261129)
     kills = chains = 0
     killed_at: set[int] = set()  # journal lengths seen right after a kill
-    life = boot + took / 30
     while kills < KILLS:
         chains += 1
         journal = tmp_path / f"chain{chains}.sqlite"
         out = tmp_path / f"chain{chains}.json"
-        before = 0
-        stalls = 0
         while True:
             pid = start_replay(journal, out)
-            # Short random lives: each restart resumes and gets a little further, so the kills
-            # fall at random moments all along the script while the test stays quick. Resuming
-            # a longer journal, or a busy disk, takes longer than the boot measured above: a
-            # life that journalled nothing new makes the next ones longer, so the chain always
-            # moves on.
-            time.sleep(rng.uniform(boot * 0.5, life * 1.5**stalls))
-            os.kill(pid, signal.SIGKILL)  # a child that has exited is a zombie until waited for
-            code = finish(pid)
+            ended: int | None = None
+            if rng.random() < 0.2:
+                time.sleep(rng.uniform(0, boot))  # during the start and the journal's repair
+                os.kill(pid, signal.SIGKILL)
+            else:
+                target = copy_size(journal) + rng.randint(1, max(1, total // 12))
+                ended = kill_when(pid, journal, target, rng, limit=10 * (boot + took))
+            code = finish(pid) if ended is None else ended
             if code == 0:
                 break  # it got to the end before the kill
             assert code == -signal.SIGKILL
@@ -140,8 +168,6 @@ def test_sigkill_at_100_random_moments(tmp_path: Path, lose: str) -> None:
                 # Everything journalled is what the uninterrupted run journalled, in order.
                 assert got == rows[:len(got)]
                 killed_at.add(len(got))
-                stalls = 0 if len(got) > before else stalls + 1
-                before = len(got)
             if kills >= KILLS:
                 pid = start_replay(journal, out)
                 assert finish(pid) == 0

@@ -80,7 +80,9 @@ class ServerProcess:
         self.proc: subprocess.Popen[bytes] | None = None
         self.log = config.parent / "server.log"
 
-    def start(self, timeout: float = 30) -> ServerProcess:
+    def start(self, timeout: float = 120) -> ServerProcess:
+        # Generous: on a loaded CI machine the child's imports alone have taken over 30 s (a
+        # server that exits is reported at once, so only a slow start waits this long).
         env = dict(os.environ, PYTHONUNBUFFERED="1")
         with open(self.log, "ab") as log:
             self.proc = subprocess.Popen(

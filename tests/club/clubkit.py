@@ -97,6 +97,8 @@ class ServerProcess:
                 return self
             except OSError:
                 time.sleep(0.2)
+        self.proc.kill()  # never leave a server behind a failed test
+        self.proc.wait()
         raise RuntimeError(f"the server did not answer: {self.log.read_text()[-2000:]}")
 
     def kill(self) -> None:

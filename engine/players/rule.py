@@ -340,15 +340,7 @@ class RulePlayer:
         side = legal & ~trumps
         if not side:
             return None
-        decl_void = view.voids[decl]
-
-        def worth(c: int) -> int:
-            if c & 7 == 7 and not decl_void >> c & 1:
-                return 2
-            return RANK_POINTS[c & 7]
-
-        best = max(_bits(side), key=lambda c: (worth(c), -POWER[g][c]))
-        return best if worth(best) > 0 else None  # nothing worth giving: as usual
+        return _richest_side(side, g, view.voids[decl])  # None: nothing worth giving
 
     @staticmethod
     def _out_of_schneider(view: SeatView, legal: int, g: int) -> int | None:
@@ -385,15 +377,7 @@ class RulePlayer:
         side = legal & ~TRUMPS[g]
         if not side:
             return None
-        decl_void = view.voids[decl]
-
-        def worth(c: int) -> int:
-            if c & 7 == 7 and not decl_void >> c & 1:
-                return 2
-            return RANK_POINTS[c & 7]
-
-        best = max(_bits(side), key=lambda c: (worth(c), -POWER[g][c]))
-        return best if worth(best) > 0 else None
+        return _richest_side(side, g, view.voids[decl])
 
     @staticmethod
     def _smear_dead(view: SeatView, legal: int, g: int, decl: int) -> int:
@@ -701,6 +685,19 @@ def win_chance(margin: float) -> float:
     games were won 41 %, 71 %, 92 %, 99 % of the time.
     """
     return 1.0 / (1.0 + math.exp(-1.5 * (margin + 1.75)))
+
+
+def _richest_side(side: int, g: int, decl_void: int) -> int | None:
+    """The side card of the most points to give a trick (the lowest of equals); an ace
+    counts as 2 where the declarer is not void, as it may take a trick of its own later;
+    None when none is worth anything."""
+    def worth(c: int) -> int:
+        if c & 7 == 7 and not decl_void >> c & 1:
+            return 2
+        return RANK_POINTS[c & 7]
+
+    best = max(_bits(side), key=lambda c: (worth(c), -POWER[g][c]))
+    return best if worth(best) > 0 else None
 
 
 def _null_safe_leads(mine: int, outstanding: int) -> int:

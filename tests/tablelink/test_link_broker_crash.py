@@ -94,8 +94,10 @@ def test_broker_sigkilled_while_the_server_is_away_loses_nothing(broker_factory,
             for t in TABLES:
                 tables[t].add(g)
         expected = {t: list(range(1, 31)) for t in TABLES}
-        assert rec.wait_for(lambda ms: _first_arrivals(rec)[0] == expected or None, 30), (
-            _first_arrivals(rec)[0])
+        arrived = rec.wait_for(lambda ms: _first_arrivals(rec)[0] == expected or None, 30)
+        # A str, not the dict: pytest would cut a long repr and hide which game was missing.
+        assert arrived, "games missing or out of order after 30 s: " + str(
+            {t: got for t, got in _first_arrivals(rec)[0].items() if got != expected[t]})
         resent = {t: lt.link.resent for t, lt in links.items()}
         _wait_acked(links, 30)
     finally:

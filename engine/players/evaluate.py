@@ -407,7 +407,7 @@ def null_fixes(hand: int) -> int:
     return out
 
 
-# ``nullsafe``: a null's chance by the unsafe suits left after the discard (0, 1, 2, 3+),
+# ``nullchance``: a null's chance by the unsafe suits left after the discard (0, 1, 2, 3+),
 # measured on the rule player's nulls against XSkat's defence (307 nulls, seed 960)
 NULL_CHANCE = (0.99, 0.45, 0.30, 0.05)
 

@@ -41,6 +41,9 @@ A :class:`Broker` has:
 - ``persistent``: whether a stop and start keep retained messages and queued QoS 1 messages
   of persistent sessions (Mosquitto yes; amqtt keeps nothing);
 - ``protocol``: the newest MQTT version it speaks (5 for Mosquitto, 4 = 3.1.1 for amqtt);
+- ``wait_saved(after)``: wait until Mosquitto has written its persistence file after the
+  epoch time ``after`` (a club broker that has run a while has the server's session saved;
+  one killed before its first save comes back without it); amqtt saves nothing: returns;
 - ``log_text()``: what the broker logged; ``describe()``: one line for reports.
 
 Clients for tests (paho-mqtt, loop in a thread): ``connect(broker, user)`` returns a connected
@@ -469,6 +472,20 @@ class Broker:
         elif self._amqtt is not None:
             runner, self._amqtt = self._amqtt, None
             runner.stop()
+
+    def wait_saved(self, after: float, timeout: float = 10.0) -> None:
+        """Wait until the persistence file was written after ``after`` (epoch seconds)."""
+        if self.kind != "mosquitto":
+            return
+        path = self.directory / "mosquitto.db"
+        deadline = time.monotonic() + timeout
+        while True:
+            with contextlib.suppress(FileNotFoundError):
+                if path.stat().st_mtime > after:
+                    return
+            if time.monotonic() > deadline:
+                raise TimeoutError(f"Mosquitto did not save {path} within {timeout:g} s")
+            time.sleep(0.05)
 
     def log_text(self) -> str:
         path = self.directory / "broker.log"

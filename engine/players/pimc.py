@@ -335,22 +335,24 @@ def _solver(game: int, declarer: int) -> Solver:
     return s
 
 
-def evaluate_world(k: Knowledge, hands: list[int], skat: int, deadline: float | None = None
-                   ) -> list[float] | None:
+def evaluate_world(k: Knowledge, hands: list[int], skat: int, deadline: float | None = None,
+                   margin_until: float | None = None) -> list[float] | None:
     """For each candidate card: 1 if this seat's side reaches its goal in this world (plus
     the schneider tie-break where the card does not matter), from this seat's view.
 
     None if ``deadline`` passed before every candidate was solved (the world is dropped, so
-    all candidates are always compared on the same worlds)."""
+    all candidates are always compared on the same worlds). The margin questions stop at
+    ``margin_until`` as well: past it the world keeps its wins without margins."""
     solver = _solver(k.game, k.declarer)
     try:
         with solver.until(deadline):
-            return _world_scores(k, solver, hands, skat)
+            return _world_scores(k, solver, hands, skat, margin_until)
     except SearchTimedOut:
         return None
 
 
-def _world_scores(k: Knowledge, solver: Solver, hands: list[int], skat: int) -> list[float]:
+def _world_scores(k: Knowledge, solver: Solver, hands: list[int], skat: int,
+                  margin_until: float | None = None) -> list[float]:
     me_decl = k.me == k.declarer
     goal = _goal(k)
     primary = [_outcome(k, solver, hands, skat, c, goal) for c in k.candidates]
@@ -361,13 +363,14 @@ def _world_scores(k: Knowledge, solver: Solver, hands: list[int], skat: int) -> 
         # how far from the line: MARGIN points past it (or short of it), a small weight
         # that orders cards the worlds' wins do not separate; a margin question past the
         # node budget leaves the world without margins (its goal answers stand)
+        # margins stop at ``margin_until`` too (the first world of a decision may overrun
+        # the deadline for its wins, not for margins): a world without them keeps its wins
         try:
-            margins = [_outcome(k, solver, hands, skat, c, goal + MARGIN if r
-                                else goal - MARGIN) == me_decl
-                       for c, r in zip(k.candidates, primary, strict=True)]
-        except SearchTimedOut:
-            raise
-        except SearchLimitReached:
+            with solver.until(margin_until if margin_until is not None else solver.deadline):
+                margins = [_outcome(k, solver, hands, skat, c, goal + MARGIN if r
+                                    else goal - MARGIN) == me_decl
+                           for c, r in zip(k.candidates, primary, strict=True)]
+        except SearchLimitReached:  # the node budget or the time
             margins = [False] * len(primary)
         scores = [s + MARGIN_WEIGHT * m for s, m in zip(scores, margins, strict=True)]
     if len(set(primary)) == 1:
@@ -436,7 +439,7 @@ def run_worlds(k: Knowledge, indices: Iterable[int], deadline: float | None
         try:
             # the first world may overrun the budget (a decision needs one), but not by much
             limit = deadline if tried > 1 or deadline is None else deadline + 2 * k.budget
-            scores = evaluate_world(k, hands, skat, limit)
+            scores = evaluate_world(k, hands, skat, limit, deadline)
         except SearchLimitReached:
             continue
         if scores is None:

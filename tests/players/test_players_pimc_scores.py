@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import time
+
 import pytest
 
 from engine.cards import parse_mask
@@ -37,3 +39,11 @@ def test_without_the_margin_the_cards_tie(monkeypatch: pytest.MonkeyPatch) -> No
     monkeypatch.setattr(pimc, "MARGIN_WEIGHT", 0.0)
     k = _knowledge(2)
     assert set(_world_scores(k, _solver(k.game, 2), list(HANDS), SKAT)) == {1.0}
+
+
+def test_margins_stop_at_their_deadline_and_the_wins_stand() -> None:
+    # the first world of a decision may overrun the deadline for its wins, not for margins
+    k = _knowledge(2)
+    scores = _world_scores(k, _solver(k.game, 2), list(HANDS), SKAT,
+                           margin_until=time.monotonic() - 1)
+    assert scores == [1.0, 1.0, 1.0, 1.0]

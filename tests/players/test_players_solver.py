@@ -100,6 +100,55 @@ def test_solver_equals_minimax_on_random_endgames(use_c: bool) -> None:
     assert checked == 1500
 
 
+@pytest.mark.parametrize("use_c", [False, True] if HAVE_C else [False])
+def test_one_solver_answers_every_threshold_of_many_positions_like_minimax(use_c: bool
+                                                                           ) -> None:
+    """PIMC keeps one solver per game and declarer and asks it, world after world, for the
+    goal and then the goal plus or minus a margin, schneider, schwarz: the bounds its table
+    keeps from one threshold (and one position) must hold for every other. One solver per
+    (game, declarer) across all positions, thresholds in random order, a small table (entries
+    overwritten; the same hands with another leader), checked against plain minimax."""
+    rng = random.Random(20261201)
+    solvers: dict[tuple[int, int], Solver] = {}
+    answers = 0
+    worlds = []
+    for _ in range(200):
+        hands, leader, trick, game, declarer = random_endgame(rng, max_tricks=4)
+        worlds.append((hands, leader, trick, game, declarer))
+        for _ in range(2):  # another world of PIMC's: two hands swap cards, as sampled
+            a, b = rng.sample(range(3), 2)
+            ca = [c for c in range(32) if hands[a] >> c & 1]
+            cb = [c for c in range(32) if hands[b] >> c & 1]
+            if ca and cb:
+                x, y = rng.choice(ca), rng.choice(cb)
+                hands = list(hands)
+                hands[a] ^= 1 << x | 1 << y
+                hands[b] ^= 1 << x | 1 << y
+            worlds.append((hands, leader, trick, game, declarer))
+        if not trick:  # the same cards, another hand to lead
+            worlds.append((hands, (leader + 1) % 3, trick, game, declarer))
+    for hands, leader, trick, game, declarer in worlds:
+        s = solvers.setdefault((game, declarer),
+                               Solver(game, declarer, use_c=use_c, tt_entries=1 << 10))
+        exact = minimax(hands, leader, trick, game, declarer)
+        if game == NULL:
+            assert s.null_won(hands, leader, trick) == (exact == 0)
+            answers += 1
+            continue
+        everything = mask_points(hands[0] | hands[1] | hands[2]) + sum(
+            RANK_POINTS[c & 7] for c in trick)
+        needs = [exact - 15, exact - 1, exact, exact + 1, exact + 15,
+                 *rng.sample(range(1, 61), 4)]
+        rng.shuffle(needs)
+        for need in needs:
+            assert s.reaches(hands, leader, trick, need) == (exact >= need), (
+                hands, leader, trick, game, declarer, need, exact)
+            answers += 1
+        if s.takes_all(hands, leader, trick):  # the tricks table, between the points
+            assert exact == everything
+    assert answers > 3000, answers
+
+
 @pytest.mark.skipif(not HAVE_C, reason="the C core is not built")
 def test_c_core_answers_like_python_on_larger_positions() -> None:
     """Identical answers of both searches on thousands of 4- and 5-trick positions, at

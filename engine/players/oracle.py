@@ -25,13 +25,24 @@ from engine.actions import Action, Play
 from engine.contract import GameType
 from engine.game import Phase
 from engine.players.base import PlayerError, SeatView, require_turn
-from engine.players.declaring import Declaring
+from engine.players.declaring import Declaring, Solvers
 from engine.players.pimc import _cards_mask, _equivalent_groups, evaluate_world, knowledge_of
 from engine.players.rule import RulePlayer
-from engine.players.solver import SearchLimitReached, tables
+from engine.players.solver import SearchLimitReached, Solver, tables
 
 _PLAYED = (GameType.CLUBS, GameType.SPADES, GameType.HEARTS, GameType.DIAMONDS,
            GameType.GRAND, GameType.NULL)
+
+
+class ExactSolvers(Solvers):
+    """The search's solvers without a node budget: on the one real world a question past
+    the budget must not be answered by the evaluation's guess (a guess of "won" made the
+    oracle bid 18 on a diamonds game it could not win, duel seed 3)."""
+
+    def get(self, game: int, declarer: int) -> Solver:
+        s = super().get(game, declarer)
+        s.max_nodes = 0
+        return s
 
 
 class OraclePlayer:
@@ -44,6 +55,7 @@ class OraclePlayer:
         self.seed = seed
         self.rule = RulePlayer(seed)
         self.declaring = Declaring(seed)
+        self.declaring.solvers = ExactSolvers()
 
     @property
     def last_bid_limit(self) -> int | None:
@@ -86,7 +98,7 @@ class OraclePlayer:
         if len(groups) > 1:
             k = knowledge_of(view, [g[0] for g in groups], self.seed)
             try:
-                scores = evaluate_world(k, hands, skat)
+                scores = evaluate_world(k, hands, skat, exact=True)
             except SearchLimitReached:
                 scores = None
             if scores:

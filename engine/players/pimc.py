@@ -336,19 +336,26 @@ def _solver(game: int, declarer: int) -> Solver:
 
 
 def evaluate_world(k: Knowledge, hands: list[int], skat: int, deadline: float | None = None,
-                   margin_until: float | None = None) -> list[float] | None:
+                   margin_until: float | None = None, exact: bool = False
+                   ) -> list[float] | None:
     """For each candidate card: 1 if this seat's side reaches its goal in this world (plus
     the schneider tie-break where the card does not matter), from this seat's view.
 
     None if ``deadline`` passed before every candidate was solved (the world is dropped, so
     all candidates are always compared on the same worlds). The margin questions stop at
-    ``margin_until`` as well: past it the world keeps its wins without margins."""
+    ``margin_until`` as well: past it the world keeps its wins without margins. ``exact``
+    lifts the node budget (the perfect-information player: one world, no guessing)."""
     solver = _solver(k.game, k.declarer)
+    budget = solver.max_nodes
+    if exact:
+        solver.max_nodes = 0
     try:
         with solver.until(deadline):
             return _world_scores(k, solver, hands, skat, margin_until)
     except SearchTimedOut:
         return None
+    finally:
+        solver.max_nodes = budget
 
 
 def _world_scores(k: Knowledge, solver: Solver, hands: list[int], skat: int,

@@ -6,9 +6,7 @@ declarer who took it, the open hand in ouvert, the declarer's bid: his cards mus
 worth it). Each world is solved double-dummy (:mod:`engine.players.solver`) for every card it
 may lay, and the card that reaches the goal in the most worlds is played. The goal is the
 contract's: 61 (90 with schneider announced, every trick with schwarz announced), no trick for
-the null declarer; where a world's outcome does not depend on the card, schneider decides,
-and in every world a card scores a little more when it keeps its side 15 card points on the
-good side of the line (``MARGIN``): a finer order than the worlds' wins alone.
+the null declarer; where a world's outcome does not depend on the card, schneider decides.
 
 It is anytime: worlds are solved until the budget (seconds per decision, default 1.0) is
 spent, spread over worker processes; with ``worlds=N`` it solves exactly N worlds instead,
@@ -51,12 +49,6 @@ from engine.trick import trick_winner
 
 # A world where the card does not change the result still counts this much for schneider.
 SCHNEIDER_WEIGHT = 0.25
-# Every world also asks, for each card, whether the declarer ends MARGIN card points past
-# his goal (when he reaches it) or short of it (when not), and a card keeping this seat's
-# side on the good side of that line scores MARGIN_WEIGHT more: a tie-break finer than the
-# worlds' wins and schneider (0 switches it off).
-MARGIN = 15
-MARGIN_WEIGHT = 0.01
 # Sampling tries per world before the bidding limits are given up for that world.
 CONSTRAINT_TRIES = 40
 DEFAULT_BUDGET = 1.0
@@ -336,51 +328,31 @@ def _solver(game: int, declarer: int) -> Solver:
 
 
 def evaluate_world(k: Knowledge, hands: list[int], skat: int, deadline: float | None = None,
-                   margin_until: float | None = None, exact: bool = False
-                   ) -> list[float] | None:
+                   exact: bool = False) -> list[float] | None:
     """For each candidate card: 1 if this seat's side reaches its goal in this world (plus
     the schneider tie-break where the card does not matter), from this seat's view.
 
     None if ``deadline`` passed before every candidate was solved (the world is dropped, so
-    all candidates are always compared on the same worlds). The margin questions stop at
-    ``margin_until`` as well: past it the world keeps its wins without margins. ``exact``
-    lifts the node budget (the perfect-information player: one world, no guessing)."""
+    all candidates are always compared on the same worlds). ``exact`` lifts the node budget
+    (the perfect-information player: one world, no guessing)."""
     solver = _solver(k.game, k.declarer)
     budget = solver.max_nodes
     if exact:
         solver.max_nodes = 0
     try:
         with solver.until(deadline):
-            return _world_scores(k, solver, hands, skat, margin_until)
+            return _world_scores(k, solver, hands, skat)
     except SearchTimedOut:
         return None
     finally:
         solver.max_nodes = budget
 
 
-def _world_scores(k: Knowledge, solver: Solver, hands: list[int], skat: int,
-                  margin_until: float | None = None) -> list[float]:
+def _world_scores(k: Knowledge, solver: Solver, hands: list[int], skat: int) -> list[float]:
     me_decl = k.me == k.declarer
-    goal = _goal(k)
-    primary = [_outcome(k, solver, hands, skat, c, goal) for c in k.candidates]
+    primary = [_outcome(k, solver, hands, skat, c, _goal(k)) for c in k.candidates]
     scores = [float(r == me_decl) for r in primary]
-    if k.game == ev.NULL or k.schwarz:
-        return scores
-    if MARGIN_WEIGHT:
-        # how far from the line: MARGIN points past it (or short of it), a small weight
-        # that orders cards the worlds' wins do not separate; a margin question past the
-        # node budget leaves the world without margins (its goal answers stand)
-        # margins stop at ``margin_until`` too (the first world of a decision may overrun
-        # the deadline for its wins, not for margins): a world without them keeps its wins
-        try:
-            with solver.until(margin_until if margin_until is not None else solver.deadline):
-                margins = [_outcome(k, solver, hands, skat, c, goal + MARGIN if r
-                                    else goal - MARGIN) == me_decl
-                           for c, r in zip(k.candidates, primary, strict=True)]
-        except SearchLimitReached:  # the node budget or the time
-            margins = [False] * len(primary)
-        scores = [s + MARGIN_WEIGHT * m for s, m in zip(scores, margins, strict=True)]
-    if len(set(primary)) == 1:
+    if k.game != ev.NULL and not k.schwarz and len(set(primary)) == 1:
         # the result does not depend on the card: play for (or against) schneider
         level = 90 if primary[0] else 31
         if level == 90 and k.schneider:
@@ -446,7 +418,7 @@ def run_worlds(k: Knowledge, indices: Iterable[int], deadline: float | None
         try:
             # the first world may overrun the budget (a decision needs one), but not by much
             limit = deadline if tried > 1 or deadline is None else deadline + 2 * k.budget
-            scores = evaluate_world(k, hands, skat, limit, deadline)
+            scores = evaluate_world(k, hands, skat, limit)
         except SearchLimitReached:
             continue
         if scores is None:

@@ -2,6 +2,7 @@
 
     skat-table decisions --judge pimc,pimc+infer --deals 100 --seed 1000 --worlds 12
     skat-table decisions --judge pimc --opponent xskat --xskat-src ~/src/xskat-4.0 --deals 100
+    skat-table decisions --judge pimc --deals 20 --list     # and every wrong card
 
 The recorded player (``--player``, default ``rule``) plays each deal three times, once at
 each position, against two ``--opponent`` players (``xskat``: XSkat 4.0's computer players,
@@ -35,6 +36,8 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
                    help="PIMC: worlds per decision (default 12)")
     p.add_argument("--xskat-src", default=None, metavar="DIR",
                    help="opponent xskat: an unpacked XSkat 4.0 source tree (default $XSKAT_SRC)")
+    p.add_argument("--list", action="store_true",
+                   help="also print every wrong card (deal, seat, trick, the right cards)")
     p.add_argument("--json", action="store_true", help="print the result as one JSON object")
 
 
@@ -92,6 +95,7 @@ def cmd_decisions(args: argparse.Namespace) -> int:
             "players": {n: {"decisions": j.decisions, "errors": j.errors,
                             "by_role": j.by_role} for n, j in report.players.items()},
             "better": report.better,
+            **({"errors": [e.describe() for e in report.errors]} if args.list else {}),
         }, indent=2))
         return 0
     print(f"{report.positions} positions ({args.player} against {args.opponent}, {args.deals} "
@@ -106,4 +110,8 @@ def cmd_decisions(args: argparse.Namespace) -> int:
             if a < b:
                 print(f"  {a} right where {b} erred: {count}; the other way: "
                       f"{report.better[b][a]}")
+    if args.list:
+        print("wrong cards:")
+        for e in report.errors:
+            print(f"  {e.describe()}")
     return 0

@@ -48,6 +48,34 @@ def test_judge_counts_the_cards_that_give_the_goal_away() -> None:
     assert sum(d for d, _ in r.players["wrong"].by_role.values()) == r.critical
 
 
+def test_every_wrong_card_is_listed_with_the_right_ones() -> None:
+    ps = _positions()
+    r = judge(ps, {"right": lambda p: _ByTruth(p, False), "wrong": lambda p: _ByTruth(p, True)})
+    assert len(r.errors) == r.players["wrong"].errors > 0
+    for e in r.errors:
+        truth = true_results(e.position)
+        assert e.player == "wrong" and truth is not None and e.card is not None
+        assert not truth[e.card] and set(e.right) == {c for c, ok in truth.items() if ok}
+        assert e.describe().startswith(f"wrong: deal {e.position.deal_seed}, ")
+
+
+def test_the_truth_is_solved_past_the_players_node_budget() -> None:
+    """A node budget of one would leave every position unjudged; the truth lifts it (and
+    the players' solver keeps its budget afterwards)."""
+    from engine.players.pimc import _solver
+
+    p = next(p for p in _positions() if (true_results(p) or {}) and len(
+        set((true_results(p) or {}).values())) > 1)
+    view = p.view()
+    solver = _solver(int(view.game_type), view.declarer)  # type: ignore[arg-type]
+    before = solver.max_nodes
+    solver.max_nodes = 1
+    try:
+        assert true_results(p) is not None and solver.max_nodes == 1
+    finally:
+        solver.max_nodes = before
+
+
 def test_the_decisions_command_prints_errors_per_player(capsys) -> None:  # type: ignore[no-untyped-def]
     from firmware_host.cli import main
 
@@ -56,6 +84,11 @@ def test_the_decisions_command_prints_errors_per_player(capsys) -> None:  # type
     out = json.loads(capsys.readouterr().out)
     assert out["positions"] > 0 and set(out["players"]) == {"rule", "rule-2025"}
     assert out["players"]["rule"]["decisions"] == out["critical"]
+    assert "errors" not in out
+    assert main(["decisions", "--judge", "rule", "--deals", "2", "--seed", "5", "--list"]) == 0
+    text = capsys.readouterr().out
+    wrong = [line for line in text.splitlines() if line.startswith("  rule: deal ")]
+    assert f"rule: {len(wrong)} errors in " in text and "wrong cards:" in text
 
 
 def test_the_decisions_command_refuses_an_unknown_player(capsys) -> None:  # type: ignore[no-untyped-def]

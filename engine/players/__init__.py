@@ -12,6 +12,9 @@
   earlier bidding and contract choice (the evaluation's), for comparison; ``pimc+infer``
   (strength harness) adds the card-play inference of :mod:`engine.players.clues`.
 - ``oracle`` (strength harness only, not in ``PLAYER_NAMES``): sees every card.
+- ``pimc-ddnull`` (strength harness only): ``pimc`` with the choices before play as they
+  were before null was checked by one line of play (``Declaring(honest=False)``: null by
+  double-dummy), to measure that change against.
 
 The controller builds players from the config with :func:`make_player`:
 
@@ -31,8 +34,9 @@ from engine.players.evaluate import Style
 from engine.players.rule import RulePlayer
 
 PLAYER_NAMES = ("pimc", "pimc-2025", "random", "rule", "rule-2025")
-# Players only the strength harness may seat: they see cards no seat may see.
-HARNESS_NAMES = ("oracle",)
+# Players only the strength harness may seat: they see cards no seat may see, or are kept
+# only to measure a change against.
+HARNESS_NAMES = ("oracle", "pimc-ddnull")
 
 
 def rule_style(name: str) -> Style | None:
@@ -92,11 +96,17 @@ def make_player(
         from engine.players.oracle import OraclePlayer
 
         return OraclePlayer(seed)
-    if key in ("pimc", "pimc-2025", "pimc+infer"):
+    if key in ("pimc", "pimc-2025", "pimc+infer", "pimc-ddnull"):
         from engine.players.pimc import PimcPlayer
 
-        return PimcPlayer(seed=seed, budget=budget, worlds=worlds, workers=workers,
-                          searched_contracts=key != "pimc-2025", inference=key == "pimc+infer")
+        p = PimcPlayer(seed=seed, budget=budget, worlds=worlds, workers=workers,
+                       searched_contracts=key != "pimc-2025", inference=key == "pimc+infer")
+        if key == "pimc-ddnull":
+            from engine.players.declaring import Declaring
+
+            p.declaring = Declaring(seed, budget, worlds, honest=False)
+            p.name = key
+        return p
     options = ", ".join(Style.option_names())
     raise PlayerError(f"unknown computer player {name!r}: use one of {', '.join(PLAYER_NAMES)} "
                       f"(or rule-no-OPTION, rule+OPTION, rule-2025+OPTION; "

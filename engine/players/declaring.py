@@ -48,7 +48,7 @@ from __future__ import annotations
 import random
 import time
 from collections.abc import Callable, Iterable
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 
 from engine.actions import Action, Bid, Declare, Discard, Hold, Pass
 from engine.bidding import START, Bidding
@@ -56,6 +56,7 @@ from engine.cards import JACKS, mask_points
 from engine.contract import BID_VALUES, Contract, GameType, next_bid
 from engine.players import evaluate as ev
 from engine.players.base import SeatView
+from engine.players.nullcheck import NullCheck, NullTimedOut, NullTooLong, lead_choices
 from engine.players.rule import RulePlayer, choose_game
 from engine.players.solver import SearchLimitReached, SearchTimedOut, Solver
 from engine.scoring import suit_grand_value
@@ -100,6 +101,11 @@ GUESS_WON = -1.0
 GUESS_SCHNEIDER = 0.0
 # Worlds kept per deal for the bidding (enough for a decision at any budget).
 MAX_BID_WORLDS = 240
+# The rule player's ``twojacks`` lesson (a two-jack grand without three aces and a ten, or
+# the club jack in forehand with four standing side cards, was won 51 % against XSkat, the
+# others 89 %) is priced by the search itself: double-dummy won such grands (forehand, grand
+# count safe) in 64 % of sampled worlds (128 of 200), the two-jack grands ``twojacks``
+# accepts in 94.5 %, three jacks or more in 95 % (docs/players.md).
 
 
 # ---------------------------------------------------------------------- scoring
@@ -209,6 +215,9 @@ class Solvers:
         self.past_budget = 0
         self.past_budget_seconds = 0.0
         self.kept: list[tuple[int, int, tuple[int, ...], int]] | None = None
+        # null by :mod:`engine.players.nullcheck` (one line of play against every world);
+        # False: by double-dummy (the declarer sees the defenders' cards: too optimistic)
+        self.null_check = True
 
     def get(self, game: int, declarer: int) -> Solver:
         s = self._s.get((game, declarer))
@@ -220,6 +229,26 @@ class Solvers:
             self._s[(game, declarer)] = s
         return s
 
+
+    def ask_null(self, s: Solver, hands: list[int], hidden: int, deadline: float | None,
+                 lead: int | None = None) -> bool:
+        """Does the null declarer at ``s.declarer`` escape from the first lead? By
+        :class:`~engine.players.nullcheck.NullCheck` (``hidden``: the cards he has not seen
+        besides the defenders', a hand game's skat; ``lead``: his first card in forehand),
+        or double-dummy; counted. A check past its node budget takes double-dummy's answer
+        (the long checks are escapes)."""
+        if not self.null_check:
+            return self.ask(s, hands, 0)
+        self.questions += 1
+        t0 = time.perf_counter()
+        try:
+            return NullCheck(s.declarer, hidden, deadline=deadline).escapes(hands, 0, (), lead)
+        except NullTooLong:
+            self.past_budget += 1
+            self.past_budget_seconds += time.perf_counter() - t0
+        finally:
+            self.seconds += time.perf_counter() - t0
+        return self.ask(s, hands, 0)
 
     def ask(self, s: Solver, hands: list[int], need: int) -> bool:
         """``s``'s answer from the first lead (need 0: null escaped, else ``reaches``), counted."""
@@ -244,11 +273,12 @@ class OutOfTime(Exception):
 
 
 def solve_play(solvers: Solvers, game: int, pos: int, hands: list[int], skat: int,
-               deadline: float | None = None, guess: tuple[bool, bool] = (False, False)
-               ) -> tuple[bool, bool]:
+               deadline: float | None = None, guess: tuple[bool, bool] = (False, False),
+               hidden: bool = False, lead: int | None = None) -> tuple[bool, bool]:
     """(made 61 / null escaped, made 90) for the declarer at ``pos`` from the first lead;
-    ``skat`` holds the cards that count for him. Raises OutOfTime when ``deadline``
-    (time.monotonic) passes, also in the middle of a search.
+    ``skat`` holds the cards that count for him (``hidden``: he has not seen them, a hand
+    game; ``lead``: a null declarer's first card in forehand). Raises OutOfTime when
+    ``deadline`` (time.monotonic) passes, also in the middle of a search.
 
     A question past the node budget is answered by ``guess`` (61, 90: the evaluation's,
     :attr:`Play.guess`; a strong grand proved from the first lead can take millions of
@@ -258,7 +288,11 @@ def solve_play(solvers: Solvers, game: int, pos: int, hands: list[int], skat: in
     with s.until(deadline):
         try:
             if game == NULL:
-                return solvers.ask(s, hands, 0), False
+                try:
+                    return solvers.ask_null(s, hands, skat if hidden else 0, deadline,
+                                            lead), False
+                except NullTimedOut:
+                    raise OutOfTime from None
             base = mask_points(skat)
             won = solvers.ask(s, hands, 61 - base)
             if not won:
@@ -286,6 +320,9 @@ class Play:
     game: int
     discard: int
     margin: float = 0.0
+    # null in forehand: the declarer's first card, the same in every world (None: the
+    # policy's, :mod:`engine.players.nullcheck`)
+    lead: int | None = None
 
     @property
     def guess(self) -> tuple[bool, bool]:
@@ -295,14 +332,18 @@ class Play:
         return won, won and self.margin >= GUESS_SCHNEIDER
 
 
-def pickup_plays(cards: int, bid: int, limit: int = 4, forehand: bool = False) -> list[Play]:
+def pickup_plays(cards: int, bid: int, limit: int = 4, forehand: bool = False,
+                 honest: bool = True) -> list[Play]:
     """The plays worth solving for twelve cards, the rule player's choice first.
 
     Game types whose value cannot reach the bid even with schneider are left out; the rest
     are kept within ``KEEP_WITHIN`` of the best strength margin, grand (two jacks or more)
     within ``GRAND_WITHIN``, null from a margin of ``NULL_FROM``. Grand is counted as the
     rule player counts it (``grand_score``): the 2025 count found about a third of the
-    grands the anchor and the perfect-information player declare.
+    grands the anchor and the perfect-information player declare. ``honest``: the first
+    choice (taken when too few worlds are solved in the time) gives null the chance
+    measured for its unsafe suits (``nullchance``), not the suit games' curve, and a null
+    in forehand comes once per first lead (:func:`null_leads`).
     """
     options = []
     for g in range(6):
@@ -334,9 +375,24 @@ def pickup_plays(cards: int, bid: int, limit: int = 4, forehand: bool = False) -
             keep = margin >= NULL_FROM
         if keep or not out:
             out.append(Play(g, away, margin))
-    chosen = choose_game(cards, bid, ev.Style(), forehand)
+    chosen = choose_game(cards, bid, ev.Style(nullchance=honest), forehand)
     out.sort(key=lambda p: p.game != chosen)  # stable: the rest keep their order
-    return out[:limit]
+    out = out[:limit]
+    if honest and forehand:
+        out = [v for p in out for v in null_leads(p, cards)]
+    return out
+
+
+def null_leads(play: Play, seen: int) -> list[Play]:
+    """A null in forehand once per first lead worth comparing
+    (:func:`~engine.players.nullcheck.lead_choices`; ``seen``: the cards the declarer
+    knows are not the defenders'): the search keeps the lead that does best over all the
+    worlds (in each world double-dummy would pick the lead that suits it); other plays as
+    they are."""
+    if play.game != NULL:
+        return [play]
+    ten = seen & ~play.discard if play.discard else seen
+    return [replace(play, lead=c) for c in lead_choices(ten, 0xFFFFFFFF & ~seen)]
 
 
 def suit_limit(hand: int, forehand: bool = False) -> int:
@@ -351,16 +407,29 @@ def suit_limit(hand: int, forehand: bool = False) -> int:
     return ev.styled_bid_limit(hand, ev.Style(), forehand, null=False)
 
 
-def hand_games(hand: int, bid: int) -> list[Play]:
-    """The game types worth solving as a hand game for these ten cards (possibly none)."""
-    out = []
+def hand_games(hand: int, bid: int, forehand: bool = False, honest: bool = True
+               ) -> list[Play]:
+    """The game types worth solving as a hand game for these ten cards (possibly none);
+    ``honest``: a null in forehand once per first lead (:func:`null_leads`)."""
+    out: list[Play] = []
     for e in ev.estimates(hand):
         if e.game == NULL:
             if e.strength >= 8.5 and bid <= 35:
-                out.append(Play(NULL, 0, e.strength - 8.5))
+                null = Play(NULL, 0, e.strength - 8.5)
+                out.extend(null_leads(null, hand) if honest and forehand else [null])
         elif e.strength >= 8.0 or (e.game == GRAND and e.strength >= 7.0):
             out.append(Play(e.game, 0, e.strength - 9.0))
-    return out[:3]
+    return _first_games(out, 3)
+
+
+def _first_games(plays: list[Play], n: int) -> list[Play]:
+    """The plays of the first ``n`` game types (a null's lead variants count once)."""
+    games: list[int] = []
+    for p in plays:
+        if p.game not in games:
+            games.append(p.game)
+    keep = set(games[:n])
+    return [p for p in plays if p.game in keep]
 
 
 # ---------------------------------------------------------------------- the bidding worlds
@@ -373,7 +442,7 @@ class BidWorld:
     group: int
     skat: int
     hands: list[int]
-    hand: dict[int, tuple[bool, bool]]
+    hand: dict[Play, tuple[bool, bool]]
     pick: list[tuple[bool, bool]]
 
 
@@ -393,13 +462,14 @@ class BidEval:
         """The best expectation at ``level`` and the hand contract giving it (None: pick up);
         ``games``: only these hand games."""
         best, best_c = self.pickup_value(level, weights), None
-        for g in (p.game for p in self.games):
+        for p in self.games:
+            g = p.game
             if games is not None and g not in games:
                 continue
             for c in contract_variants(g, True, level):
                 total = wsum = 0.0
                 for w, x in zip(weights, self.worlds, strict=True):
-                    won, sch = x.hand[g]
+                    won, sch = x.hand[p]
                     m = ev.matadors(self.hand | x.skat, g) if g != NULL else 0
                     total += w * sf_points(c, level, m, won, sch)
                     wsum += w
@@ -444,15 +514,21 @@ class Declaring:
     ``budget`` is seconds per decision; ``worlds`` fixes the number of worlds solved per
     search instead (reproducible). ``truth`` (a callable giving the real hands and skat)
     makes every search use the one real world: the perfect-information player.
+    ``honest=False`` keeps the choices before null was checked by one line of play
+    (:mod:`engine.players.nullcheck`): null by double-dummy, the first choice by the
+    suit games' curve (the harness player ``pimc-ddnull``).
     """
 
     def __init__(self, seed: int = 0, budget: float = 1.0, worlds: int | None = None,
-                 truth: Callable[[], World] | None = None) -> None:
+                 truth: Callable[[], World] | None = None, honest: bool = True) -> None:
         self.seed = seed
         self.budget = budget
         self.worlds = worlds
         self.truth = truth
+        # the oracle sees the one real world: double-dummy is exact for it
+        self.honest = honest and truth is None
         self.solvers = Solvers()
+        self.solvers.null_check = self.honest
         self.fallback = RulePlayer(seed)
         self._bid_eval: BidEval | None = None
         self._plan: tuple[int, Play] | None = None  # (twelve cards, play) after a pick-up
@@ -503,7 +579,7 @@ class Declaring:
         and the sampled skats say it is expected to score ``HAND_GAIN`` more than the
         pick-up; else the rule player's choice."""
         default = self.fallback.skat_or_hand(view, list(view.legal))
-        within = {p.game for p in hand_games(view.hand, view.bid)
+        within = {p.game for p in hand_games(view.hand, view.bid, view.pos == 0, self.honest)
                   if p.margin >= HAND_WITHIN or self.truth is not None}
         if not within or (isinstance(default, Declare) and self.truth is None):
             return default
@@ -529,7 +605,7 @@ class Declaring:
     def _bidding_worlds(self, view: SeatView) -> BidEval:
         hand, pos = view.hand, view.pos
         e = self._bid_eval
-        games = hand_games(hand, 0)
+        games = hand_games(hand, 0, pos == 0, self.honest)
         if e is None or e.hand != hand or e.pos != pos:
             rng = random.Random(f"{self.seed}:bidding:{hand}:{pos}")
             e = self._bid_eval = BidEval(hand, pos, games, rng)
@@ -561,19 +637,20 @@ class Declaring:
                     hands[(pos + 2) % 3] = sum(1 << c for c in rest[10:])
                     groups.append((hands, skat))
             twelve = hand | skat
-            plays = pickup_plays(twelve, 0, limit=3, forehand=pos == 0)
+            plays = pickup_plays(twelve, 0, limit=3, forehand=pos == 0, honest=self.honest)
             gi = len(e.groups)
             solved = []
             for hands, skat in groups:
                 try:
-                    results = {p.game: solve_play(self.solvers, p.game, pos, hands, skat,
-                                                  deadline, p.guess) for p in games}
+                    results = {p: solve_play(self.solvers, p.game, pos, hands, skat,
+                                             deadline, p.guess, hidden=True, lead=p.lead)
+                               for p in games}
                     picks = []
                     for p in plays:
                         h = list(hands)
                         h[pos] = twelve & ~p.discard
                         picks.append(solve_play(self.solvers, p.game, pos, h, p.discard,
-                                                deadline, p.guess))
+                                                deadline, p.guess, lead=p.lead))
                 except OutOfTime:
                     break
                 solved.append(BidWorld(gi, skat, hands, results, picks))
@@ -610,7 +687,7 @@ class Declaring:
     def plan(self, cards: int, bid: int, pos: int, bidding: Iterable[Action] = ()
              ) -> tuple[Contract, Play]:
         """(contract, play) for these twelve cards at this bid."""
-        plays = pickup_plays(cards, bid, forehand=pos == 0)
+        plays = pickup_plays(cards, bid, forehand=pos == 0, honest=self.honest)
         if not plays:  # nothing reaches the bid: the evaluation's strongest
             g = ev.best_contract(cards & ~ev.discard(cards, GRAND)).game
             return Contract(GameType(g)), Play(g, ev.discard(cards, g))
@@ -649,7 +726,7 @@ class Declaring:
                 for p in plays:
                     hands[pos] = cards & ~p.discard
                     results.append(solve_play(self.solvers, p.game, pos, hands, p.discard,
-                                              deadline, p.guess))
+                                              deadline, p.guess, lead=p.lead))
             except OutOfTime:
                 break
             for j, (c, i) in enumerate(candidates):

@@ -1,0 +1,126 @@
+"""Null judged by one line of play (engine.players.nullcheck) and the PIMC choices using it:
+null double-dummy lets the declarer see the defenders' cards, so it calls nulls safe that
+are lost at the table."""
+
+from __future__ import annotations
+
+import random
+
+from engine.cards import parse_mask
+from engine.contract import GameType
+from engine.players import evaluate as ev
+from engine.players import make_player
+from engine.players import nullcheck as nc
+from engine.players.declaring import Declaring, Solvers, pickup_plays, solve_play
+from engine.players.solver import Solver
+
+
+def _random_null_worlds(seed: int, n: int, pos: int = 0) -> list[list[int]]:
+    """Deals where the hand at ``pos`` looks like a null (null strength 7 or more)."""
+    rng = random.Random(seed)
+    out = []
+    while len(out) < n:
+        cards = list(range(32))
+        rng.shuffle(cards)
+        hands = [sum(1 << c for c in cards[10 * i:10 * i + 10]) for i in range(3)]
+        if ev.null_strength(hands[pos]) >= 7:
+            out.append(hands)
+    return out
+
+
+class _NoShortcut(nc.NullCheck):
+    """The same search without the "every suit safe" exit (to check that exit)."""
+
+    def _start(self, h: list[int], leader: int) -> bool:
+        key = (h[0], h[1], h[2], leader)
+        r = self._memo.get(key)
+        if r is None:
+            r = self._memo[key] = self._play_trick(h, leader)
+        return r
+
+
+def test_the_check_is_never_more_hopeful_than_double_dummy() -> None:
+    """The declarer's policy is one of his strategies and the defenders are the same: a null
+    the check wins, double-dummy wins; and the "every suit safe" exit changes nothing."""
+    solver = Solver(5, 1)
+    fewer = 0
+    for i, hands in enumerate(_random_null_worlds(11, 60, pos=1)):
+        check = nc.NullCheck(1, max_nodes=100_000).escapes(hands, 0)
+        dd = solver.null_won(hands, 0, ())
+        assert dd or not check
+        fewer += dd and not check
+        if i < 25:
+            assert _NoShortcut(1, max_nodes=100_000).escapes(hands, 0) == check
+    assert fewer > 0  # and it is not double-dummy under another name
+
+
+def test_a_suit_is_safe_when_each_card_has_a_defenders_card_above_it() -> None:
+    c = parse_mask
+    assert nc.all_safe(c("C7 C9 CJ S7"), c("C8 CT CQ S8 SA"))
+    assert not nc.all_safe(c("C7 CT"), c("C8 C9"))  # the 9 led forces the ten
+    assert nc.all_safe(c("C8"), c("C9 CA"))  # the 7 lies in the skat: nobody leads under
+    assert nc.unsafe_suits(c("C8 S7 HA"), c("C7 S8 H7")) == [0, 2]
+
+
+def test_the_declarer_plays_only_by_what_he_knows() -> None:
+    """The policy sees the unknown cards as one set: where the defenders' cards lie (the
+    world) never changes his card."""
+    rng = random.Random(3)
+    for _ in range(200):
+        cards = list(range(32))
+        rng.shuffle(cards)
+        me = sum(1 << c for c in cards[:6])
+        out = sum(1 << c for c in cards[6:18])
+        lead = cards[6]
+        card = nc.declarer_card(me, [lead], out & ~(1 << lead))
+        assert me >> card & 1
+        s = lead >> 3
+        if me & nc.SUIT[s]:
+            assert card >> 3 == s  # he follows suit
+            under = me & nc.SUIT[s] & ((1 << lead) - 1)
+            if under:  # and ducks with his highest card that ducks
+                assert card == under.bit_length() - 1
+
+
+def test_a_forehand_null_compares_its_first_leads_over_all_worlds() -> None:
+    hand = parse_mask("C8 S7 H7 H9 HT HJ D7 D8 DT DQ")
+    skat = parse_mask("HA DA")
+    plays = pickup_plays(hand | skat, 18, forehand=True)
+    nulls = [p for p in plays if p.game == GameType.NULL]
+    assert len(nulls) > 1 and len({p.lead for p in nulls}) == len(nulls)
+    ten = (hand | skat) & ~nulls[0].discard
+    lowest = {(ten & nc.SUIT[s] & -(ten & nc.SUIT[s])).bit_length() - 1
+              for s in range(4) if ten & nc.SUIT[s]}
+    assert lowest <= {p.lead for p in nulls}
+    # middlehand does not lead: one null, the policy's play throughout
+    assert len([p for p in pickup_plays(hand | skat, 18) if p.game == GameType.NULL]) == 1
+
+
+def test_the_blank_eight_is_led_at_once() -> None:
+    """A world where the policy's own lead (the diamond 8, under every outstanding diamond)
+    loses: the defenders void one hand in clubs and lead the club 7 through the blank 8;
+    the club 8 led first is gone while both still hold clubs. The search keeps the lead
+    that is best over all worlds."""
+    c = parse_mask
+    hands = [c("C8 S7 H7 H9 HT HJ D7 D8 DT DQ"), c("C7 C9 CT CJ CK S8 SK D9 DJ DK"),
+             c("CQ CA S9 ST SJ SQ SA H8 HQ HK")]
+    assert Solver(5, 0).null_won(hands, 0, ())
+    assert not nc.escapes(hands, 0)
+    assert nc.escapes(hands, 0, lead=c("C8").bit_length() - 1)
+    solvers = Solvers()
+    skat = c("HA DA")
+    assert solve_play(solvers, 5, 0, hands, skat) == (False, False)
+    assert solve_play(solvers, 5, 0, hands, skat, lead=1) == (True, False)
+    solvers.null_check = False  # double-dummy: won whatever he leads
+    assert solve_play(solvers, 5, 0, hands, skat) == (True, False)
+
+
+def test_pimc_ddnull_keeps_the_double_dummy_null() -> None:
+    old = make_player("pimc-ddnull", seed=1, worlds=4, workers=1)
+    assert old.name == "pimc-ddnull"
+    assert not old.declaring.honest  # type: ignore[attr-defined]
+    assert not old.declaring.solvers.null_check  # type: ignore[attr-defined]
+    new = make_player("pimc", seed=1, worlds=4, workers=1)
+    assert new.declaring.honest  # type: ignore[attr-defined]
+    # the oracle sees the real world: double-dummy is exact for it
+    assert not Declaring(truth=lambda: ([0, 0, 0], 0)).honest

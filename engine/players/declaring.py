@@ -229,7 +229,6 @@ class Solvers:
             self._s[(game, declarer)] = s
         return s
 
-
     def ask_null(self, s: Solver, hands: list[int], hidden: int, deadline: float | None,
                  lead: int | None = None) -> bool:
         """Does the null declarer at ``s.declarer`` escape from the first lead? By
@@ -248,6 +247,7 @@ class Solvers:
             self.past_budget_seconds += time.perf_counter() - t0
         finally:
             self.seconds += time.perf_counter() - t0
+        self.questions -= 1  # the same question, asked again
         return self.ask(s, hands, 0)
 
     def ask(self, s: Solver, hands: list[int], need: int) -> bool:

@@ -213,7 +213,11 @@ class NullCheck:
         hand = h[p]
         legal = hand & SUIT[trick[0] >> 3] if trick else 0
         legal = legal or hand
+        # the trick's cards count between two of his: over a card laid, one takes it, the
+        # other not
         others = (h[0] | h[1] | h[2]) & ~hand
+        for c in trick:
+            others |= 1 << c
         for c in _classes(legal, others):
             h2 = list(h)
             h2[p] &= ~(1 << c)

@@ -12,7 +12,7 @@ MODULES = [
     "engine.players.solver", "engine.players.rule", "engine.players.table",
     "engine.players.pimc", "engine.players.strength", "engine.players.analysis",
     "engine.players.hints", "engine.players.declaring", "engine.players.oracle",
-    "engine.players.clues", "engine.players.decisions",
+    "engine.players.clues", "engine.players.decisions", "engine.players.nullcheck",
 ]
 
 

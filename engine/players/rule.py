@@ -91,9 +91,7 @@ class RulePlayer:
 
     def bidding(self, view: SeatView, legal: list[Action]) -> Action:
         # ``careful``: a skat worth a trick less, ``bold``: half a trick more
-        bonus = (self.boldness - (1.0 if self.style.careful else 0.0)
-                 + (BOLD if self.style.bold else 0.0))
-        limit = ev.styled_bid_limit(view.hand, self.style, view.pos == 0, bonus)
+        limit = ev.styled_bid_limit(view.hand, self.style, view.pos == 0, self._bonus())
         self.last_bid_limit = limit
         bids = sorted((a for a in legal if isinstance(a, Bid)), key=lambda a: a.value)
         if bids:
@@ -104,6 +102,12 @@ class RulePlayer:
             if hold:
                 return hold[0]
         return next(a for a in legal if isinstance(a, Pass))
+
+    def _bonus(self) -> float:
+        """What the bidding adds to the count (``careful``: a skat worth a trick less,
+        ``bold``: half a trick more)."""
+        return (self.boldness - (1.0 if self.style.careful else 0.0)
+                + (BOLD if self.style.bold else 0.0))
 
     def skat_or_hand(self, view: SeatView, legal: list[Action]) -> Action:
         best = None
@@ -134,7 +138,12 @@ class RulePlayer:
     def discard_or_declare(self, view: SeatView, legal: list[Action]) -> Action:
         declares = [a for a in legal if isinstance(a, Declare)]
         if declares:
-            game = choose_game(view.hand | view.skat, view.bid, self.style, view.pos == 0)
+            cards = view.hand | view.skat
+            # ``nullstop``: did the hand's suit or grand count alone hold the bid?
+            suit_bid = self.style.nullstop and view.skat_original.bit_count() == 2 and (
+                ev.styled_bid_limit(cards & ~view.skat_original, self.style, view.pos == 0,
+                                    self._bonus(), null=False) >= view.bid)
+            game = choose_game(cards, view.bid, self.style, view.pos == 0, suit_bid)
             plain = [a for a in declares if a.contract.game == game and not a.contract.ouvert]
             return (plain or declares)[0]
         game = view.game_type if view.game_type is not None else GameType.GRAND
@@ -778,20 +787,27 @@ def null_win_chance(margin: float) -> float:
 
 
 def choose_game(cards: int, bid: int, style: ev.Style | None = None,
-                forehand: bool = False) -> int:
+                forehand: bool = False, suit_bid: bool = False) -> int:
     """The game type to declare with these 12 (or 10) cards for this bid.
 
     2025 (``Style.legacy()``): the strongest game whose plain value reaches the bid; when
     none does, the strongest. With ``style.grand``: among the games that reach the bid, the
     best expected Seeger-Fabian score (a rough win chance from the count's margin), so a
-    safe grand is preferred to a safer suit game of half its value.
+    safe grand is preferred to a safer suit game of half its value. ``suit_bid``: the ten
+    cards before the pick-up held the bid on their suit or grand count (``nullstop`` then
+    declares no null with an unsafe suit left).
     """
     style = style if style is not None else ev.Style()
     ten = cards
     options = []
+    trump_suit = ev.longest_suit(cards, bid) if style.longtrump else None
     for g in range(6):
+        if trump_suit is not None and g < ev.GRAND and g != trump_suit:
+            continue  # ``longtrump``: the longest suit that reaches the bid is trump
         away = ev.discard(cards, g, style.voids) if cards.bit_count() > 10 else 0
         ten = cards & ~away
+        if g == ev.NULL and style.nullstop and suit_bid and ev.null_unsafe_suits(ten):
+            continue  # ``nullstop``: the hand was bid on a suit game, not on this null
         if g == ev.NULL:
             value = 23
             if style.null:
@@ -800,6 +816,8 @@ def choose_game(cards: int, bid: int, style: ev.Style | None = None,
                 strength, need = ev.null_strength(ten), 8.5
         elif g == ev.GRAND and style.grand:
             strength, need = ev.grand_score(ten, forehand, style.grand_loser), ev.GRAND_NEED
+            if style.grand3:
+                need = ev.grand_need(ten, forehand)
             value = ev.game_value(cards, g)
         else:
             strength, need, value = ev.suit_strength(ten, g), 9.0, ev.game_value(cards, g)

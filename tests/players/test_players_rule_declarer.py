@@ -7,7 +7,7 @@ from __future__ import annotations
 from rulekit import hand_game as _game
 from rulekit import rule_card as _card
 
-from engine.actions import Discard, Play
+from engine.actions import Bid, Discard, Pass, Play, TakeSkat
 from engine.cards import Card, parse_mask
 from engine.contract import GameType
 from engine.deal import Deal
@@ -137,3 +137,56 @@ def test_nulllead_leads_the_highest_card_nobody_can_duck() -> None:
     g = _game({0: "C7 C8 S7 S9 SJ H7 H9 HJ D7 D9"}, declarer=0, contract="NH")
     assert _card(_on("nulllead"), g) == "C8"
     assert _card(_off("nulllead"), g).endswith("7")
+
+
+def test_longtrump_plays_the_longest_suit_that_reaches_the_bid() -> None:
+    # clubs and hearts three cards each (clubs hold ace and ten), diamonds two: the count
+    # took diamonds; the longest suit of the fewer points is hearts
+    cards = parse_mask("C7 CT CJ CA S8 S9 H9 HA HQ D7 DJ DQ")
+    assert choose_game(cards, 18, _off("longtrump")) == GameType.DIAMONDS
+    assert choose_game(cards, 18, _on("longtrump")) == GameType.HEARTS
+    assert ev.longest_suit(cards, 18) == GameType.HEARTS
+    # four diamonds against three hearts: diamonds
+    four = parse_mask("C9 CJ S7 SJ H9 HT HJ HK D8 D9 DT DA")
+    assert choose_game(four, 18, _off("longtrump")) == GameType.HEARTS
+    assert choose_game(four, 18, _on("longtrump")) == GameType.DIAMONDS
+    # "with 3": at 44 only spades (44) and clubs (48) reach the bid, one card each
+    assert ev.longest_suit(four, 44) == GameType.CLUBS
+    assert ev.longest_suit(four, 49) is None
+
+
+def test_grand3_declares_a_grand_with_three_jacks_from_a_lower_count() -> None:
+    cards = parse_mask("C9 CJ S7 SJ SK H8 HQ HK D8 DJ HA DA")
+    ten = cards & ~ev.discard(cards, ev.GRAND, True)
+    assert ev.GRAND3_NEED <= ev.grand_score(ten) < ev.GRAND_NEED
+    assert choose_game(cards, 18, _off("grand3")) == GameType.HEARTS
+    assert choose_game(cards, 18, _on("grand3")) == ev.GRAND
+    # three jacks without the club jack, not leading: the usual count
+    assert ev.grand_need(parse_mask("SJ HJ DJ CA CT C9 S7 S8 H7 D7")) == ev.GRAND_NEED
+    assert ev.grand_need(parse_mask("SJ HJ DJ CA CT C9 S7 S8 H7 D7"), True) == ev.GRAND3_NEED
+
+
+def test_nullstop_plays_no_unsafe_null_where_a_suit_game_reaches_the_bid() -> None:
+    cards = parse_mask("C7 CJ S8 ST SK H7 H9 HT HQ HA D7 DA")
+    assert ev.null_unsafe_suits(cards & ~ev.discard(cards, ev.NULL))
+    assert choose_game(cards, 18, _off("nullstop"), suit_bid=True) == ev.NULL
+    assert choose_game(cards, 18, _on("nullstop"), suit_bid=True) == GameType.HEARTS
+    # a safe null stays; so does an unsafe one when the bidding was on the null
+    safe = parse_mask("C7 C8 C9 S7 S9 SJ H7 H8 D7 D9 DK DA")
+    assert choose_game(safe, 18, _on("nullstop"), suit_bid=True) == ev.NULL
+    assert choose_game(cards, 18, _on("nullstop"), suit_bid=False) == ev.NULL
+
+
+def test_nullstop_knows_a_suit_bid_from_the_cards_before_the_pick_up() -> None:
+    # forehand held 18 on a heart game (the count with the skat): the skat brings
+    # the club 7 and diamond 7, and a null with the spades unsafe would score best
+    ten = "CJ S8 ST SK H7 H9 HT HQ HA DA"
+    assert ev.styled_bid_limit(parse_mask(ten), ev.Style(), True, 0.5, null=False) >= 18
+    rest = [c for c in range(32) if not parse_mask(ten + " C7 D7") >> c & 1]
+    deal = Deal((parse_mask(ten), sum(1 << c for c in rest[:10]),
+                 sum(1 << c for c in rest[10:20])), parse_mask("C7 D7"))
+    g = Game(deal)
+    g.replay([Pass(1), Pass(2), Bid(0, 18), TakeSkat(0)])
+    for style, want in ((_off("nullstop"), GameType.NULL), (_on("nullstop"), GameType.HEARTS)):
+        action = RulePlayer(0, style=style).choose(SeatView.of(g, 0))
+        assert action.contract.game == want, style

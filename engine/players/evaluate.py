@@ -300,6 +300,10 @@ class Style:
     - ``nullstop``: after the pick-up no null with an unsafe suit left when the ten cards
       before it held the bid on a suit or grand count (the nulls from suit bids whose skat
       did not fit were lost about half the time; the suit game there did better).
+    - ``risk``: a bid above 18 needs half a trick more on the count than a safe game (the
+      rule player's ``RulePlayer.bid_limit``; ``styled_bid_limit`` itself is unchanged);
+    - ``bid18``: a hand whose best suit game counts up to a trick short of safe still bids
+      or holds 18 (and no more): when nobody else bids, such a game is won most times.
 
     >>> Style.legacy().grand, Style().without("grand").grand, Style().without("grand").play
     (False, False, True)
@@ -342,6 +346,8 @@ class Style:
     longtrump: bool = False
     grand3: bool = False
     nullstop: bool = False
+    risk: bool = False
+    bid18: bool = False
 
     @property
     def grand_loser(self) -> float:

@@ -190,3 +190,22 @@ def test_nullstop_knows_a_suit_bid_from_the_cards_before_the_pick_up() -> None:
     for style, want in ((_off("nullstop"), GameType.NULL), (_on("nullstop"), GameType.HEARTS)):
         action = RulePlayer(0, style=style).choose(SeatView.of(g, 0))
         assert action.contract.game == want, style
+
+
+def test_risk_bids_a_game_counted_just_safe_only_to_18() -> None:
+    hand = parse_mask("C9 CJ CK SJ SQ SK HA D7 DT DJ")  # clubs "with 2": 36, a quarter over
+    assert ev.suit_strength(hand, 0) + ev.SKAT_WORTH + 0.5 - 9.0 == 0.25
+    assert RulePlayer(style=_off("risk")).bid_limit(hand, False) == 36
+    assert RulePlayer(style=_on("risk")).bid_limit(hand, False) == 18
+    strong = parse_mask("CJ SJ CA CT C9 C8 SA H7 H8 D7")  # well over: its value
+    assert RulePlayer(style=_on("risk")).bid_limit(strong, False) == 36
+
+
+def test_bid18_holds_18_with_a_suit_game_a_little_short() -> None:
+    hand = parse_mask("C8 CJ CQ S8 SQ SK HT HA DT DK")  # spades half a trick short
+    margin = max(ev.suit_strength(hand, g) for g in range(4)) + ev.SKAT_WORTH + 0.5 - 9.0
+    assert -1.0 <= margin < 0
+    assert RulePlayer(style=_off("bid18")).bid_limit(hand, False) == 0
+    assert RulePlayer(style=_on("bid18")).bid_limit(hand, False) == 18
+    weak = parse_mask("C7 C8 S7 S9 SK H8 HQ D8 D9 DK")
+    assert RulePlayer(style=_on("bid18")).bid_limit(weak, False) == 0

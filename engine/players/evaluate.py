@@ -534,18 +534,31 @@ GRAND3_NEED = 4.0
 
 
 def grand_need(hand: int, forehand: bool = False) -> float:
-    """The ``grand_score`` from which ten cards count a safe grand under ``grand3``.
+    """The ``grand_score`` from which ten cards count a safe grand under ``grand3``: with
+    three jacks (the club jack, or in forehand) or four, and tricks to take: the jacks
+    and the standing side cards five or more, or a long side suit (five cards with the
+    ace or ten, four with both). Measured on the rule player's grands against XSkat
+    (seed 975): such grands counted 4 to 6 were won 86 to 100 %, the others about 45 %.
 
     >>> from engine.cards import parse_mask
-    >>> grand_need(parse_mask("CJ SJ HJ CA CT C9 S7 S8 H7 D7")), GRAND_NEED
+    >>> grand_need(parse_mask("CJ SJ HJ CA CT C9 C8 S7 H7 D7")), GRAND_NEED
     (4.0, 6.0)
-    >>> grand_need(parse_mask("SJ HJ DJ CA CT C9 S7 S8 H7 D7"))  # no club jack, not leading
+    >>> grand_need(parse_mask("CJ SJ HJ CA CK C9 S7 S8 H7 D7"))  # a trick short
+    6.0
+    >>> grand_need(parse_mask("SJ HJ DJ CA CT C9 C8 S7 H7 D7"))  # no club jack, not leading
     6.0
     """
     jacks = (hand & JACKS).bit_count()
-    if jacks == 4 or (jacks == 3 and (forehand or hand >> 4 & 1)):
-        return GRAND3_NEED
-    return GRAND_NEED
+    if not (jacks == 4 or (jacks == 3 and (forehand or hand >> 4 & 1))):
+        return GRAND_NEED
+    standing = sum(_standing(hand, s, True)[0] for s in range(4))
+    long_suit = False
+    for s in range(4):
+        suit = hand & SUIT_MASKS[s] & ~JACKS
+        ace, ten = suit >> (8 * s + ACE) & 1, suit >> (8 * s + TEN) & 1
+        n = suit.bit_count()
+        long_suit = long_suit or (n >= 5 and bool(ace or ten)) or (n >= 4 and bool(ace and ten))
+    return GRAND3_NEED if jacks + standing >= 5 or long_suit else GRAND_NEED
 
 
 def longest_suit(cards: int, bid: int) -> int | None:

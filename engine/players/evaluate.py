@@ -302,8 +302,9 @@ class Style:
       did not fit were lost about half the time; the suit game there did better).
     - ``risk``: a bid above 18 needs half a trick more on the count than a safe game (the
       rule player's ``RulePlayer.bid_limit``; ``styled_bid_limit`` itself is unchanged);
-    - ``bid18``: a hand whose best suit game counts up to a trick short of safe still bids
-      or holds 18 (and no more): when nobody else bids, such a game is won most times.
+    - ``bid18``: a hand whose best suit game counts up to a trick short of safe still opens
+      the bidding with 18 when nobody has bid (and goes no higher, and never holds): when
+      nobody else bids, such a game is won most times; against another bid it lost.
 
     >>> Style.legacy().grand, Style().without("grand").grand, Style().without("grand").play
     (False, False, True)

@@ -97,9 +97,9 @@ class RulePlayer:
 
     def bidding(self, view: SeatView, legal: list[Action]) -> Action:
         # ``careful``: a skat worth a trick less, ``bold``: half a trick more
-        limit = self.bid_limit(view.hand, view.pos == 0)
-        self.last_bid_limit = limit
         bids = sorted((a for a in legal if isinstance(a, Bid)), key=lambda a: a.value)
+        limit = self.bid_limit(view.hand, view.pos == 0, opening=bool(bids) and not view.bid)
+        self.last_bid_limit = limit
         if bids:
             if bids[0].value <= limit:
                 return bids[0]
@@ -109,12 +109,13 @@ class RulePlayer:
                 return hold[0]
         return next(a for a in legal if isinstance(a, Pass))
 
-    def bid_limit(self, hand: int, forehand: bool) -> int:
+    def bid_limit(self, hand: int, forehand: bool, opening: bool = False) -> int:
         """The highest bid to make or hold with these ten cards (0 to pass).
 
         ``styled_bid_limit`` under the player's style, and: ``risk``, above 18 only with
         ``RISK`` more on the count (a game counted just safe is bid to 18, not to its
-        value); ``bid18``, 18 with a suit game counted up to ``BID18_SHORT`` short.
+        value); ``bid18``, for the ``opening`` bid (nobody has bid yet), 18 with a suit
+        game counted up to ``BID18_SHORT`` short (never to hold against another's bid).
 
         >>> from engine.cards import parse_mask
         >>> hand = parse_mask("C9 CJ CK SJ SQ SK HA D7 DT DJ")  # clubs "with 2", 36
@@ -126,7 +127,7 @@ class RulePlayer:
         limit = ev.styled_bid_limit(hand, self.style, forehand, bonus)
         if self.style.risk and limit > 18:
             limit = ev.styled_bid_limit(hand, self.style, forehand, bonus - RISK) or 18
-        if self.style.bid18 and not limit and ev.styled_bid_limit(
+        if self.style.bid18 and opening and not limit and ev.styled_bid_limit(
                 hand, self.style, forehand, bonus + BID18_SHORT, null=False):
             limit = 18
         return limit

@@ -205,7 +205,19 @@ def test_bid18_holds_18_with_a_suit_game_a_little_short() -> None:
     hand = parse_mask("C8 CJ CQ S8 SQ SK HT HA DT DK")  # spades half a trick short
     margin = max(ev.suit_strength(hand, g) for g in range(4)) + ev.SKAT_WORTH + 0.5 - 9.0
     assert -1.0 <= margin < 0
-    assert RulePlayer(style=_off("bid18")).bid_limit(hand, False) == 0
-    assert RulePlayer(style=_on("bid18")).bid_limit(hand, False) == 18
+    assert RulePlayer(style=_off("bid18")).bid_limit(hand, False, opening=True) == 0
+    assert RulePlayer(style=_on("bid18")).bid_limit(hand, False, opening=True) == 18
+    assert RulePlayer(style=_on("bid18")).bid_limit(hand, False, opening=False) == 0
     weak = parse_mask("C7 C8 S7 S9 SK H8 HQ D8 D9 DK")
-    assert RulePlayer(style=_on("bid18")).bid_limit(weak, False) == 0
+    assert RulePlayer(style=_on("bid18")).bid_limit(weak, False, opening=True) == 0
+    # forehand, the others passed: he opens 18; middlehand's 18 he does not hold
+    rest = [c for c in range(32) if not hand >> c & 1]
+    deal = Deal((hand, sum(1 << c for c in rest[:10]), sum(1 << c for c in rest[10:20])),
+                sum(1 << c for c in rest[20:]))
+    g = Game(deal)
+    g.replay([Pass(1), Pass(2)])
+    assert RulePlayer(style=_on("bid18")).choose(SeatView.of(g, 0)) == Bid(0, 18)
+    assert RulePlayer(style=_off("bid18")).choose(SeatView.of(g, 0)) == Pass(0)
+    g = Game(deal)
+    g.push(Bid(1, 18))
+    assert RulePlayer(style=_on("bid18")).choose(SeatView.of(g, 0)) == Pass(0)

@@ -158,7 +158,7 @@ def bid_limit(hand: int, bonus: float = 0.0) -> int:
     return best
 
 
-def discard(cards: int, game: int, voids: bool = False) -> int:
+def discard(cards: int, game: int, voids: bool = False, keep_aces: bool = False) -> int:
     """The cards to put away (a mask) so that ten remain, for the game type declared.
 
     Suit and grand: put away points the opponents could catch (tens without the ace, kings
@@ -166,6 +166,14 @@ def discard(cards: int, game: int, voids: bool = False) -> int:
     Null: keep the suits whose low cards can always duck. With ``voids`` (the ``Style``
     option) a side suit emptied counts a further ``VOID_WORTH``: a blank card is a loser
     the count did not see (the defenders lead it when they like), a void lets him ruff.
+    With ``keep_aces`` (the ``keepaces`` option) a side ace and the ten beside it stay
+    while other side cards can go: each takes a trick with its points (the count put away
+    a blank ace for a void and its 11 points, XSkat keeps them and wins more such games).
+
+    >>> from engine.cards import parse_mask, mask_to_str
+    >>> twelve = parse_mask("C9 CJ CK CA S8 S9 ST SQ H7 H9 HA DA")
+    >>> mask_to_str(discard(twelve, 1, True)), mask_to_str(discard(twelve, 1, True, True))
+    ('CK DA', 'C9 CK')
     """
     n = cards.bit_count() - 10
     if n <= 0:
@@ -179,6 +187,10 @@ def discard(cards: int, game: int, voids: bool = False) -> int:
         rest = sorted((c for c in range(32) if cards >> c & 1 and trumps >> c & 1),
                       key=order.index, reverse=True)
         side += rest[: n - len(side)]
+    if keep_aces:
+        kept = [c for c in side if not _ace_or_guarded_ten(cards, c)]
+        if len(kept) >= n:
+            side = kept
     if voids:
         return _best_set(cards, side, n, lambda m: suit_strength(m, game)
                          + VOID_WORTH * _side_voids(m, game))
@@ -186,6 +198,12 @@ def discard(cards: int, game: int, voids: bool = False) -> int:
 
 
 VOID_WORTH = 0.75
+
+
+def _ace_or_guarded_ten(cards: int, c: int) -> bool:
+    """Is card ``c`` an ace, or a ten whose ace is among ``cards`` (``keep_aces``)?"""
+    rank = c & 7
+    return rank == ACE or (rank == TEN and bool(cards >> ((c & ~7) | ACE) & 1))
 
 
 def _side_voids(hand: int, game: int) -> int:
@@ -300,6 +318,8 @@ class Style:
     - ``nullstop``: after the pick-up no null with an unsafe suit left when the ten cards
       before it held the bid on a suit or grand count (the nulls from suit bids whose skat
       did not fit were lost about half the time; the suit game there did better).
+    - ``keepaces``: the discard of a suit game or grand keeps the side aces and the tens
+      beside them (``discard(keep_aces=True)``), for the contract choice too.
     - ``risk``: a bid above 18 needs half a trick more on the count than a safe game (the
       rule player's ``RulePlayer.bid_limit``; ``styled_bid_limit`` itself is unchanged);
     - ``bid18``: a hand whose best suit game counts up to a trick short of safe still opens
@@ -347,6 +367,7 @@ class Style:
     longtrump: bool = False
     grand3: bool = False
     nullstop: bool = False
+    keepaces: bool = False
     risk: bool = False
     bid18: bool = False
 

@@ -179,7 +179,7 @@ class RulePlayer:
         if game == GameType.GRAND and self.style.granddiscard:
             away = ev.grand_discard(view.hand, view.pos == 0, self.style.grand_loser)
         else:
-            away = ev.discard(view.hand, int(game), self.style.voids)
+            away = ev.discard(view.hand, int(game), self.style.voids, self.style.keepaces)
         card = min(_bits(away))
         return next(a for a in legal if isinstance(a, Discard) and a.card == card)
 
@@ -833,7 +833,8 @@ def choose_game(cards: int, bid: int, style: ev.Style | None = None,
     for g in range(6):
         if trump_suit is not None and g < ev.GRAND and g != trump_suit:
             continue  # ``longtrump``: the longest suit that reaches the bid is trump
-        away = ev.discard(cards, g, style.voids) if cards.bit_count() > 10 else 0
+        away = (ev.discard(cards, g, style.voids, style.keepaces and g < ev.NULL)
+                if cards.bit_count() > 10 else 0)
         ten = cards & ~away
         if g == ev.NULL and style.nullstop and suit_bid and ev.null_unsafe_suits(ten):
             continue  # ``nullstop``: the hand was bid on a suit game, not on this null

@@ -221,3 +221,22 @@ def test_bid18_holds_18_with_a_suit_game_a_little_short() -> None:
     g = Game(deal)
     g.push(Bid(1, 18))
     assert RulePlayer(style=_on("bid18")).choose(SeatView.of(g, 0)) == Pass(0)
+
+
+def test_keepaces_keeps_the_aces_and_their_tens_in_the_discard() -> None:
+    twelve = parse_mask("C8 C9 CT CJ CK ST SA HT HA D7 DQ DA")  # clubs
+    away = ev.discard(twelve, 0, True)
+    assert away == parse_mask("ST SA")              # the count banks 21 for a void
+    assert ev.discard(twelve, 0, True, keep_aces=True) == parse_mask("D7 DQ")
+    hands = {0: "C8 C9 CT CJ CK ST SA HT HA D7"}
+    rest = [c for c in range(32) if not (parse_mask(hands[0]) | parse_mask("DQ DA")) >> c & 1]
+    deal = Deal((parse_mask(hands[0]), sum(1 << c for c in rest[:10]),
+                 sum(1 << c for c in rest[10:20])), parse_mask("DQ DA"))
+    for style, away in ((_off("keepaces"), "ST SA"), (_on("keepaces"), "D7 DQ")):
+        g = Game(deal)
+        g.replay([Pass(1), Pass(2), Bid(0, 18), TakeSkat(0)])
+        declare = RulePlayer(0, style=style).choose(SeatView.of(g, 0))
+        assert declare.contract.game == GameType.CLUBS
+        g.push(declare)
+        action = RulePlayer(0, style=style).choose(SeatView.of(g, 0))
+        assert isinstance(action, Discard) and parse_mask(away) >> action.card & 1

@@ -54,6 +54,76 @@ def test_the_check_is_never_more_hopeful_than_double_dummy() -> None:
     assert fewer > 0  # and it is not double-dummy under another name
 
 
+def _one_line(worlds: list[tuple[int, ...]], d: int, leader: int = 0,
+              trick: tuple[int, ...] = (), memo: dict[object, object] | None = None
+              ) -> bool:
+    """Exactly: is there one strategy of the declarer (his card a function of what he has
+    seen) that takes no trick in every one of ``worlds``, the defenders playing perfectly in
+    each? ``worlds`` share the declarer's hand and everything seen so far. Alone, a world is
+    double-dummy's; the defenders' cards split the worlds by what he then sees."""
+    memo = {} if memo is None else memo
+    if not worlds:
+        return True
+    if len(trick) == 3:
+        best = max(c for c in trick if c >> 3 == trick[0] >> 3)
+        winner = (leader + trick.index(best)) % 3
+        if winner == d:
+            return False
+        return not worlds[0][d] or _one_line(worlds, d, winner, (), memo)
+    key = (tuple(sorted(worlds)), leader, trick)
+    if key in memo:
+        return bool(memo[key])
+    solver = memo.setdefault("solver", Solver(5, d))
+    # a world lost even double-dummy is lost for any line (and one world alone is its own)
+    if not all(solver.null_won(list(w), leader, trick) for w in worlds) or len(worlds) == 1:
+        r = len(worlds) == 1 and solver.null_won(list(worlds[0]), leader, trick)
+        memo[key] = r
+        return r
+
+    def legal(hand: int) -> int:
+        follow = hand & nc.SUIT[trick[0] >> 3] if trick else 0
+        return follow or hand
+
+    def after(c: int, p: int) -> list[tuple[int, ...]]:
+        return [tuple(h & ~(1 << c) if i == p else h for i, h in enumerate(w))
+                for w in worlds if legal(w[p]) >> c & 1]
+
+    p = (leader + len(trick)) % 3
+    cards = 0
+    for w in worlds:
+        cards |= legal(w[p])
+    moves = [c for c in range(32) if cards >> c & 1]
+    if p == d:  # one card for all the worlds he cannot tell apart
+        r = any(_one_line(after(c, p), d, leader, (*trick, c), memo) for c in moves)
+    else:  # each world's defenders choose; worlds with the same card stay together
+        r = all(_one_line(after(c, p), d, leader, (*trick, c), memo) for c in moves)
+    memo[key] = r
+    return r
+
+
+def test_a_null_double_dummy_wins_everywhere_is_lost_against_correct_defence() -> None:
+    """Forehand's null (spades S7 S8 SQ SK against S9 ST SJ SA; diamonds safe; the skat CA
+    HQ): in two deals that differ only in whether middlehand holds the SJ or the DQ,
+    double-dummy wins both, the declarer choosing his line by where those cards lie. No one
+    line wins both: he cannot see which deal it is before he must choose. The double-dummy
+    search called this null safe; the check (one line of play) does not, whatever the
+    first lead."""
+    c = parse_mask
+    me = c("S7 S8 SQ SK D7 D9 DT DJ DK DA")
+    w1 = (me, c("CJ CK S9 ST SJ H8 H9 HK HA D8"), c("C7 C8 C9 CT CQ SA H7 HT HJ DQ"))
+    w2 = (me, c("CJ CK S9 ST H8 H9 HK HA D8 DQ"), c("C7 C8 C9 CT CQ SJ SA H7 HT HJ"))
+    dd = Solver(5, 0)
+    assert dd.null_won(list(w1), 0, ()) and dd.null_won(list(w2), 0, ())
+    assert not _one_line([w1, w2], 0)
+    solvers = Solvers()
+    skat = c("CA HQ")
+    for lead in nc.lead_choices(me, 0xFFFFFFFF & ~me & ~skat):
+        wins = [solve_play(solvers, 5, 0, list(w), skat, lead=lead)[0] for w in (w1, w2)]
+        assert not all(wins)
+    solvers.null_check = False
+    assert all(solve_play(solvers, 5, 0, list(w), skat)[0] for w in (w1, w2))
+
+
 def test_a_card_laid_in_the_trick_parts_two_cards_of_a_defender() -> None:
     """Middlehand's H9 and HJ are neighbours once forehand's HT lies in the trick, but only
     the jack takes the trick from it: the lead must pass to middlehand, who then leads

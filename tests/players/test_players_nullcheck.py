@@ -73,7 +73,9 @@ def _one_line(worlds: list[tuple[int, ...]], d: int, leader: int = 0,
     key = (tuple(sorted(worlds)), leader, trick)
     if key in memo:
         return bool(memo[key])
-    solver = memo.setdefault("solver", Solver(5, d))
+    solver = memo.get("solver")
+    if not isinstance(solver, Solver):
+        solver = memo["solver"] = Solver(5, d)
     # a world lost even double-dummy is lost for any line (and one world alone is its own)
     if not all(solver.null_won(list(w), leader, trick) for w in worlds) or len(worlds) == 1:
         r = len(worlds) == 1 and solver.null_won(list(worlds[0]), leader, trick)

@@ -4,7 +4,10 @@ are lost at the table."""
 
 from __future__ import annotations
 
+import os
 import random
+
+import pytest
 
 from engine.cards import parse_mask
 from engine.contract import GameType
@@ -208,3 +211,23 @@ def test_pimc_ddnull_keeps_the_double_dummy_null() -> None:
     assert new.declaring.honest  # type: ignore[attr-defined]
     # the oracle sees the real world: double-dummy is exact for it
     assert not Declaring(truth=lambda: ([0, 0, 0], 0)).honest
+
+
+def test_the_paired_harness_needs_xskat(capsys: pytest.CaptureFixture[str],
+                                        monkeypatch: pytest.MonkeyPatch) -> None:
+    from firmware_host.pairs import main
+
+    monkeypatch.delenv("XSKAT_SRC", raising=False)
+    assert main(["--deals", "1"]) == 2
+    assert "XSkat" in capsys.readouterr().err
+
+
+@pytest.mark.skipif(not os.environ.get("XSKAT_SRC"),
+                    reason="XSKAT_SRC is not set: no XSkat 4.0 source to build the anchor from")
+def test_the_paired_harness_plays_where_the_versions_differ(
+        capsys: pytest.CaptureFixture[str]) -> None:
+    from firmware_host.pairs import main
+
+    # pimc against itself: the same choices, nothing played out
+    assert main(["--new", "pimc", "--old", "pimc", "--deals", "1", "--worlds", "2"]) == 0
+    assert "deals 1, seats 3, differing 0, new-old +0" in capsys.readouterr().out

@@ -1,0 +1,121 @@
+"""Paired games of two versions of one computer player against XSkat, where they differ.
+
+    python -m firmware_host.pairs --new pimc --old pimc-ddnull --seed 931 --deals 400 \\
+        --budget 0.2 --min-null 5 --minutes 15 --xskat-src ~/src/xskat-4.0
+
+A cheap, targeted strength harness for a change in the choices before play: for every deal
+of the seed (``skat-table duel``'s deal seeds) and every position, one seat is played by
+``--new`` and, in a second game with the same seeds, by ``--old``; the two other seats are
+XSkat's (``skat-table duel --b xskat``). Each game is first played up to the first card;
+only when the two versions did something different before it are both games played out,
+and the seat's Seeger-Fabian points compared. With ``--worlds`` (fixed worlds) identical
+choices give identical games, so the games skipped differ by nothing; under ``--budget``
+the choices also differ by the time the machine gave each search. ``--min-null`` plays only
+seats whose ten cards have at least this null strength (``evaluate.null_strength``).
+Prints one line per game played out and a summary: games, those that differed, new minus
+old in all, and the null games each version declared (won).
+"""
+
+from __future__ import annotations
+
+import argparse
+import sys
+import time
+from collections.abc import Sequence
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    p = argparse.ArgumentParser(prog="python -m firmware_host.pairs", description=__doc__
+                                .split("\n\n")[0])
+    p.add_argument("--new", default="pimc")
+    p.add_argument("--old", default="pimc-ddnull")
+    p.add_argument("--seed", type=int, default=0)
+    p.add_argument("--deals", type=int, default=100)
+    p.add_argument("--budget", type=float, default=0.2)
+    p.add_argument("--worlds", type=int, default=None)
+    p.add_argument("--min-null", type=float, default=None)
+    p.add_argument("--minutes", type=float, default=None, help="stop after this long")
+    p.add_argument("--xskat-src", default=None, metavar="DIR")
+    args = p.parse_args(argv)
+
+    from engine.deal import Deal
+    from engine.game import Game, Phase, Rules
+    from engine.players import evaluate as ev
+    from engine.players import make_player
+    from engine.players.base import SeatView
+    from engine.players.strength import DuelSettings, deal_seeds, seeger_fabian
+    from firmware_host.anchor.xskat import XSkatPlayers, XSkatSourceError, build, find_source
+
+    try:
+        xs = XSkatPlayers(str(build(find_source(args.xskat_src))))
+    except XSkatSourceError as e:
+        print(f"pairs: {e}", file=sys.stderr)
+        return 2
+    end = time.monotonic() + 60 * args.minutes if args.minutes else None
+
+    def start(name: str, deal: Deal, pos: int, seed: int) -> tuple:
+        table = xs.table(deal, tuple(q for q in range(3) if q != pos), seed, Rules())
+        players = [table.player(q) if q != pos else make_player(
+            name, seed=seed + pos, budget=args.budget, worlds=args.worlds, workers=1)
+            for q in range(3)]
+        g = Game(deal, Rules())
+        actions = []
+        while g.result is None and g.phase != Phase.PLAY:
+            q = g.to_act
+            a = players[q].choose(SeatView.of(g, q))
+            g.push(a)
+            table.observe(q, a, 0.0)
+            actions.append(a)
+        return g, table, players, actions
+
+    def finish(g: Game, table: object, players: list) -> Game:
+        while g.result is None:
+            q = g.to_act
+            a = players[q].choose(SeatView.of(g, q))
+            g.push(a)
+            table.observe(q, a, 0.0)  # type: ignore[attr-defined]
+        return g
+
+    total = 0.0
+    games = differ = done = 0
+    nulls = {"new": [0, 0], "old": [0, 0]}
+    for s in deal_seeds(DuelSettings(args.new, args.old, args.deals, args.seed)):
+        if end is not None and time.monotonic() > end:
+            break
+        done += 1
+        deal = Deal.shuffled(s)
+        for pos in range(3):
+            if args.min_null is not None and ev.null_strength(deal.hands[pos]) < args.min_null:
+                continue
+            seed = s * 31 + pos
+            runs = [start(args.new, deal, pos, seed), start(args.old, deal, pos, seed)]
+            games += 1
+            try:
+                if runs[0][3] == runs[1][3]:
+                    continue
+                differ += 1
+                ends = [finish(g, t, ps) for g, t, ps, _ in runs]
+            finally:
+                for _, t, _, _ in runs:
+                    t.close()
+            sf = [seeger_fabian(g.result)[pos] for g in ends]  # type: ignore[arg-type]
+            total += sf[0] - sf[1]
+            for key, g in zip(("new", "old"), ends, strict=True):
+                r = g.result
+                if r is not None and r.contract is not None and r.declarer == pos \
+                        and r.contract.game == 5:
+                    nulls[key][0] += 1
+                    nulls[key][1] += r.won
+            print(f"deal {s} pos {pos}: " + " | ".join(
+                f"{key} {g.result.contract} by {g.result.declarer} "  # type: ignore[union-attr]
+                f"{'won' if g.result.won else 'lost'} {v:+d}"  # type: ignore[union-attr]
+                for key, g, v in zip(("new", "old"), ends, sf, strict=True))
+                + f" | new-old {sf[0] - sf[1]:+d}", flush=True)
+    print(f"deals {done}, seats {games}, differing {differ}, new-old {total:+.0f} in all; "
+          f"nulls declared (won): new {nulls['new'][0]} ({nulls['new'][1]}), "
+          f"old {nulls['old'][0]} ({nulls['old'][1]})")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,6 +1,6 @@
 """Paired games of two versions of one computer player against XSkat, where they differ.
 
-    python -m firmware_host.pairs --new pimc --old pimc-ddnull --seed 931 --deals 400 \\
+    python -m firmware_host.pairs --new pimc+nullcheck --old pimc --seed 931 --deals 400 \\
         --budget 0.2 --min-null 5 --minutes 15 --xskat-src ~/src/xskat-4.0
 
 A cheap, targeted strength harness for a change in the choices before play: for every deal
@@ -27,8 +27,8 @@ from collections.abc import Sequence
 def main(argv: Sequence[str] | None = None) -> int:
     p = argparse.ArgumentParser(prog="python -m firmware_host.pairs", description=__doc__
                                 .split("\n\n")[0])
-    p.add_argument("--new", default="pimc")
-    p.add_argument("--old", default="pimc-ddnull")
+    p.add_argument("--new", default="pimc+nullcheck")
+    p.add_argument("--old", default="pimc")
     p.add_argument("--seed", type=int, default=0)
     p.add_argument("--deals", type=int, default=100)
     p.add_argument("--budget", type=float, default=0.2)

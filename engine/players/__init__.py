@@ -12,9 +12,10 @@
   earlier bidding and contract choice (the evaluation's), for comparison; ``pimc+infer``
   (strength harness) adds the card-play inference of :mod:`engine.players.clues`.
 - ``oracle`` (strength harness only, not in ``PLAYER_NAMES``): sees every card.
-- ``pimc-ddnull`` (strength harness only): ``pimc`` with the choices before play as they
-  were before null was checked by one line of play (``Declaring(honest=False)``: null by
-  double-dummy), to measure that change against.
+- ``pimc+nullcheck`` (strength harness only): ``pimc`` with null judged by one line of play
+  in its choices before play (``Declaring(honest=True)``, :mod:`engine.players.nullcheck`)
+  instead of double-dummy; measured against XSkat it gave up nulls that win there, so it
+  is not the default (docs/players.md).
 
 The controller builds players from the config with :func:`make_player`:
 
@@ -36,7 +37,7 @@ from engine.players.rule import RulePlayer
 PLAYER_NAMES = ("pimc", "pimc-2025", "random", "rule", "rule-2025")
 # Players only the strength harness may seat: they see cards no seat may see, or are kept
 # only to measure a change against.
-HARNESS_NAMES = ("oracle", "pimc-ddnull")
+HARNESS_NAMES = ("oracle", "pimc+nullcheck")
 
 
 def rule_style(name: str) -> Style | None:
@@ -96,15 +97,15 @@ def make_player(
         from engine.players.oracle import OraclePlayer
 
         return OraclePlayer(seed)
-    if key in ("pimc", "pimc-2025", "pimc+infer", "pimc-ddnull"):
+    if key in ("pimc", "pimc-2025", "pimc+infer", "pimc+nullcheck"):
         from engine.players.pimc import PimcPlayer
 
         p = PimcPlayer(seed=seed, budget=budget, worlds=worlds, workers=workers,
                        searched_contracts=key != "pimc-2025", inference=key == "pimc+infer")
-        if key == "pimc-ddnull":
+        if key == "pimc+nullcheck":
             from engine.players.declaring import Declaring
 
-            p.declaring = Declaring(seed, budget, worlds, honest=False)
+            p.declaring = Declaring(seed, budget, worlds, honest=True)
             p.name = key
         return p
     options = ", ".join(Style.option_names())

@@ -216,8 +216,8 @@ class Solvers:
         self.past_budget_seconds = 0.0
         self.kept: list[tuple[int, int, tuple[int, ...], int]] | None = None
         # null by :mod:`engine.players.nullcheck` (one line of play against every world);
-        # False: by double-dummy (the declarer sees the defenders' cards: too optimistic)
-        self.null_check = True
+        # False: by double-dummy (the declarer sees the defenders' cards: optimistic)
+        self.null_check = False
 
     def get(self, game: int, declarer: int) -> Solver:
         s = self._s.get((game, declarer))
@@ -333,7 +333,7 @@ class Play:
 
 
 def pickup_plays(cards: int, bid: int, limit: int = 4, forehand: bool = False,
-                 honest: bool = True) -> list[Play]:
+                 honest: bool = False) -> list[Play]:
     """The plays worth solving for twelve cards, the rule player's choice first.
 
     Game types whose value cannot reach the bid even with schneider are left out; the rest
@@ -407,7 +407,7 @@ def suit_limit(hand: int, forehand: bool = False) -> int:
     return ev.styled_bid_limit(hand, ev.Style(), forehand, null=False)
 
 
-def hand_games(hand: int, bid: int, forehand: bool = False, honest: bool = True
+def hand_games(hand: int, bid: int, forehand: bool = False, honest: bool = False
                ) -> list[Play]:
     """The game types worth solving as a hand game for these ten cards (possibly none);
     ``honest``: a null in forehand once per first lead (:func:`null_leads`)."""
@@ -514,13 +514,15 @@ class Declaring:
     ``budget`` is seconds per decision; ``worlds`` fixes the number of worlds solved per
     search instead (reproducible). ``truth`` (a callable giving the real hands and skat)
     makes every search use the one real world: the perfect-information player.
-    ``honest=False`` keeps the choices before null was checked by one line of play
-    (:mod:`engine.players.nullcheck`): null by double-dummy, the first choice by the
-    suit games' curve (the harness player ``pimc-ddnull``).
+    ``honest=True`` judges null by one line of play (:mod:`engine.players.nullcheck`)
+    instead of double-dummy, compares a forehand null's first leads over all the worlds,
+    and gives null the measured chance of its unsafe suits in the first choice (the
+    harness player ``pimc+nullcheck``). Against XSkat it gave up nulls that win there
+    (docs/players.md), so ``pimc`` keeps double-dummy.
     """
 
     def __init__(self, seed: int = 0, budget: float = 1.0, worlds: int | None = None,
-                 truth: Callable[[], World] | None = None, honest: bool = True) -> None:
+                 truth: Callable[[], World] | None = None, honest: bool = False) -> None:
         self.seed = seed
         self.budget = budget
         self.worlds = worlds

@@ -121,6 +121,7 @@ def test_a_null_double_dummy_wins_everywhere_is_lost_against_correct_defence() -
     assert dd.null_won(list(w1), 0, ()) and dd.null_won(list(w2), 0, ())
     assert not _one_line([w1, w2], 0)
     solvers = Solvers()
+    solvers.null_check = True
     skat = c("CA HQ")
     for lead in nc.lead_choices(me, 0xFFFFFFFF & ~me & ~skat):
         wins = [solve_play(solvers, 5, 0, list(w), skat, lead=lead)[0] for w in (w1, w2)]
@@ -172,15 +173,18 @@ def test_the_declarer_plays_only_by_what_he_knows() -> None:
 def test_a_forehand_null_compares_its_first_leads_over_all_worlds() -> None:
     hand = parse_mask("C8 S7 H7 H9 HT HJ D7 D8 DT DQ")
     skat = parse_mask("HA DA")
-    plays = pickup_plays(hand | skat, 18, forehand=True)
+    plays = pickup_plays(hand | skat, 18, forehand=True, honest=True)
     nulls = [p for p in plays if p.game == GameType.NULL]
     assert len(nulls) > 1 and len({p.lead for p in nulls}) == len(nulls)
     ten = (hand | skat) & ~nulls[0].discard
     lowest = {(ten & nc.SUIT[s] & -(ten & nc.SUIT[s])).bit_length() - 1
               for s in range(4) if ten & nc.SUIT[s]}
     assert lowest <= {p.lead for p in nulls}
-    # middlehand does not lead: one null, the policy's play throughout
-    assert len([p for p in pickup_plays(hand | skat, 18) if p.game == GameType.NULL]) == 1
+    # middlehand does not lead: one null, the policy's play throughout; and without the
+    # check (pimc) one null in forehand too
+    for forehand, honest in ((False, True), (True, False)):
+        plays = pickup_plays(hand | skat, 18, forehand=forehand, honest=honest)
+        assert len([p for p in plays if p.game == GameType.NULL]) == 1
 
 
 def test_the_blank_eight_is_led_at_once() -> None:
@@ -195,6 +199,7 @@ def test_the_blank_eight_is_led_at_once() -> None:
     assert not nc.escapes(hands, 0)
     assert nc.escapes(hands, 0, lead=c("C8").bit_length() - 1)
     solvers = Solvers()
+    solvers.null_check = True
     skat = c("HA DA")
     assert solve_play(solvers, 5, 0, hands, skat) == (False, False)
     assert solve_play(solvers, 5, 0, hands, skat, lead=1) == (True, False)
@@ -202,15 +207,16 @@ def test_the_blank_eight_is_led_at_once() -> None:
     assert solve_play(solvers, 5, 0, hands, skat) == (True, False)
 
 
-def test_pimc_ddnull_keeps_the_double_dummy_null() -> None:
-    old = make_player("pimc-ddnull", seed=1, worlds=4, workers=1)
-    assert old.name == "pimc-ddnull"
+def test_pimc_keeps_double_dummy_and_pimc_nullcheck_checks() -> None:
+    new = make_player("pimc+nullcheck", seed=1, worlds=4, workers=1)
+    assert new.name == "pimc+nullcheck"
+    assert new.declaring.honest  # type: ignore[attr-defined]
+    assert new.declaring.solvers.null_check  # type: ignore[attr-defined]
+    old = make_player("pimc", seed=1, worlds=4, workers=1)
     assert not old.declaring.honest  # type: ignore[attr-defined]
     assert not old.declaring.solvers.null_check  # type: ignore[attr-defined]
-    new = make_player("pimc", seed=1, worlds=4, workers=1)
-    assert new.declaring.honest  # type: ignore[attr-defined]
     # the oracle sees the real world: double-dummy is exact for it
-    assert not Declaring(truth=lambda: ([0, 0, 0], 0)).honest
+    assert not Declaring(truth=lambda: ([0, 0, 0], 0), honest=True).honest
 
 
 def test_the_paired_harness_needs_xskat(capsys: pytest.CaptureFixture[str],

@@ -367,7 +367,7 @@ class Style:
     longtrump: bool = False
     grand3: bool = False
     nullstop: bool = False
-    keepaces: bool = False
+    keepaces: bool = True
     risk: bool = False
     bid18: bool = False
 

@@ -37,7 +37,8 @@ from __future__ import annotations
 import time
 from collections.abc import Sequence
 
-SUIT = tuple(0xFF << (8 * s) for s in range(4))
+from engine.cards import SUIT_MASKS as SUIT
+
 ALL = 0xFFFFFFFF
 # Positions (trick starts) searched before a check gives up (about 0.1 ms each here). On 300
 # random hands of null strength 8 or more against random defenders: median 4 positions

@@ -43,6 +43,7 @@ from engine.contract import GameType
 from engine.game import Phase
 from engine.players import evaluate as ev
 from engine.players.base import SeatView, require_turn
+from engine.players.nullcheck import unsafe_suits
 from engine.trick import BEATS, FOLLOW, POWER, TRUMPS
 
 # A hand game only with a margin: the skat would otherwise be worth about a trick.
@@ -765,13 +766,8 @@ def _null_forced_suits(mine: int, outstanding: int) -> int:
     'SQ SK'
     """
     out = 0
-    for s in range(4):
-        suit = SUIT_MASKS[s]
-        mine_s = [c for c in _bits(mine & suit)]
-        theirs = [c for c in _bits(outstanding & suit)]
-        # null order is the engine's rank order within a suit: 7 8 9 T J Q K A
-        if any(t < m for m, t in zip(mine_s, theirs, strict=False)):
-            out |= mine & suit
+    for s in unsafe_suits(mine, outstanding):
+        out |= mine & SUIT_MASKS[s]
     return out
 
 

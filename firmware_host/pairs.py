@@ -38,6 +38,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     p.add_argument("--xskat-src", default=None, metavar="DIR")
     args = p.parse_args(argv)
 
+    from engine.contract import GameType
     from engine.deal import Deal
     from engine.game import Game, Phase, Rules
     from engine.players import evaluate as ev
@@ -59,22 +60,18 @@ def main(argv: Sequence[str] | None = None) -> int:
             name, seed=seed + pos, budget=args.budget, worlds=args.worlds, workers=1)
             for q in range(3)]
         g = Game(deal, Rules())
-        actions = []
-        while g.result is None and g.phase != Phase.PLAY:
-            q = g.to_act
-            a = players[q].choose(SeatView.of(g, q))
-            g.push(a)
-            table.observe(q, a, 0.0)
-            actions.append(a)
-        return g, table, players, actions
+        return g, table, players, play(g, table, players, until_cards=True)
 
-    def finish(g: Game, table: object, players: list) -> Game:
-        while g.result is None:
+    def play(g: Game, table: object, players: list, until_cards: bool = False) -> list:
+        """Play on (to the first card with ``until_cards``, else to the end): the actions."""
+        actions = []
+        while g.result is None and not (until_cards and g.phase == Phase.PLAY):
             q = g.to_act
             a = players[q].choose(SeatView.of(g, q))
             g.push(a)
             table.observe(q, a, 0.0)  # type: ignore[attr-defined]
-        return g
+            actions.append(a)
+        return actions
 
     total = 0.0
     games = differ = done = 0
@@ -94,7 +91,9 @@ def main(argv: Sequence[str] | None = None) -> int:
                 if runs[0][3] == runs[1][3]:
                     continue
                 differ += 1
-                ends = [finish(g, t, ps) for g, t, ps, _ in runs]
+                for g, t, ps, _ in runs:
+                    play(g, t, ps)
+                ends = [g for g, _, _, _ in runs]
             finally:
                 for _, t, _, _ in runs:
                     t.close()
@@ -103,7 +102,7 @@ def main(argv: Sequence[str] | None = None) -> int:
             for key, g in zip(("new", "old"), ends, strict=True):
                 r = g.result
                 if r is not None and r.contract is not None and r.declarer == pos \
-                        and r.contract.game == 5:
+                        and r.contract.game == GameType.NULL:
                     nulls[key][0] += 1
                     nulls[key][1] += r.won
             print(f"deal {s} pos {pos}: " + " | ".join(

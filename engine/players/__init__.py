@@ -16,6 +16,11 @@
   in its choices before play (``Declaring(honest=True)``, :mod:`engine.players.nullcheck`)
   instead of double-dummy; measured against XSkat it gave up nulls that win there, so it
   is not the default (docs/players.md).
+- ``pimc+rulechoices``, ``pimc+rulediscard``, ``pimc+nodes1500k`` (strength harness only,
+  and combinations such as ``pimc+rulediscard+nodes1500k``): PIMC's card play after the
+  rule player's choices before play (:class:`~engine.players.declaring.RuleChoices`); the
+  search's discards the rule player's (``Declaring(rule_discard=True)``: voids and
+  keepaces); its solver's node budget at 1.5 million instead of 400 000.
 
 The controller builds players from the config with :func:`make_player`:
 
@@ -37,7 +42,27 @@ from engine.players.rule import RulePlayer
 PLAYER_NAMES = ("pimc", "pimc-2025", "random", "rule", "rule-2025")
 # Players only the strength harness may seat: they see cards no seat may see, or are kept
 # only to measure a change against.
-HARNESS_NAMES = ("oracle", "pimc+nullcheck")
+HARNESS_NAMES = ("oracle", "pimc+nullcheck", "pimc+rulechoices", "pimc+rulediscard",
+                 "pimc+nodes1500k")
+# ``pimc+A+B``: PIMC with these harness options (``pimc_options``)
+PIMC_OPTIONS = ("infer", "nodes1500k", "nullcheck", "rulechoices", "rulediscard")
+
+
+def pimc_options(name: str) -> frozenset[str] | None:
+    """The harness options of a PIMC player's name (``pimc``: none), None when the name is
+    not one.
+
+    >>> sorted(pimc_options("pimc+rulediscard+nodes1500k"))
+    ['nodes1500k', 'rulediscard']
+    >>> pimc_options("pimc+kermit") is None
+    True
+    """
+    if name == "pimc":
+        return frozenset()
+    if not name.startswith("pimc+"):
+        return None
+    parts = frozenset(name.removeprefix("pimc+").split("+"))
+    return parts if parts <= set(PIMC_OPTIONS) else None
 
 
 def rule_style(name: str) -> Style | None:
@@ -97,16 +122,26 @@ def make_player(
         from engine.players.oracle import OraclePlayer
 
         return OraclePlayer(seed)
-    if key in ("pimc", "pimc-2025", "pimc+infer", "pimc+nullcheck"):
+    if key == "pimc-2025":
+        from engine.players.pimc import PimcPlayer
+
+        return PimcPlayer(seed=seed, budget=budget, worlds=worlds, workers=workers,
+                          searched_contracts=False)
+    options = pimc_options(key)
+    if options is not None:
+        from engine.players.declaring import MAX_NODES_C, Declaring, RuleChoices
         from engine.players.pimc import PimcPlayer
 
         p = PimcPlayer(seed=seed, budget=budget, worlds=worlds, workers=workers,
-                       searched_contracts=key != "pimc-2025", inference=key == "pimc+infer")
-        if key == "pimc+nullcheck":
-            from engine.players.declaring import Declaring
-
-            p.declaring = Declaring(seed, budget, worlds, honest=True)
-            p.name = key
+                       inference="infer" in options)
+        if "rulechoices" in options:
+            p.declaring = RuleChoices(seed)  # type: ignore[assignment]
+        elif options - {"infer"}:
+            p.declaring = Declaring(
+                seed, budget, worlds, honest="nullcheck" in options,
+                rule_discard="rulediscard" in options,
+                max_nodes=1_500_000 if "nodes1500k" in options else MAX_NODES_C)
+        p.name = key
         return p
     options = ", ".join(Style.option_names())
     raise PlayerError(f"unknown computer player {name!r}: use one of {', '.join(PLAYER_NAMES)} "
@@ -115,6 +150,6 @@ def make_player(
 
 
 __all__ = [
-    "HARNESS_NAMES", "PLAYER_NAMES", "DuelPartner", "Player", "PlayerError", "RandomPlayer",
-    "RulePlayer", "SeatView", "make_player", "rule_style",
+    "HARNESS_NAMES", "PIMC_OPTIONS", "PLAYER_NAMES", "DuelPartner", "Player", "PlayerError",
+    "RandomPlayer", "RulePlayer", "SeatView", "make_player", "pimc_options", "rule_style",
 ]

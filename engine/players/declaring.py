@@ -205,8 +205,10 @@ class Solvers:
     """This player's solvers, one per game type and declarer (kept: their tables stay valid
     across worlds, and creating one costs milliseconds)."""
 
-    def __init__(self) -> None:
+    def __init__(self, max_nodes: int = MAX_NODES_C) -> None:
         self._s: dict[tuple[int, int], Solver] = {}
+        # the C solver's node budget per question (``MAX_NODES_C``)
+        self.max_nodes = max_nodes
         # what the questions cost (:func:`engine.players.bench.contract_limits`): how many,
         # their seconds, those past the node budget and their seconds; ``kept``, if a list,
         # gets each question past the budget as (game, declarer, hands, need; 0 for null)
@@ -225,7 +227,7 @@ class Solvers:
             if len(self._s) >= 6:
                 self._s.clear()
             s = Solver(game, declarer, tt_entries=TT_ENTRIES)
-            s.max_nodes = MAX_NODES_C if s.uses_c else MAX_NODES_PYTHON
+            s.max_nodes = self.max_nodes if s.uses_c else MAX_NODES_PYTHON
             self._s[(game, declarer)] = s
         return s
 
@@ -333,7 +335,7 @@ class Play:
 
 
 def pickup_plays(cards: int, bid: int, limit: int = 4, forehand: bool = False,
-                 honest: bool = False) -> list[Play]:
+                 honest: bool = False, rule_discard: bool = False) -> list[Play]:
     """The plays worth solving for twelve cards, the rule player's choice first.
 
     Game types whose value cannot reach the bid even with schneider are left out; the rest
@@ -343,11 +345,12 @@ def pickup_plays(cards: int, bid: int, limit: int = 4, forehand: bool = False,
     grands the anchor and the perfect-information player declare. ``honest``: the first
     choice (taken when too few worlds are solved in the time) gives null the chance
     measured for its unsafe suits (``nullchance``), not the suit games' curve, and a null
-    in forehand comes once per first lead (:func:`null_leads`).
+    in forehand comes once per first lead (:func:`null_leads`). ``rule_discard``: a suit
+    game's or grand's discard is the rule player's (:func:`discard_of`).
     """
     options = []
     for g in range(6):
-        away = ev.discard(cards, g)
+        away = discard_of(cards, g, rule_discard)
         ten = cards & ~away
         if g == NULL:
             margin = ev.null_strength(ten) - 8.5
@@ -381,6 +384,22 @@ def pickup_plays(cards: int, bid: int, limit: int = 4, forehand: bool = False,
     if honest and forehand:
         out = [v for p in out for v in null_leads(p, cards)]
     return out
+
+
+def discard_of(cards: int, game: int, rule_discard: bool = False) -> int:
+    """The evaluation's discard for ``game``; ``rule_discard``: the rule player's for a suit
+    game or grand (its ``voids`` and ``keepaces``: a side suit emptied counts, but the side
+    aces and the tens beside them stay). Without ``voids`` the count keeps the aces anyway
+    (``keep_aces`` alone changed none of 20 000 random discards).
+
+    >>> from engine.cards import parse_mask, mask_to_str
+    >>> twelve = parse_mask("C7 C9 CJ ST SA H8 H9 HT HJ D9 DK DA")  # diamonds
+    >>> mask_to_str(discard_of(twelve, 3)), mask_to_str(discard_of(twelve, 3, True))
+    ('C7 HT', 'C7 C9')
+    """
+    if not rule_discard or game == NULL:
+        return ev.discard(cards, game)
+    return ev.discard(cards, game, voids=True, keep_aces=True)
 
 
 def null_leads(play: Play, seen: int) -> list[Play]:
@@ -518,18 +537,22 @@ class Declaring:
     instead of double-dummy, compares a forehand null's first leads over all the worlds,
     and gives null the measured chance of its unsafe suits in the first choice (the
     harness player ``pimc+nullcheck``). Against XSkat it gave up nulls that win there
-    (docs/players.md), so ``pimc`` keeps double-dummy.
+    (docs/players.md), so ``pimc`` keeps double-dummy. ``rule_discard``: the discards of
+    suit games and grand are the rule player's (:func:`discard_of`; harness
+    ``pimc+rulediscard``). ``max_nodes``: the C solver's node budget per question.
     """
 
     def __init__(self, seed: int = 0, budget: float = 1.0, worlds: int | None = None,
-                 truth: Callable[[], World] | None = None, honest: bool = False) -> None:
+                 truth: Callable[[], World] | None = None, honest: bool = False,
+                 rule_discard: bool = False, max_nodes: int = MAX_NODES_C) -> None:
         self.seed = seed
         self.budget = budget
         self.worlds = worlds
         self.truth = truth
         # the oracle sees the one real world: double-dummy is exact for it
         self.honest = honest and truth is None
-        self.solvers = Solvers()
+        self.rule_discard = rule_discard
+        self.solvers = Solvers(max_nodes)
         self.solvers.null_check = self.honest
         self.fallback = RulePlayer(seed)
         self._bid_eval: BidEval | None = None
@@ -639,7 +662,8 @@ class Declaring:
                     hands[(pos + 2) % 3] = sum(1 << c for c in rest[10:])
                     groups.append((hands, skat))
             twelve = hand | skat
-            plays = pickup_plays(twelve, 0, limit=3, forehand=pos == 0, honest=self.honest)
+            plays = pickup_plays(twelve, 0, limit=3, forehand=pos == 0, honest=self.honest,
+                                 rule_discard=self.rule_discard)
             gi = len(e.groups)
             solved = []
             for hands, skat in groups:
@@ -682,17 +706,18 @@ class Declaring:
             away = self._plan[1].discard & view.hand
         else:
             game = int(view.game_type) if view.game_type is not None else GRAND
-            away = ev.discard(view.hand, game)
+            away = discard_of(view.hand, game, self.rule_discard)
         card = min(c for c in range(32) if away >> c & 1)
         return next(a for a in view.legal if isinstance(a, Discard) and a.card == card)
 
     def plan(self, cards: int, bid: int, pos: int, bidding: Iterable[Action] = ()
              ) -> tuple[Contract, Play]:
         """(contract, play) for these twelve cards at this bid."""
-        plays = pickup_plays(cards, bid, forehand=pos == 0, honest=self.honest)
+        plays = pickup_plays(cards, bid, forehand=pos == 0, honest=self.honest,
+                             rule_discard=self.rule_discard)
         if not plays:  # nothing reaches the bid: the evaluation's strongest
             g = ev.best_contract(cards & ~ev.discard(cards, GRAND)).game
-            return Contract(GameType(g)), Play(g, ev.discard(cards, g))
+            return Contract(GameType(g)), Play(g, discard_of(cards, g, self.rule_discard))
         first = Play(plays[0].game, plays[0].discard)
         default = (contract_variants(first.game, False, bid) or [Contract(GameType.GRAND)])[0]
         if len(plays) == 1 and first.game != NULL:
@@ -748,7 +773,41 @@ class Declaring:
         return c, plays[i]
 
 
+class RuleChoices:
+    """The rule player's choices before play (its default style) in :class:`Declaring`'s
+    interface: PIMC's card play after the rule player's bidding, hand or skat, contract and
+    discard (the harness player ``pimc+rulechoices``, to measure the search against).
+
+    >>> from engine.deal import Deal
+    >>> from engine.game import Game
+    >>> from engine.players.base import SeatView
+    >>> g = Game(Deal.shuffled(3))
+    >>> RuleChoices(seed=1).bid(SeatView.of(g, 1)) == RulePlayer(1).choose(SeatView.of(g, 1))
+    True
+    """
+
+    def __init__(self, seed: int = 0) -> None:
+        self.rule = RulePlayer(seed)
+        self.last_worlds = 0
+
+    @property
+    def last_bid_limit(self) -> int | None:
+        return self.rule.last_bid_limit
+
+    def bid(self, view: SeatView) -> Action:
+        return self.rule.choose(view)
+
+    def hand_or_skat(self, view: SeatView) -> Action:
+        return self.rule.choose(view)
+
+    def declare(self, view: SeatView) -> Action:
+        return self.rule.choose(view)
+
+    def discard(self, view: SeatView) -> Action:
+        return self.rule.choose(view)
+
+
 __all__ = [
-    "BID_MARGIN", "MISFIT", "Declaring", "Play", "call_weight", "calls", "contract_variants",
-    "pickup_plays", "sf_points", "solve_play",
+    "BID_MARGIN", "MISFIT", "Declaring", "Play", "RuleChoices", "call_weight", "calls",
+    "contract_variants", "discard_of", "pickup_plays", "sf_points", "solve_play",
 ]

@@ -19,8 +19,10 @@ from engine.players.base import SeatView, sees_all
 from engine.players.declaring import (
     MISFIT,
     Declaring,
+    RuleChoices,
     call_weight,
     calls,
+    discard_of,
     pickup_plays,
     sf_points,
     suit_limit,
@@ -161,6 +163,49 @@ def test_pimc_2025_keeps_the_earlier_choices() -> None:
     assert new.name == "pimc" and new.declaring is not None  # type: ignore[attr-defined]
     g = play_game(Deal.shuffled(9), [old, new, RulePlayer(3)])
     assert g.result is not None
+
+
+def test_pimc_rulechoices_chooses_before_play_as_the_rule_player() -> None:
+    """The harness player for measuring the search: every choice before the first card is
+    the rule player's (the same calls to one rule player give the same actions)."""
+    p = make_player("pimc+rulechoices", seed=4, worlds=2, workers=1)
+    assert p.name == "pimc+rulechoices" and isinstance(p.declaring, RuleChoices)
+    assert "pimc+rulechoices" in HARNESS_NAMES and "pimc+rulechoices" not in PLAYER_NAMES
+    rule = RulePlayer(4)
+    searched = Declaring(seed=4, worlds=2)
+    kinds: set[str] = set()
+    differs = 0
+    for seed in range(12):
+        g = Game(Deal.shuffled(seed))
+        while g.phase != Phase.PLAY and g.result is None:
+            v = SeatView.of(g, g.to_act)
+            a = p.choose(v)
+            assert a == rule.choose(v), (seed, a)
+            if g.phase == Phase.BIDDING:
+                differs += searched.bid(v) != a
+            kinds.add(a.kind)
+            g.push(a)
+    assert {"bid", "pass", "discard", "declare"} <= kinds
+    assert p.last_bid_limit == rule.last_bid_limit  # type: ignore[attr-defined]
+    assert differs  # the search's own bidding is not the rule player's
+
+
+def test_pimc_harness_options_and_their_discard() -> None:
+    p = make_player("pimc+rulediscard+nodes1500k", seed=1, worlds=4, workers=1)
+    d = p.declaring  # type: ignore[attr-defined]
+    assert d.rule_discard and d.solvers.max_nodes == 1_500_000
+    plain = make_player("pimc", worlds=4, workers=1)
+    assert plain.declaring.solvers.max_nodes == 400_000  # type: ignore[attr-defined]
+    with pytest.raises(PlayerError, match="unknown computer player"):
+        make_player("pimc+kermit")
+    # the rule player's discard (a void made) for the search's candidates and its plan
+    twelve = parse_mask("C7 C9 CJ ST SA H8 H9 HT HJ D9 DK DA")
+    assert discard_of(twelve, 3) != discard_of(twelve, 3, True) == parse_mask("C7 C9")
+    plays = {q.game: q.discard for q in pickup_plays(twelve, 18, rule_discard=True)}
+    assert plays[3] == parse_mask("C7 C9")
+    assert {q.game: q.discard for q in pickup_plays(twelve, 18)}[3] == parse_mask("C7 HT")
+    _, play = d.plan(twelve, 18, 1)
+    assert play.game == ev.NULL or play.discard == discard_of(twelve, play.game, True)
 
 
 def test_the_oracle_sees_all_but_only_in_the_harness() -> None:

@@ -20,7 +20,8 @@
   and combinations such as ``pimc+rulediscard+nodes1500k``): PIMC's card play after the
   rule player's choices before play (:class:`~engine.players.declaring.RuleChoices`); the
   search's discards the rule player's (``Declaring(rule_discard=True)``: voids and
-  keepaces); its solver's node budget at 1.5 million instead of 400 000.
+  keepaces); its solver's node budget at 1.5 million instead of 400 000; ``pimc+onesuit``:
+  one suit game among the contract search's candidates (``Declaring(onesuit=True)``).
 
 The controller builds players from the config with :func:`make_player`:
 
@@ -43,9 +44,9 @@ PLAYER_NAMES = ("pimc", "pimc-2025", "random", "rule", "rule-2025")
 # Players only the strength harness may seat: they see cards no seat may see, or are kept
 # only to measure a change against.
 HARNESS_NAMES = ("oracle", "pimc+nullcheck", "pimc+rulechoices", "pimc+rulediscard",
-                 "pimc+nodes1500k")
+                 "pimc+nodes1500k", "pimc+onesuit")
 # ``pimc+A+B``: PIMC with these harness options (``pimc_options``)
-PIMC_OPTIONS = ("infer", "nodes1500k", "nullcheck", "rulechoices", "rulediscard")
+PIMC_OPTIONS = ("infer", "nodes1500k", "nullcheck", "onesuit", "rulechoices", "rulediscard")
 
 
 def pimc_options(name: str) -> frozenset[str] | None:
@@ -140,7 +141,8 @@ def make_player(
             p.declaring = Declaring(
                 seed, budget, worlds, honest="nullcheck" in options,
                 rule_discard="rulediscard" in options,
-                max_nodes=1_500_000 if "nodes1500k" in options else MAX_NODES_C)
+                max_nodes=1_500_000 if "nodes1500k" in options else MAX_NODES_C,
+                onesuit="onesuit" in options)
         p.name = key
         return p
     options = ", ".join(Style.option_names())

@@ -402,6 +402,30 @@ def discard_of(cards: int, game: int, rule_discard: bool = False) -> int:
     return ev.discard(cards, game, voids=True, keep_aces=True)
 
 
+def one_suit(plays: list[Play]) -> list[Play]:
+    """The plays with one suit game only, the first (the rule player's suit when it chose a
+    suit game, else the evaluation's strongest): the search keeps choosing between that
+    suit, grand and null, not the trump suit.
+
+    Why: double-dummy worlds, where the defenders see every card, lose ordinary suit games
+    the table wins; when every suit looks lost the points alone pick the cheapest loss,
+    diamonds (paired against XSkat, seed 930, 16 worlds: where the search declared a suit
+    other than the rule player's, the rule player's suit scored +1,539 more over 36 games,
+    docs/players.md).
+
+    >>> [p.game for p in one_suit([Play(2, 0), Play(4, 0), Play(3, 0), Play(5, 0)])]
+    [2, 4, 5]
+    """
+    out, suit = [], False
+    for p in plays:
+        if p.game < GRAND:
+            if suit:
+                continue
+            suit = True
+        out.append(p)
+    return out
+
+
 def null_leads(play: Play, seen: int) -> list[Play]:
     """A null in forehand once per first lead worth comparing
     (:func:`~engine.players.nullcheck.lead_choices`; ``seen``: the cards the declarer
@@ -540,11 +564,14 @@ class Declaring:
     (docs/players.md), so ``pimc`` keeps double-dummy. ``rule_discard``: the discards of
     suit games and grand are the rule player's (:func:`discard_of`; harness
     ``pimc+rulediscard``). ``max_nodes``: the C solver's node budget per question.
+    ``onesuit``: one suit game among the candidates after a pick-up (:func:`one_suit`;
+    harness ``pimc+onesuit``).
     """
 
     def __init__(self, seed: int = 0, budget: float = 1.0, worlds: int | None = None,
                  truth: Callable[[], World] | None = None, honest: bool = False,
-                 rule_discard: bool = False, max_nodes: int = MAX_NODES_C) -> None:
+                 rule_discard: bool = False, max_nodes: int = MAX_NODES_C,
+                 onesuit: bool = False) -> None:
         self.seed = seed
         self.budget = budget
         self.worlds = worlds
@@ -552,12 +579,15 @@ class Declaring:
         # the oracle sees the one real world: double-dummy is exact for it
         self.honest = honest and truth is None
         self.rule_discard = rule_discard
+        self.onesuit = onesuit
         self.solvers = Solvers(max_nodes)
         self.solvers.null_check = self.honest
         self.fallback = RulePlayer(seed)
         self._bid_eval: BidEval | None = None
         self._plan: tuple[int, Play] | None = None  # (twelve cards, play) after a pick-up
         self.last_worlds = 0
+        # the last contract search's candidates: (contract, expected points, share won)
+        self.last_plan: list[tuple[Contract, float, float]] = []
         # the highest level the last bidding decision would have gone to (for statistics)
         self.last_bid_limit: int | None = None
 
@@ -662,8 +692,7 @@ class Declaring:
                     hands[(pos + 2) % 3] = sum(1 << c for c in rest[10:])
                     groups.append((hands, skat))
             twelve = hand | skat
-            plays = pickup_plays(twelve, 0, limit=3, forehand=pos == 0, honest=self.honest,
-                                 rule_discard=self.rule_discard)
+            plays = self._pickup_plays(twelve, 0, pos, limit=3)
             gi = len(e.groups)
             solved = []
             for hands, skat in groups:
@@ -710,11 +739,16 @@ class Declaring:
         card = min(c for c in range(32) if away >> c & 1)
         return next(a for a in view.legal if isinstance(a, Discard) and a.card == card)
 
+    def _pickup_plays(self, cards: int, bid: int, pos: int, limit: int = 4) -> list[Play]:
+        if self.onesuit:  # the suit games dropped do not take the place of others
+            return _first_games(one_suit(pickup_plays(cards, bid, 6, pos == 0, self.honest,
+                                                      self.rule_discard)), limit)
+        return pickup_plays(cards, bid, limit, pos == 0, self.honest, self.rule_discard)
+
     def plan(self, cards: int, bid: int, pos: int, bidding: Iterable[Action] = ()
              ) -> tuple[Contract, Play]:
         """(contract, play) for these twelve cards at this bid."""
-        plays = pickup_plays(cards, bid, forehand=pos == 0, honest=self.honest,
-                             rule_discard=self.rule_discard)
+        plays = self._pickup_plays(cards, bid, pos)
         if not plays:  # nothing reaches the bid: the evaluation's strongest
             g = ev.best_contract(cards & ~ev.discard(cards, GRAND)).game
             return Contract(GameType(g)), Play(g, discard_of(cards, g, self.rule_discard))
@@ -730,6 +764,7 @@ class Declaring:
         if not candidates:
             return default, first
         totals = [0.0] * len(candidates)
+        wins = [0.0] * len(candidates)
         wsum = 0.0
         n = tries = 0
         target = 1 if self.truth is not None else (self.worlds or 10_000)
@@ -759,12 +794,15 @@ class Declaring:
             for j, (c, i) in enumerate(candidates):
                 m = ev.matadors(cards, plays[i].game) if plays[i].game != NULL else 0
                 totals[j] += w * sf_points(c, bid, m, *results[i])
+                wins[j] += w * results[i][0]
             wsum += w
             n += 1
         self.last_worlds = n
         if n < (1 if self.truth is not None else MIN_WORLDS) or not wsum:
             return default, first
         means = [t / wsum for t in totals]
+        self.last_plan = [(c, m, x / wsum) for (c, _), m, x in zip(candidates, means, wins,
+                                                                   strict=True)]
         j = max(range(len(candidates)), key=lambda j: (means[j], -j))
         d = next((k for k, (c, _) in enumerate(candidates) if c == default), None)
         if d is not None and means[j] < means[d] + SWITCH_GAIN and self.truth is None:

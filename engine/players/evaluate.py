@@ -325,6 +325,18 @@ class Style:
     - ``bid18``: a hand whose best suit game counts up to a trick short of safe still opens
       the bidding with 18 when nobody has bid (and goes no higher, and never holds): when
       nobody else bids, such a game is won most times; against another bid it lost.
+    - ``grandhand``: a grand is declared hand when the ten cards make one by the jacks and
+      the long suits (``grand_by_length`` 2: three jacks with the club jack or the lead and
+      a long suit, four aces with tens, ...), as XSkat does: the hand level is worth a
+      game level, and XSkat won such grands 91-100 % (docs/players.md).
+    - defence options of the third round (docs/players.md, "The rule player as defender"):
+      ``forcing`` (a defender leads a king, queen or small card into the declarer's void
+      before a small card of a suit he holds: it costs him a trump), ``overtake`` (the
+      second hand takes the declarer's trump lead with its trump of the most points, a
+      jack last), ``ruffpoints`` (the second hand, void in its partner's lead of an ace,
+      ten, king or queen, ruffs it with a small trump before the declarer can),
+      ``grandlong`` (against a grand a defender with nothing to cash leads a small card of
+      his longest suit wherever the declarer sits).
 
     >>> Style.legacy().grand, Style().without("grand").grand, Style().without("grand").play
     (False, False, True)
@@ -370,6 +382,11 @@ class Style:
     keepaces: bool = True
     risk: bool = False
     bid18: bool = False
+    grandhand: bool = False
+    forcing: bool = False
+    overtake: bool = False
+    ruffpoints: bool = False
+    grandlong: bool = False
 
     @property
     def grand_loser(self) -> float:
@@ -581,6 +598,84 @@ def grand_need(hand: int, forehand: bool = False) -> float:
         n = suit.bit_count()
         long_suit = long_suit or (n >= 5 and bool(ace or ten)) or (n >= 4 and bool(ace and ten))
     return GRAND3_NEED if jacks + standing >= 5 or long_suit else GRAND_NEED
+
+
+def top_run(hand: int, s: int) -> int:
+    """How many cards of side suit ``s`` take tricks in grand, counted from the ace down
+    (A T K Q 9 8 7): a card the hand lacks ends the run unless the defenders hold too few
+    of the suit to have a card below it left (with A T and three small of seven, the king
+    and queen out fall under the ace and ten).
+
+    >>> from engine.cards import parse_mask
+    >>> top_run(parse_mask("CA CT C9 C8 C7"), 0), top_run(parse_mask("CA CT CK"), 0)
+    (5, 3)
+    >>> top_run(parse_mask("CA CK C9"), 0), top_run(parse_mask("CT C9 C8 C7 CQ"), 0)
+    (1, 0)
+    """
+    order = (ACE, TEN, KING, QUEEN, 2, 1, 0)  # A T K Q 9 8 7
+    n = sum(hand >> (8 * s + r) & 1 for r in order)
+    run = 0
+    for place, r in enumerate(order):
+        if hand >> (8 * s + r) & 1:
+            run += 1
+        elif 7 - n > place + (1 if place >= 4 else 0):
+            # the jack is the fifth place of the suit's natural order (A T K Q J 9 8 7)
+            break
+    return run
+
+
+def grand_by_length(hand: int, forehand: bool = False) -> int:
+    """A grand by the jacks, the aces and the long suits of ten cards, the way XSkat counts
+    it (rewritten from its rules, not its code): 0 no grand, 1 a grand with the skat,
+    2 a grand worth playing hand.
+
+    Four aces and tens, or three aces and a ten with two jacks, make a grand; otherwise it
+    needs three jacks (or two with the club jack and the lead), and then the jacks and the
+    top runs (``top_run``) six, or four jacks and a suit of five (four with the ace or
+    ten), or three jacks with the club jack or the lead and a long suit (five with the ace
+    or ten, four with both); a hand with the club jack whose jacks and runs make five
+    plays it with the skat. Not hand with a blank ten (it falls to the first ace) or with
+    two jacks out of the lead.
+
+    >>> from engine.cards import parse_mask
+    >>> grand_by_length(parse_mask("CJ SJ HJ CA CT C9 C8 SA H7 D7"))
+    2
+    >>> grand_by_length(parse_mask("CJ SJ HJ CA CK C9 C8 ST H7 D7"))  # a blank ten
+    0
+    >>> grand_by_length(parse_mask("SJ HJ CA CK C9 S8 S7 H7 D7 D8"))
+    0
+    """
+    jacks = (hand & JACKS).bit_count()
+    club = bool(hand >> 4 & 1)
+    aces = sum(hand >> (8 * s + ACE) & 1 for s in range(4))
+    tens = sum(hand >> (8 * s + TEN) & 1 for s in range(4))
+    kings = sum(hand >> (8 * s + KING) & 1 for s in range(4))
+    blank_ten = any(hand >> (8 * s + TEN) & 1
+                    and not hand & SUIT_MASKS[s] & ~JACKS & ~(1 << (8 * s + TEN))
+                    for s in range(4))
+    hand_ok = 1 if blank_ten or (jacks == 2 and not forehand) else 2
+    if jacks == 2 and aces > 2 and tens:
+        return hand_ok
+    if jacks and aces > 2 and tens == 4:
+        return hand_ok
+    if aces == 4 and tens > 3 - jacks:
+        return 2
+    if aces == 4 and tens > 2 - jacks:
+        return 1
+    if jacks < 2 or (jacks == 2 and not (club and forehand)):
+        return 0
+    runs = sum(top_run(hand, s) for s in range(4))
+    long4 = long3 = False
+    for s in range(4):
+        suit = hand & SUIT_MASKS[s] & ~JACKS
+        n = suit.bit_count()
+        ace, ten = bool(suit >> (8 * s + ACE) & 1), bool(suit >> (8 * s + TEN) & 1)
+        long4 = long4 or n > 4 or (n > 3 and (ace or ten))
+        long3 = long3 or (n > 4 and (ace or ten)) or (n > 3 and ace and ten)
+    if runs + jacks > 5 or (jacks == 4 and long4) or (jacks == 3 and (club or forehand)
+                                                        and long3):
+        return hand_ok
+    return int(runs + jacks > 4 and club and not (jacks + aces == 5 and not tens and not kings))
 
 
 def longest_suit(cards: int, bid: int) -> int | None:

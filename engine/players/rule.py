@@ -140,6 +140,14 @@ class RulePlayer:
                 + (BOLD if self.style.bold else 0.0))
 
     def skat_or_hand(self, view: SeatView, legal: list[Action]) -> Action:
+        if (self.style.grandhand and ev.grand_by_length(view.hand, view.pos == 0) == 2
+                and ev.game_value(view.hand, ev.GRAND, hand=True) >= view.bid):
+            # ``grandhand``: the jacks and long suits make the grand without the skat
+            for a in legal:
+                if isinstance(a, Declare) and a.contract.game == GameType.GRAND and (
+                    a.contract.hand and not a.contract.schneider and not a.contract.ouvert
+                ):
+                    return a
         best = None
         for e in ev.estimates(view.hand):
             strength = e.strength
@@ -305,6 +313,14 @@ class RulePlayer:
             c = self._second_hand(view.hand, legal, g, trick[0])
             if c is not None:
                 return c
+        if self.style.overtake and len(trick) == 1 and view.trick_leader == decl:
+            c = self._overtake(legal, g, trick[0])
+            if c is not None:
+                return c
+        if self.style.ruffpoints and len(trick) == 1 and view.trick_leader != decl:
+            c = self._ruff_points(legal, g, trick[0])
+            if c is not None:
+                return c
         if self.style.smear and len(trick) == 1 and view.trick_leader != decl:
             c = self._butter(view, legal, g, decl)
             if c is not None:
@@ -337,6 +353,35 @@ class RulePlayer:
             if bank:
                 return max(bank, key=lambda c: (RANK_POINTS[c & 7], -POWER[g][c]))
         return None
+
+    @staticmethod
+    def _overtake(legal: int, g: int, led: int) -> int | None:
+        """The ``overtake`` option: the declarer led a trump and my partner plays last: a
+        trump of mine that beats it takes the trick for us whatever he holds; taken with
+        the most points (a trump ace or ten banked before a jack catches it), a jack only
+        when nothing else wins (XSkat's defenders take the declarer's trump leads so);
+        None to play on as usual."""
+        if not TRUMPS[g] >> led & 1:
+            return None
+        winning = legal & BEATS[g][led]
+        if not winning:
+            return None
+        return max(_bits(winning), key=lambda c: (c & 7 != 4, RANK_POINTS[c & 7],
+                                                  -POWER[g][c]))
+
+    @staticmethod
+    def _ruff_points(legal: int, g: int, led: int) -> int | None:
+        """The ``ruffpoints`` option: my partner led a side card with points, the declarer
+        plays last and I cannot follow: ruff it with my lowest trump when that is not an
+        ace, ten or jack, so the declarer cannot ruff it (XSkat's "einstechen"); None to
+        play on as usual."""
+        if TRUMPS[g] >> led & 1 or not RANK_POINTS[led & 7] or legal & FOLLOW[g][led]:
+            return None
+        trumps = legal & TRUMPS[g]
+        if not trumps:
+            return None
+        low = min(_bits(trumps), key=lambda c: POWER[g][c])
+        return low if low & 7 not in (3, 4, 7) else None
 
     @staticmethod
     def _second_hand(hand: int, legal: int, g: int, led: int) -> int | None:
@@ -593,11 +638,18 @@ class RulePlayer:
             if ten_guard:
                 cost += 8.0
             if decl_void & suit:
-                cost += -1.0 if cost == 0 else 20.0
+                if (self.style.forcing and cost <= 4 and not decl_void & trumps):
+                    # a card without much of a point into his void costs him a trump
+                    # before a small card of a suit he holds (XSkat's defenders do so)
+                    cost -= 8.0
+                else:
+                    cost += -1.0 if cost == 0 else 20.0
                 if self.style.novoid and self._partner_ace_ruffed(view, s, partner):
                     cost += 35.0
             # long suit through a declarer who plays next, short one when he plays last
-            cost += -0.3 * n if decl_next else 0.3 * n
+            # (``grandlong``: in grand always the longest, as XSkat's defenders do)
+            long_way = decl_next or (self.style.grandlong and g == GameType.GRAND)
+            cost += -0.3 * n if long_way else 0.3 * n
             key = (cost, power[low])
             if best_key is None or key < best_key:
                 best_key, best = key, low
@@ -825,10 +877,7 @@ def choose_game(cards: int, bid: int, style: ev.Style | None = None,
     style = style if style is not None else ev.Style()
     ten = cards
     options = []
-    trump_suit = ev.longest_suit(cards, bid) if style.longtrump else None
     for g in range(6):
-        if trump_suit is not None and g < ev.GRAND and g != trump_suit:
-            continue  # ``longtrump``: the longest suit that reaches the bid is trump
         away = (ev.discard(cards, g, style.voids, style.keepaces and g < ev.NULL)
                 if cards.bit_count() > 10 else 0)
         ten = cards & ~away
@@ -873,7 +922,15 @@ def choose_game(cards: int, bid: int, style: ev.Style | None = None,
         else:
             options.append((value >= bid, margin, value, -g, g))
     options.sort(reverse=True)
-    return options[0][-1]
+    best = options[0][-1]
+    if style.longtrump and best < ev.GRAND:
+        # ``longtrump``: a suit game is played in the longest suit that reaches the bid;
+        # the choice of suit game, grand or null stays the count's (restricting the suit
+        # games first left a poor suit count that a null beat)
+        trump_suit = ev.longest_suit(cards, bid)
+        if trump_suit is not None:
+            return trump_suit
+    return best
 
 
 __all__ = ["RulePlayer", "choose_game"]

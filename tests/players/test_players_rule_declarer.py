@@ -154,6 +154,11 @@ def test_longtrump_plays_the_longest_suit_that_reaches_the_bid() -> None:
     # "with 3": at 44 only spades (44) and clubs (48) reach the bid, one card each
     assert ev.longest_suit(four, 44) == GameType.CLUBS
     assert ev.longest_suit(four, 49) is None
+    # the longest suit counts 0.75 short here; restricting the suit games to it first let
+    # a null with the hearts unsafe beat it: the null is compared with the best suit game
+    clubs = parse_mask("C8 C9 CT CJ CA S7 H7 H9 HJ HK DT DA")
+    assert choose_game(clubs, 18, _off("longtrump")) == GameType.HEARTS
+    assert choose_game(clubs, 18, _on("longtrump")) == GameType.CLUBS
 
 
 def test_grand3_declares_a_grand_with_three_jacks_from_a_lower_count() -> None:
@@ -241,3 +246,23 @@ def test_keepaces_keeps_the_aces_and_their_tens_in_the_discard() -> None:
         g.push(declare)
         action = RulePlayer(0, style=style).choose(SeatView.of(g, 0))
         assert isinstance(action, Discard) and parse_mask(away) >> action.card & 1
+
+
+def test_grandhand_declares_a_grand_hand_on_jacks_and_a_long_suit() -> None:
+    # three jacks with the club jack, clubs A T 9 8 and the spade ace: XSkat plays it
+    # hand; the rule player's grand count (7.25) wanted the skat
+    ten = "CJ SJ HJ CA CT C9 C8 SA H7 D7"
+    assert ev.grand_by_length(parse_mask(ten)) == 2
+    assert ev.grand_score(parse_mask(ten)) < ev.GRAND_NEED + 2.0
+    rest = [c for c in range(32) if not parse_mask(ten) >> c & 1]
+    deal = Deal((parse_mask(ten), sum(1 << c for c in rest[:10]),
+                 sum(1 << c for c in rest[10:20])), sum(1 << c for c in rest[20:]))
+    g = Game(deal)
+    g.replay([Pass(1), Pass(2), Bid(0, 18)])
+    assert RulePlayer(0, style=_off("grandhand")).choose(SeatView.of(g, 0)) == TakeSkat(0)
+    action = RulePlayer(0, style=_on("grandhand")).choose(SeatView.of(g, 0))
+    assert action.contract.game == GameType.GRAND and action.contract.hand
+    # a blank ten would fall to the first ace: with the skat
+    assert ev.grand_by_length(parse_mask("CJ SJ HJ CA CT C9 C8 ST H7 D7")) == 1
+    # two jacks out of the lead: no grand by the jacks
+    assert ev.grand_by_length(parse_mask("CJ SJ CA CT C9 C8 SA H7 D7 D8")) == 0

@@ -176,3 +176,54 @@ def test_schneider_takes_the_trick_that_lifts_the_defenders_over_30() -> None:
     assert card(style.without("schneider"), lost) == "C8"
     # at the start of the game the option leaves the usual card
     assert card(style.with_("schneider"), view) == "C8"
+
+
+def test_forcing_leads_the_king_into_the_declarers_void() -> None:
+    # spades, rearhand declares; forehand's club ace held the first trick while the
+    # declarer threw a diamond: forehand leads the club king into the void (it costs him
+    # a trump) before a small heart or diamond of the suits he holds
+    g = _game({0: "CA CK H7 H8 H9 D8 D9 DK S7 S8", 1: "C7 C8 C9 CT CQ HK HQ DQ DT S9",
+               2: "SJ CJ HJ SA ST SK HA HT DA D7"}, declarer=2, contract="SH")
+    for pos, card in ((0, Card.CA), (1, Card.C7), (2, Card.D7)):
+        g.push(Play(pos, card))
+    assert _card(RULE.with_("forcing"), g) == "CK"
+    assert _card(RULE.without("forcing"), g) in ("H7", "D8")
+
+
+def test_overtake_takes_the_declarers_trump_lead_with_the_ace() -> None:
+    # spades: the declarer leads the spade nine, the partner plays last: the ace takes it
+    # (without the option the seven goes, waiting for a sure card)
+    g = _game({0: "S9 SJ ST SK HA HT DA DT D9 CA", 1: "SA S7 C8 H7 H8 H9 D7 D8 C7 C9"},
+              declarer=0, contract="SH")
+    g.push(Play(0, Card.S9))
+    assert _card(RULE.with_("overtake"), g) == "SA"
+    assert _card(RULE.without("overtake"), g) == "S7"
+    # a side lead is left to the usual rules
+    g = _game({0: "C9 SJ ST SK HA HT DA DT D9 CK", 1: "SA S7 CA H7 H8 H9 D7 D8 C7 C8"},
+              declarer=0, contract="SH")
+    g.push(Play(0, Card.C9))
+    assert _card(RULE.with_("overtake"), g) == _card(RULE.without("overtake"), g)
+
+
+def test_ruffpoints_ruffs_the_partners_ace_with_a_small_trump() -> None:
+    # spades, the declarer sits last; the partner leads the heart ace and the second hand
+    # has no heart: the seven of trumps takes it before the declarer can ruff (without the
+    # option a ten is smeared on it)
+    g = _game({0: "HA H7 H8 C7 D7 S8 S9 CK CQ DK", 1: "S7 SQ C8 C9 CT CA D8 D9 DT DA"},
+              declarer=2, contract="SH")
+    g.push(Play(0, Card.HA))
+    assert _card(RULE.with_("ruffpoints"), g) == "S7"
+    assert _card(RULE.without("ruffpoints"), g) in ("CT", "DT")
+    # a small card led is not ruffed
+    g = _game({0: "HA H7 H8 C7 D7 S8 S9 CK CQ DK", 1: "S7 SQ C8 C9 CT CA D8 D9 DT DA"},
+              declarer=2, contract="SH")
+    g.push(Play(0, Card.H7))
+    assert _card(RULE.with_("ruffpoints"), g) == _card(RULE.without("ruffpoints"), g)
+
+
+def test_grandlong_leads_the_longest_suit_against_a_grand() -> None:
+    # grand, the declarer sits last: forehand has nothing to cash and leads a small card
+    # of his five clubs, not the blank diamond (the short way of a suit game)
+    g = _game({0: "C7 C8 C9 CQ CK H7 H8 S7 S8 D8"}, declarer=2, contract="GH")
+    assert _card(RULE.with_("grandlong"), g) == "C7"
+    assert _card(RULE.without("grandlong"), g) == "D8"

@@ -336,7 +336,8 @@ class Style:
       jack last), ``ruffpoints`` (the second hand, void in its partner's lead of an ace,
       ten, king or queen, ruffs it with a small trump before the declarer can),
       ``grandlong`` (against a grand a defender with nothing to cash leads a small card of
-      his longest suit wherever the declarer sits).
+      his longest suit wherever the declarer sits), ``toptrump`` (from the seventh trick
+      a defender holding the highest trump still out leads it before his side cards).
 
     >>> Style.legacy().grand, Style().without("grand").grand, Style().without("grand").play
     (False, False, True)
@@ -387,6 +388,7 @@ class Style:
     overtake: bool = False
     ruffpoints: bool = False
     grandlong: bool = False
+    toptrump: bool = False
 
     @property
     def grand_loser(self) -> float:

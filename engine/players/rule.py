@@ -589,6 +589,13 @@ class RulePlayer:
         # defender: cash side aces the declarer can follow, else a low card of a side suit
         decl = view.declarer if view.declarer is not None else 0
         decl_void = view.voids[decl]
+        if self.style.toptrump and len(view.tricks) >= 6 and mine and (
+                len(view.tricks) >= 7 or not decl_void & trumps):
+            # late in the game the top trump goes first: it draws one of the declarer's
+            # last trumps, so the side cards still out cannot be ruffed (XSkat)
+            top = max(_bits(mine), key=lambda c: power[c])
+            if not any(power[c] > power[top] for c in _bits(outstanding & trumps)):
+                return top
         cash = [c for c in self._top_side_cards(legal, g, outstanding)
                 if not (decl_void >> c & 1)]
         if cash:

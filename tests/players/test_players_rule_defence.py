@@ -227,3 +227,18 @@ def test_grandlong_leads_the_longest_suit_against_a_grand() -> None:
     g = _game({0: "C7 C8 C9 CQ CK H7 H8 S7 S8 D8"}, declarer=2, contract="GH")
     assert _card(RULE.with_("grandlong"), g) == "C7"
     assert _card(RULE.without("grandlong"), g) == "D8"
+
+
+def test_toptrump_leads_the_club_jack_from_the_seventh_trick() -> None:
+    # diamonds, middlehand declares; forehand cashes six side cards, then holds the club
+    # jack (the highest trump), two diamonds and the club queen (standing): the jack goes
+    # first, as XSkat's defenders lead it late in the game
+    g = _game({0: "CA CT SA ST HA HT CJ D7 DK CQ", 1: "C7 C8 S7 S8 H7 H8 HJ DA DT D9",
+               2: "C9 CK DQ S9 SK SQ H9 HK HQ D8"}, declarer=1, contract="DH")
+    for lead, follow, last in (("CA", "C7", "C9"), ("CT", "C8", "CK"), ("SA", "S7", "S9"),
+                               ("ST", "S8", "SK"), ("HA", "H7", "H9"), ("HT", "H8", "HK")):
+        for pos, card in enumerate((lead, follow, last)):
+            g.push(Play(pos, Card[card]))
+    assert g.to_act == 0 and len(g.tricks) == 6
+    assert _card(RULE.with_("toptrump"), g) == "CJ"
+    assert _card(RULE.without("toptrump"), g) == "CQ"

@@ -329,6 +329,10 @@ class Style:
       the long suits (``grand_by_length`` 2: three jacks with the club jack or the lead and
       a long suit, four aces with tens, ...), as XSkat does: the hand level is worth a
       game level, and XSkat won such grands 91-100 % (docs/players.md).
+    - ``xgrand``: after the pick-up a grand is declared when the ten cards left after the
+      grand's discard hold three jacks or four and ``grand_by_length`` makes a grand of
+      them (where XSkat played grand and the rule player a suit game on such cards,
+      XSkat won nearly all and scored 17 to 60 more a game).
     - defence options of the third round (docs/players.md, "The rule player as defender"):
       ``forcing`` (a defender leads a king, queen or small card into the declarer's void
       before a small card of a suit he holds: it costs him a trump), ``overtake`` (the
@@ -389,6 +393,7 @@ class Style:
     ruffpoints: bool = False
     grandlong: bool = False
     toptrump: bool = False
+    xgrand: bool = False
 
     @property
     def grand_loser(self) -> float:

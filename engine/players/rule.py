@@ -906,6 +906,10 @@ def choose_game(cards: int, bid: int, style: ev.Style | None = None,
         margin = strength - need
         weak_grand = (g == ev.GRAND and style.twojacks and (ten & JACKS).bit_count() == 2
                       and not ev.grand_two_jacks_ok(ten, forehand))
+        if (style.xgrand and g == ev.GRAND and value >= bid and (ten & JACKS).bit_count() >= 3
+                and ev.grand_by_length(ten, forehand)):
+            # ``xgrand``: three jacks and the long suits or runs XSkat's count asks for
+            return g
         if style.grand and g == ev.GRAND and margin >= 0 and value >= bid and not weak_grand:
             # measured: a grand counted safe scores more than the best suit game on the
             # same cards (+6 Seeger-Fabian points per such hand over 4246 hands)

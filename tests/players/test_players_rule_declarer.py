@@ -266,3 +266,16 @@ def test_grandhand_declares_a_grand_hand_on_jacks_and_a_long_suit() -> None:
     assert ev.grand_by_length(parse_mask("CJ SJ HJ CA CT C9 C8 ST H7 D7")) == 1
     # two jacks out of the lead: no grand by the jacks
     assert ev.grand_by_length(parse_mask("CJ SJ CA CT C9 C8 SA H7 D7 D8")) == 0
+
+
+def test_xgrand_declares_the_grand_xskat_finds_after_the_pick_up() -> None:
+    # three jacks and A T 9 8 of diamonds after the discard: a grand by XSkat's count,
+    # 4.5 on ours (short of its 6): without the option the club game
+    cards = parse_mask("C8 CT CJ CQ SJ SQ HQ D8 D9 DT DJ DA")
+    ten = cards & ~ev.discard(cards, ev.GRAND, True, True)
+    assert ev.grand_by_length(ten) and ev.grand_score(ten) < ev.GRAND_NEED
+    assert choose_game(cards, 18, _off("xgrand")) == GameType.CLUBS
+    assert choose_game(cards, 18, _on("xgrand")) == ev.GRAND
+    # two jacks: the count's choice stays
+    two = parse_mask("C8 CT CJ CQ SJ SQ HQ D8 D9 DT D7 DA")
+    assert choose_game(two, 18, _on("xgrand")) == choose_game(two, 18, _off("xgrand"))

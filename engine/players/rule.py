@@ -187,6 +187,8 @@ class RulePlayer:
         game = view.game_type if view.game_type is not None else GameType.GRAND
         if game == GameType.GRAND and self.style.granddiscard:
             away = ev.grand_discard(view.hand, view.pos == 0, self.style.grand_loser)
+        elif game < GameType.GRAND and self.style.xdiscard:
+            away = ev.suit_discard(view.hand, int(game), self.style.voids, self.style.keepaces)
         else:
             away = ev.discard(view.hand, int(game), self.style.voids, self.style.keepaces)
         card = min(_bits(away))
@@ -885,8 +887,12 @@ def choose_game(cards: int, bid: int, style: ev.Style | None = None,
     ten = cards
     options = []
     for g in range(6):
-        away = (ev.discard(cards, g, style.voids, style.keepaces and g < ev.NULL)
-                if cards.bit_count() > 10 else 0)
+        if cards.bit_count() <= 10:
+            away = 0
+        elif style.xdiscard and g < ev.GRAND:
+            away = ev.suit_discard(cards, g, style.voids, style.keepaces)
+        else:
+            away = ev.discard(cards, g, style.voids, style.keepaces and g < ev.NULL)
         ten = cards & ~away
         if g == ev.NULL and style.nullstop and suit_bid and ev.null_unsafe_suits(ten):
             continue  # ``nullstop``: the hand was bid on a suit game, not on this null

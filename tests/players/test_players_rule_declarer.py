@@ -7,9 +7,9 @@ from __future__ import annotations
 from rulekit import hand_game as _game
 from rulekit import rule_card as _card
 
-from engine.actions import Bid, Discard, Pass, Play, TakeSkat
+from engine.actions import Bid, Declare, Discard, Pass, Play, TakeSkat
 from engine.cards import Card, parse_mask
-from engine.contract import GameType
+from engine.contract import Contract, GameType
 from engine.deal import Deal
 from engine.game import Game
 from engine.players import evaluate as ev
@@ -279,3 +279,23 @@ def test_xgrand_declares_the_grand_xskat_finds_after_the_pick_up() -> None:
     # two jacks: the count's choice stays
     two = parse_mask("C8 CT CJ CQ SJ SQ HQ D8 D9 DT D7 DA")
     assert choose_game(two, 18, _on("xgrand")) == choose_game(two, 18, _off("xgrand"))
+
+
+def test_xdiscard_banks_the_ten_beside_a_small_card() -> None:
+    # clubs: the heart ten with one small card and the blank diamond king go (XSkat's
+    # choice); the count put away the spade king and the diamond king
+    twelve = parse_mask("C7 CT CJ CQ CA S8 S9 SJ SK H8 HT DK")
+    assert ev.suit_discard(twelve, GameType.CLUBS) == parse_mask("HT DK")
+    assert ev.discard(twelve, GameType.CLUBS, True, True) == parse_mask("SK DK")
+    rest = [c for c in range(32) if not twelve >> c & 1]
+    hand = parse_mask("C7 CT CJ CQ CA S8 S9 SJ SK H8")
+    deal = Deal((hand, sum(1 << c for c in rest[:10]), sum(1 << c for c in rest[10:20])),
+                parse_mask("HT DK"))
+    g = Game(deal)
+    g.replay([Pass(1), Pass(2), Bid(0, 18), TakeSkat(0), Declare(0, Contract.parse("C"))])
+    for style, first in ((_on("xdiscard"), Card.HT), (_off("xdiscard"), Card.SK)):
+        action = RulePlayer(0, style=style).choose(SeatView.of(g, 0))
+        assert action == Discard(0, min(Card.DK, first)), style
+    # an ace never goes: two side aces and their suits' small cards
+    aces = parse_mask("CJ SJ HJ DJ C9 C8 C7 CA SA S7 HA H7")
+    assert not ev.suit_discard(aces, GameType.CLUBS) & parse_mask("SA HA")

@@ -387,9 +387,12 @@ class Style:
       declarer's void that would make him ruff the partner's ace), ``butter`` (points on
       the declarer's lead that the partner may beat, when void), ``schneider`` (the second
       hand takes the declarer's lead when that lifts the defenders over 30 in a lost game).
-    - ``longtrump``: after the pick-up a suit game is played only in the longest suit that
-      reaches the bid, of equal ones the one of fewer card points (``longest_suit``); the
-      count alone took a shorter suit with an ace in it, and lost those games more often.
+    - ``longtrump``: after the pick-up, when the contract choice takes a suit game, it is
+      played in the longest suit that reaches the bid, of equal ones the one of fewer card
+      points (``longest_suit``); the count alone took a shorter suit with an ace in it,
+      and lost those games more often. (Restricting the suit games to that suit before
+      the choice let a poor count of it lose to a null: the null is compared with the
+      best suit game as without the option.)
     - ``grand3``: after the pick-up a grand with three jacks (the club jack among them, or
       in forehand) or four counts safe from ``GRAND3_NEED``, not ``GRAND_NEED``
       (``grand_need``): such grands were won over 90 % against XSkat's defence.
@@ -463,19 +466,19 @@ class Style:
     novoid: bool = False
     butter: bool = False
     schneider: bool = False
-    longtrump: bool = False
+    longtrump: bool = True
     grand3: bool = False
     nullstop: bool = False
     keepaces: bool = True
     risk: bool = False
     bid18: bool = False
     grandhand: bool = False
-    forcing: bool = False
+    forcing: bool = True
     overtake: bool = False
     ruffpoints: bool = False
     grandlong: bool = False
     toptrump: bool = False
-    xgrand: bool = False
+    xgrand: bool = True
     xdiscard: bool = False
 
     @property

@@ -148,9 +148,10 @@ def test_longtrump_plays_the_longest_suit_that_reaches_the_bid() -> None:
     assert choose_game(cards, 18, _on("longtrump")) == GameType.HEARTS
     assert ev.longest_suit(cards, 18) == GameType.HEARTS
     # four diamonds against three hearts: diamonds
+    # (three jacks and A T 9 8 of diamonds: ``xgrand`` would declare grand)
     four = parse_mask("C9 CJ S7 SJ H9 HT HJ HK D8 D9 DT DA")
-    assert choose_game(four, 18, _off("longtrump")) == GameType.HEARTS
-    assert choose_game(four, 18, _on("longtrump")) == GameType.DIAMONDS
+    assert choose_game(four, 18, _off("longtrump").without("xgrand")) == GameType.HEARTS
+    assert choose_game(four, 18, _on("longtrump").without("xgrand")) == GameType.DIAMONDS
     # "with 3": at 44 only spades (44) and clubs (48) reach the bid, one card each
     assert ev.longest_suit(four, 44) == GameType.CLUBS
     assert ev.longest_suit(four, 49) is None
@@ -165,8 +166,9 @@ def test_grand3_declares_a_grand_with_three_jacks_from_a_lower_count() -> None:
     cards = parse_mask("C9 CJ S7 SJ SK H8 HQ HK D8 DJ HA DA")
     ten = cards & ~ev.discard(cards, ev.GRAND, True)
     assert ev.GRAND3_NEED <= ev.grand_score(ten) < ev.GRAND_NEED
-    assert choose_game(cards, 18, _off("grand3")) == GameType.HEARTS
-    assert choose_game(cards, 18, _on("grand3")) == ev.GRAND
+    # (with three jacks ``xgrand`` would declare the grand on XSkat's count)
+    assert choose_game(cards, 18, _off("grand3").without("xgrand")) == GameType.HEARTS
+    assert choose_game(cards, 18, _on("grand3").without("xgrand")) == ev.GRAND
     # three jacks without the club jack, not leading: the usual count
     assert ev.grand_need(parse_mask("SJ HJ DJ CA CT C9 S7 S8 H7 D7")) == ev.GRAND_NEED
     assert ev.grand_need(parse_mask("SJ HJ DJ CA CT C9 S7 S8 H7 D7"), True) == ev.GRAND3_NEED
@@ -270,11 +272,11 @@ def test_grandhand_declares_a_grand_hand_on_jacks_and_a_long_suit() -> None:
 
 def test_xgrand_declares_the_grand_xskat_finds_after_the_pick_up() -> None:
     # three jacks and A T 9 8 of diamonds after the discard: a grand by XSkat's count,
-    # 4.5 on ours (short of its 6): without the option the club game
+    # 4.5 on ours (short of its 6): without the option a suit game
     cards = parse_mask("C8 CT CJ CQ SJ SQ HQ D8 D9 DT DJ DA")
     ten = cards & ~ev.discard(cards, ev.GRAND, True, True)
     assert ev.grand_by_length(ten) and ev.grand_score(ten) < ev.GRAND_NEED
-    assert choose_game(cards, 18, _off("xgrand")) == GameType.CLUBS
+    assert choose_game(cards, 18, _off("xgrand")) < ev.GRAND
     assert choose_game(cards, 18, _on("xgrand")) == ev.GRAND
     # two jacks: the count's choice stays
     two = parse_mask("C8 CT CJ CQ SJ SQ HQ D8 D9 DT D7 DA")

@@ -82,8 +82,10 @@ def test_contract_choice_declares_a_safe_grand_and_avoids_an_unsafe_null() -> No
     cards = parse_mask("C8 C9 CT CJ CA S7 H7 H9 HJ HK DT DA")
     assert choose_game(cards, 18, ev.Style.legacy()) == ev.GRAND - 2   # hearts
     assert choose_game(cards, 18, ev.Style().without("twojacks")) == ev.GRAND
-    # two jacks and two aces: ``twojacks`` (measured against XSkat) keeps the suit game
-    assert choose_game(cards, 18, ev.Style()) == ev.GRAND - 2
+    # two jacks and two aces: ``twojacks`` (measured against XSkat) keeps the suit game,
+    # in its longest suit (``longtrump``: clubs)
+    assert choose_game(cards, 18, ev.Style().without("longtrump")) == ev.GRAND - 2
+    assert choose_game(cards, 18, ev.Style()) == 0
     unsafe = parse_mask("C7 CQ S7 S8 SJ SQ SK SA H9 HT D7 DJ")
     assert choose_game(unsafe, 18, ev.Style.legacy()) == ev.NULL
     assert ev.null_unsafe_suits(unsafe & ~ev.discard(unsafe, ev.NULL))

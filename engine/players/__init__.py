@@ -10,7 +10,9 @@
 - ``pimc``: Perfect-Information Monte Carlo card play on a double-dummy solver, under a time
   budget (seconds per decision); bidding and contract by search. ``pimc-2025`` keeps the
   earlier bidding and contract choice (the evaluation's), for comparison; ``pimc+infer``
-  (strength harness) adds the card-play inference of :mod:`engine.players.clues`.
+  (strength harness) adds the card-play inference of :mod:`engine.players.clues`;
+  ``pimc+discard`` (strength harness) a defender's inference from the declarer's discard
+  (:func:`engine.players.clues.repick_skat`).
 - ``oracle`` (strength harness only, not in ``PLAYER_NAMES``): sees every card.
 - ``pimc+nullcheck`` (strength harness only): ``pimc`` with null judged by one line of play
   in its choices before play (``Declaring(honest=True)``, :mod:`engine.players.nullcheck`)
@@ -44,9 +46,10 @@ PLAYER_NAMES = ("pimc", "pimc-2025", "random", "rule", "rule-2025")
 # Players only the strength harness may seat: they see cards no seat may see, or are kept
 # only to measure a change against.
 HARNESS_NAMES = ("oracle", "pimc+nullcheck", "pimc+rulechoices", "pimc+rulediscard",
-                 "pimc+nodes1500k", "pimc+onesuit")
+                 "pimc+nodes1500k", "pimc+onesuit", "pimc+discard")
 # ``pimc+A+B``: PIMC with these harness options (``pimc_options``)
-PIMC_OPTIONS = ("infer", "nodes1500k", "nullcheck", "onesuit", "rulechoices", "rulediscard")
+PIMC_OPTIONS = ("discard", "infer", "nodes1500k", "nullcheck", "onesuit", "rulechoices",
+                "rulediscard")
 
 
 def pimc_options(name: str) -> frozenset[str] | None:
@@ -134,10 +137,10 @@ def make_player(
         from engine.players.pimc import PimcPlayer
 
         p = PimcPlayer(seed=seed, budget=budget, worlds=worlds, workers=workers,
-                       inference="infer" in options)
+                       inference="infer" in options, discard="discard" in options)
         if "rulechoices" in options:
             p.declaring = RuleChoices(seed)  # type: ignore[assignment]
-        elif options - {"infer"}:
+        elif options - {"infer", "discard"}:
             p.declaring = Declaring(
                 seed, budget, worlds, honest="nullcheck" in options,
                 rule_discard="rulediscard" in options,

@@ -31,7 +31,7 @@ import multiprocessing
 import os
 import random
 import time
-from collections.abc import Iterable, Iterator
+from collections.abc import Iterable
 from concurrent.futures import Executor, ProcessPoolExecutor
 from dataclasses import dataclass
 
@@ -41,13 +41,17 @@ from engine.contract import GameType
 from engine.game import Phase
 from engine.players import evaluate as ev
 from engine.players.base import SeatView, require_turn
-from engine.players.clues import clue_weight, trick_clues
+from engine.players.clues import clue_weight, repick_skat, trick_clues
 from engine.players.declaring import Declaring, calls
 from engine.players.rule import RulePlayer
 from engine.players.solver import SearchLimitReached, SearchTimedOut, Solver, Tables, tables
 from engine.trick import trick_winner
 
-# A world where the card does not change the result still counts this much for schneider.
+# At a time budget, the share of the time for the goal of every candidate before the
+# schneider question is asked between the leading ones (PimcPlayer._solve).
+GOAL_SHARE = 0.65
+# evaluate_world (the perfect-information player, the decisions' truth): a world where the
+# card does not change the result still counts this much for schneider.
 SCHNEIDER_WEIGHT = 0.25
 # Sampling tries per world before the bidding limits are given up for that world.
 CONSTRAINT_TRIES = 40
@@ -95,6 +99,7 @@ class Knowledge:
     # card-play clues (engine.players.clues): (position, cards it probably does not hold)
     clues: tuple[tuple[int, int, str], ...] = ()
     weigh_declarer: bool = False  # weigh worlds by the declarer's hand (declarer_fit)
+    weigh_discard: bool = False  # weigh worlds by the declarer's discard (discard_weight)
 
 
 def played_by(view: SeatView) -> tuple[int, int, int]:
@@ -109,9 +114,11 @@ def played_by(view: SeatView) -> tuple[int, int, int]:
 
 
 def knowledge_of(view: SeatView, candidates: list[int], seed: int,
-                 budget: float = DEFAULT_BUDGET, inference: bool = False) -> Knowledge:
+                 budget: float = DEFAULT_BUDGET, inference: bool = False,
+                 discard: bool = False) -> Knowledge:
     """The sampling problem of a card decision; ``inference`` adds the card-play clues
-    and the declarer's hand weight (:func:`declarer_fit`)."""
+    and the declarer's hand weight (:func:`declarer_fit`); ``discard`` a defender's weight
+    of the skat the declarer laid away (:func:`engine.players.clues.discard_weight`)."""
     d = view.declarer
     if d is None or view.contract is None or view.game_type is None:
         raise ValueError("card play needs a declared game")
@@ -145,6 +152,8 @@ def knowledge_of(view: SeatView, candidates: list[int], seed: int,
         clues=view_clues(view, known) if inference else (),
         weigh_declarer=inference and view.pos != d and not known[d]
         and c.game != GameType.NULL,
+        weigh_discard=discard and view.pos != d and not known[d] and view.skat_taken
+        and c.game != GameType.NULL,
     )
 
 
@@ -177,6 +186,8 @@ def sample_world(k: Knowledge, rng: random.Random) -> tuple[list[int], int]:
     best_w = -1.0
     for _ in range(CONSTRAINT_TRIES):
         world = _deal_unknown(k, rng)
+        if k.weigh_discard:
+            world = _repick_skat(k, world, rng)
         w = clue_weight(world[0], k.clues) if k.clues else 1.0
         if k.weigh_declarer:
             w *= declarer_fit(k, world[0])
@@ -219,6 +230,20 @@ def declarer_fit(k: Knowledge, hands: list[int]) -> float:
         if margin < threshold:
             return weight
     return 1.0
+
+
+def _repick_skat(k: Knowledge, world: tuple[list[int], int], rng: random.Random
+                 ) -> tuple[list[int], int]:
+    """The world with its skat redrawn among the declarer's hidden cards and the skat by
+    how likely he laid them away (:func:`engine.players.clues.repick_skat`)."""
+    hands, skat = world
+    d = k.declarer
+    union = hands[d] | skat
+    new = repick_skat(union, union & k.voids[d], k.played_by[d], k.game,
+                      lambda options, weights: rng.choices(options, weights)[0])
+    hands = list(hands)
+    hands[d] = union & ~new
+    return hands, new
 
 
 def _deal_unknown(k: Knowledge, rng: random.Random) -> tuple[list[int], int]:
@@ -403,46 +428,120 @@ def _outcome(k: Knowledge, solver: Solver, hands: list[int], skat: int, card: in
     return solver.reaches(h, leader, trick, need)
 
 
-def run_worlds(k: Knowledge, indices: Iterable[int], deadline: float | None
-               ) -> tuple[list[float], int]:
+@dataclass
+class Tally:
+    """What a batch of worlds said, from this seat's side.
+
+    ``wins[j]``: the worlds where candidate ``j`` reaches the side's goal; ``schneider[j]``
+    (for the candidates ``asked``, aligned with them): the worlds where the card made no
+    difference to the goal and it wins the schneider question (play for 90, or stay above
+    30); ``flat``: the worlds (index, schneider level) where the card made no difference and
+    the question was not asked yet; ``next``: the first world index this batch did not
+    finish (a worker goes on from there)."""
+
+    wins: list[int]
+    schneider: list[int]
+    solved: int
+    flat: list[tuple[int, int]]
+    next: int | None = None
+
+
+def _schneider_level(k: Knowledge, reached: bool) -> int | None:
+    """The schneider question of a world where the card does not change the result."""
+    if k.game == ev.NULL or k.schwarz:
+        return None
+    level = 90 if reached else 31
+    return None if level == 90 and k.schneider else level
+
+
+def run_worlds(k: Knowledge, indices: Iterable[int], deadline: float | None,
+               asked: tuple[int, ...] = (), redo: Iterable[tuple[int, int]] = ()) -> Tally:
     """Solve worlds by index (each world's sample depends only on the seed and its index)
-    until done or past ``deadline``; return summed scores and how many were solved."""
-    totals = [0.0] * len(k.candidates)
-    done = tried = 0
-    for i in indices:
-        if deadline is not None and tried and time.monotonic() >= deadline:
-            break
-        tried += 1
-        rng = random.Random(f"{k.seed}:{i}")
-        hands, skat = sample_world(k, rng)
+    until done or past ``deadline``.
+
+    First the schneider question of the ``redo`` worlds (index, level) for the candidates
+    ``asked`` (indices into ``k.candidates``); then new worlds: every candidate's goal, and
+    where no card changes it, the schneider question for ``asked`` at once (the other
+    worlds of that kind are listed in ``flat``, to be asked only if candidates tie)."""
+    me_decl = k.me == k.declarer
+    t = Tally([0] * len(k.candidates), [0] * len(asked), 0, [])
+    tried = 0
+    for i, level in redo:
+        if deadline is not None and time.monotonic() >= deadline:
+            return t
+        hands, skat = sample_world(k, random.Random(f"{k.seed}:{i}"))
         try:
-            # the first world may overrun the budget (a decision needs one), but not by much
-            limit = deadline if tried > 1 or deadline is None else deadline + 2 * k.budget
-            scores = evaluate_world(k, hands, skat, limit)
+            answers = _ask(k, hands, skat, [k.candidates[j] for j in asked], level, deadline)
         except SearchLimitReached:
             continue
-        if scores is None:
-            break
-        for j, s in enumerate(scores):
-            totals[j] += s
-        done += 1
-    return totals, done
+        if answers is None:
+            return t
+        t.schneider = [a + (r == me_decl) for a, r in zip(t.schneider, answers, strict=True)]
+    for i in indices:
+        t.next = i
+        if deadline is not None and tried and time.monotonic() >= deadline:
+            return t
+        tried += 1
+        hands, skat = sample_world(k, random.Random(f"{k.seed}:{i}"))
+        # the first world may overrun the budget (a decision needs one), but not by much
+        limit = deadline if tried > 1 or deadline is None else deadline + 2 * k.budget
+        try:
+            goal = _ask(k, hands, skat, list(k.candidates), _goal(k), limit)
+            if goal is None:
+                return t
+            level = _schneider_level(k, goal[0]) if len(set(goal)) == 1 else None
+            extra: list[bool] | None = []
+            if level is not None and asked:
+                extra = _ask(k, hands, skat, [k.candidates[j] for j in asked], level, limit)
+                if extra is None:
+                    return t
+        except SearchLimitReached:
+            continue
+        t.wins = [w + (r == me_decl) for w, r in zip(t.wins, goal, strict=True)]
+        if level is not None and asked:
+            t.schneider = [a + (r == me_decl) for a, r in zip(t.schneider, extra or [],
+                                                               strict=True)]
+        elif level is not None:
+            t.flat.append((i, level))
+        t.solved += 1
+    t.next = None
+    return t
 
 
-def _run_worlds_until(k: Knowledge, start: int, step: int, deadline: float
-                      ) -> tuple[list[float], int]:
-    # a worker process: worlds start, start+step, ... until the deadline
-    def endless() -> Iterator[int]:
-        i = start
-        while True:
-            yield i
-            i += step
+def _ask(k: Knowledge, hands: list[int], skat: int, cards: list[int], goal: int,
+         deadline: float | None) -> list[bool] | None:
+    """Does the declarer reach ``goal`` after each of ``cards``? None: the time is up."""
+    solver = _solver(k.game, k.declarer)
+    try:
+        with solver.until(deadline):
+            return [_outcome(k, solver, hands, skat, c, goal) for c in cards]
+    except SearchTimedOut:
+        return None
 
-    return run_worlds(k, endless(), deadline)
+
+def _merge_tallies(parts: Iterable[Tally]) -> Tally:
+    out: Tally | None = None
+    for t in parts:
+        if out is None:
+            out = Tally(list(t.wins), list(t.schneider), t.solved, list(t.flat))
+            continue
+        out.wins = [a + b for a, b in zip(out.wins, t.wins, strict=True)]
+        out.schneider = [a + b for a, b in zip(out.schneider, t.schneider, strict=True)]
+        out.solved += t.solved
+        out.flat += t.flat
+    assert out is not None
+    return out
 
 
-def _run_world_list(k: Knowledge, indices: list[int]) -> tuple[list[float], int]:
-    return run_worlds(k, indices, None)
+# the arguments of one run_worlds call: knowledge, world indices, deadline, the candidates
+# asked the schneider question, the worlds to ask it in first
+_Job = tuple[Knowledge, Iterable[int], float | None, tuple[int, ...],
+             Iterable[tuple[int, int]]]
+
+
+def _leaders(wins: list[int]) -> tuple[int, ...]:
+    best = max(wins)
+    return tuple(j for j, w in enumerate(wins) if w == best)
 
 
 # ---------------------------------------------------------------------- the player
@@ -462,13 +561,16 @@ class PimcPlayer:
     ``inference=True`` (``pimc+infer``) weighs the card-play worlds by what the cards laid
     and the declarer's contract say (:mod:`engine.players.clues`, :func:`declarer_fit`):
     measured, it does not change the decisions' quality yet, so it is off by default.
+    ``discard=True`` (``pimc+discard``): a defender's worlds put in the skat what declarers
+    lay away (:func:`engine.players.clues.repick_skat`), not trumps and aces.
     """
 
     name = "pimc"
 
     def __init__(self, seed: int = 0, budget: float = DEFAULT_BUDGET,
                  worlds: int | None = None, workers: int | None = None,
-                 searched_contracts: bool = True, inference: bool = False) -> None:
+                 searched_contracts: bool = True, inference: bool = False,
+                 discard: bool = False) -> None:
         if budget <= 0:
             raise ValueError(f"the time budget must be positive, not {budget}")
         if worlds is not None and worlds < 1:
@@ -484,12 +586,16 @@ class PimcPlayer:
         self._push_second: int | None = None  # Schieberamsch: the second card to push
         self.last_worlds = 0
         self.hopeless = False
+        self._asked: tuple[int, ...] = ()
         self.declaring = Declaring(seed, budget, worlds) if searched_contracts else None
         self.inference = inference
+        self.discard = discard
         if not searched_contracts:
             self.name = "pimc-2025"
         elif inference:
             self.name = "pimc+infer"
+        elif discard:
+            self.name = "pimc+discard"
 
     @property
     def last_bid_limit(self) -> int | None:
@@ -576,19 +682,26 @@ class PimcPlayer:
         if len(reps) == 1:
             return self._prefer(view, groups[0])
         k = knowledge_of(view, reps, self.seed, self.budget if budget is None else budget,
-                         self.inference)
-        totals, n = self._solve(k)
-        self.last_worlds = n
+                         self.inference, self.discard)
+        tally = self._solve(k)
+        n = self.last_worlds = tally.solved
         if not n:  # every world was too hard to solve in time: play by the rules
             return self._prefer(view, [c for g in groups for c in g])
-        best = max(totals)
-        # Every world lost, and below 31 points whatever is played: a declarer who concedes
-        # now loses at the simple level (plus announced levels) instead of schneider.
-        self.hopeless = (
-            best == 0 and n >= MIN_CONCEDE_WORLDS and view.pos == view.declarer
-            and view.game_type != GameType.NULL and not k.schwarz
-        )
-        tied = [i for i, s in enumerate(totals) if s == best]
+        tied = _leaders(tally.wins)
+        asked = self._asked
+        if len(tied) > 1 and set(tied) <= set(asked):
+            # the schneider question decides between cards equally good for the goal
+            sch = {j: tally.schneider[asked.index(j)] for j in tied}
+            top = max(sch.values())
+            # Every world lost, and below 31 points whatever is played: a declarer who
+            # concedes now loses at the simple level (plus announced levels) instead of
+            # schneider.
+            self.hopeless = (
+                tally.wins[tied[0]] == 0 and top == 0 and len(tied) == len(reps)
+                and n >= MIN_CONCEDE_WORLDS and view.pos == view.declarer
+                and view.game_type != GameType.NULL and not k.schwarz
+            )
+            tied = tuple(j for j in tied if sch[j] == top)
         pool = [c for i in tied for c in groups[i]]
         return self._prefer(view, pool)
 
@@ -599,20 +712,57 @@ class PimcPlayer:
         choice = self.rule.card(view, _cards_mask(cards))
         return choice if choice in cards else cards[0]
 
-    def _solve(self, k: Knowledge) -> tuple[list[float], int]:
+    def _solve(self, k: Knowledge) -> Tally:
+        """Worlds for every candidate's goal first; then, only if several candidates lead,
+        the schneider question between those (in the worlds where the card made no
+        difference): it costs as much as the goal again, and most decisions do not need it.
+        At a budget the first round gets ``GOAL_SHARE`` of the time, the rest either more
+        worlds (one leader) or the leaders' schneider questions and then more worlds."""
+        self._asked = ()
         if self.worlds is not None:
-            idx = list(range(self.worlds))
+            chunks = [list(range(w, self.worlds, self.workers)) for w in range(self.workers)]
             if self.workers <= 1 or self.worlds < 2 * self.workers:
-                return run_worlds(k, idx, None)
-            chunks = [idx[w::self.workers] for w in range(self.workers)]
-            return _merge(self._executor().map(_run_world_list, [k] * len(chunks), chunks))
-        deadline = time.monotonic() + k.budget * 0.9
-        if self.workers <= 1:
-            return run_worlds(k, _count(), deadline)
+                chunks = [list(range(self.worlds))]
+            first = self._map([(k, c, None, (), ()) for c in chunks])
+            tied = _leaders(first.wins)
+            if len(tied) < 2:
+                return first
+            self._asked = tied
+            flat = first.flat
+            redo = [flat[w::len(chunks)] for w in range(len(chunks))]
+            second = self._map([(k, (), None, tied, r) for r in redo])
+            first.schneider = second.schneider
+            return first
+        start = time.monotonic()
+        end = start + k.budget * 0.9
+        mid = start + k.budget * 0.9 * GOAL_SHARE
+        step = max(self.workers, 1)
+        parts = self._tallies([(k, range(w, 1 << 40, step), mid, (), ())
+                               for w in range(step)])
+        first = _merge_tallies(parts)
+        if not first.solved:
+            return first
+        tied = _leaders(first.wins)
+        asked: tuple[int, ...] = tied if len(tied) > 1 else ()
+        redo = [first.flat[w::step] if asked else [] for w in range(step)]
+        more = self._map([(k, range(p.next, 1 << 40, step) if p.next is not None else (),
+                           end, asked, redo[w]) for w, p in enumerate(parts)])
+        self._asked = asked
+        first.wins = [a + b for a, b in zip(first.wins, more.wins, strict=True)]
+        first.schneider = more.schneider  # the first round asked nobody
+        first.solved += more.solved
+        first.flat += more.flat
+        return first
+
+    def _tallies(self, jobs: list[_Job]) -> list[Tally]:
+        """:func:`run_worlds` of each job, in the worker processes when there are several."""
+        if len(jobs) == 1 or self.workers <= 1:
+            return [run_worlds(*job) for job in jobs]
         ex = self._executor()
-        futures = [ex.submit(_run_worlds_until, k, w, self.workers, deadline)
-                   for w in range(self.workers)]
-        return _merge(f.result() for f in futures)
+        return [f.result() for f in [ex.submit(run_worlds, *job) for job in jobs]]
+
+    def _map(self, jobs: list[_Job]) -> Tally:
+        return _merge_tallies(self._tallies(jobs))
 
     def _executor(self) -> Executor:
         if self._pool is None:
@@ -790,25 +940,6 @@ def _sf_points(won: bool, value: int) -> float:
 def _sf_expectation(p_win: float, value: int) -> float:
     """Seeger-Fabian points expected for the declarer: +value+50 or -2*value-50."""
     return p_win * (value + 50) - (1 - p_win) * (2 * value + 50)
-
-
-def _merge(parts: Iterable[tuple[list[float], int]]) -> tuple[list[float], int]:
-    totals: list[float] | None = None
-    n = 0
-    for scores, done in parts:
-        if totals is None:
-            totals = list(scores)
-        else:
-            totals = [a + b for a, b in zip(totals, scores, strict=True)]
-        n += done
-    return totals or [], n
-
-
-def _count() -> Iterator[int]:
-    i = 0
-    while True:
-        yield i
-        i += 1
 
 
 def _cards_mask(cards: Iterable[int]) -> int:

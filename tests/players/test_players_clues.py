@@ -13,7 +13,7 @@ from engine.deal import Deal
 from engine.players import evaluate as ev
 from engine.players import make_player
 from engine.players.base import SeatView
-from engine.players.clues import CARD_MISFIT, clue_weight, trick_clues
+from engine.players.clues import CARD_MISFIT, DISCARD_FIT, clue_weight, discard_weight, trick_clues
 from engine.players.pimc import declarer_fit, knowledge_of, sample_world
 from engine.players.rule import RulePlayer
 from engine.players.strength import fixed_start
@@ -127,3 +127,46 @@ def test_pimc_infer_is_a_harness_player() -> None:
     p = make_player("pimc+infer", worlds=2, workers=1)
     assert p.name == "pimc+infer" and p.inference  # type: ignore[attr-defined]
     assert not make_player("pimc", worlds=2, workers=1).inference  # type: ignore[attr-defined]
+    d = make_player("pimc+discard", worlds=2, workers=1)
+    assert d.name == "pimc+discard" and d.discard  # type: ignore[attr-defined]
+    assert not make_player("pimc", worlds=2, workers=1).discard  # type: ignore[attr-defined]
+
+
+def test_the_discard_weight_keeps_trumps_and_aces_with_the_declarer() -> None:
+    ten = parse_mask("CJ SJ HJ CA CT CK CQ C9 HA HK")  # clubs; hearts: ace and king
+    void_spades = discard_weight(parse_mask("ST S7"), ten, GameType.CLUBS)
+    beside = discard_weight(parse_mask("HT H7"), ten, GameType.CLUBS)
+    assert void_spades == 0.9 and beside == DISCARD_FIT["ten"][2] * DISCARD_FIT["low"][2]
+    assert discard_weight(parse_mask("DJ S7"), ten, GameType.CLUBS) < 0.01
+    assert discard_weight(parse_mask("DA S7"), ten, GameType.CLUBS) < 0.05
+
+
+def test_the_discard_puts_no_trumps_in_a_defenders_sampled_skat() -> None:
+    v = _defender_view()
+    assert v.skat_taken
+    legal = [int(a.card) for a in v.legal if isinstance(a, Play)]
+    trumps = ev.trump_mask(int(v.game_type))  # type: ignore[arg-type]
+    in_skat = {}
+    for discard in (False, True):
+        k = knowledge_of(v, legal, 1, discard=discard)
+        assert k.weigh_discard == discard
+        rng = random.Random(5)
+        worlds = [sample_world(k, rng) for _ in range(100)]
+        in_skat[discard] = sum((skat & trumps).bit_count() for _, skat in worlds)
+        for hands, skat in worlds:  # the declarer keeps his voids; every card has one place
+            d = k.declarer
+            assert not hands[d] & k.voids[d]
+            assert hands[0] | hands[1] | hands[2] | skat | v.played == ALL
+    assert in_skat[False] >= 10 and in_skat[True] <= in_skat[False] // 5
+
+
+def test_no_discard_weight_for_the_declarer_or_a_hand_game() -> None:
+    v = _defender_view()
+    legal = [int(a.card) for a in v.legal if isinstance(a, Play)]
+    assert knowledge_of(v, legal, 1, discard=True).weigh_discard
+    g = fixed_start(Deal.shuffled(0), 0)
+    assert g is not None
+    d = g.declarer
+    assert d is not None
+    vd = SeatView.of(g, d)
+    assert not knowledge_of(vd, [0], 1, discard=True).weigh_discard

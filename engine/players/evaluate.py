@@ -418,6 +418,9 @@ class Style:
       ten, a ten beside one small card, a blank king, king and queen, ... and never an ace
       (where the rule player's discard differed from XSkat's on the same contract, it won
       79 % against 82 %).
+    - ``xgdiscard``: once grand is declared, its discard by the same rules with the
+      longest side suit kept whole, as if it were trump (``suit_discard`` with
+      ``longest_suit``); the contract choice still counts the usual discard.
     - defence options of the third round (docs/players.md, "The rule player as defender"):
       ``forcing`` (a defender leads a king, queen or small card into the declarer's void
       before a small card of a suit he holds: it costs him a trump), ``overtake`` (the
@@ -480,6 +483,7 @@ class Style:
     toptrump: bool = False
     xgrand: bool = True
     xdiscard: bool = False
+    xgdiscard: bool = False
 
     @property
     def grand_loser(self) -> float:

@@ -187,6 +187,11 @@ class RulePlayer:
         game = view.game_type if view.game_type is not None else GameType.GRAND
         if game == GameType.GRAND and self.style.granddiscard:
             away = ev.grand_discard(view.hand, view.pos == 0, self.style.grand_loser)
+        elif game == GameType.GRAND and self.style.xgdiscard:
+            # the suit-game rules with the longest suit kept whole (as if it were trump)
+            long = ev.longest_suit(view.hand, 0)
+            away = ev.suit_discard(view.hand, long if long is not None else 0,
+                                   self.style.voids, self.style.keepaces)
         elif game < GameType.GRAND and self.style.xdiscard:
             away = ev.suit_discard(view.hand, int(game), self.style.voids, self.style.keepaces)
         else:

@@ -301,3 +301,18 @@ def test_xdiscard_banks_the_ten_beside_a_small_card() -> None:
     # an ace never goes: two side aces and their suits' small cards
     aces = parse_mask("CJ SJ HJ DJ C9 C8 C7 CA SA S7 HA H7")
     assert not ev.suit_discard(aces, GameType.CLUBS) & parse_mask("SA HA")
+
+
+def test_xgdiscard_keeps_the_longest_suit_of_a_grand_whole() -> None:
+    # grand: spades (three) are kept whole; the blank club seven and the diamond ten
+    # beside the queen go (XSkat's choice), where the count put away the spade king
+    twelve = parse_mask("C7 CJ CA S7 S8 SJ SK HJ D7 DT DJ DQ")
+    assert ev.discard(twelve, ev.GRAND, True, True) == parse_mask("SK DT")
+    rest = [c for c in range(32) if not twelve >> c & 1]
+    hand = parse_mask("C7 CJ CA S7 S8 SJ SK HJ D7 DJ")
+    deal = Deal((hand, sum(1 << c for c in rest[:10]), sum(1 << c for c in rest[10:20])),
+                parse_mask("DT DQ"))
+    g = Game(deal)
+    g.replay([Pass(1), Pass(2), Bid(0, 18), TakeSkat(0), Declare(0, Contract.parse("G"))])
+    for style, card in ((_on("xgdiscard"), Card.C7), (_off("xgdiscard"), Card.SK)):
+        assert RulePlayer(0, style=style).choose(SeatView.of(g, 0)) == Discard(0, card), style

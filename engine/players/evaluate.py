@@ -482,8 +482,8 @@ class Style:
     grandlong: bool = False
     toptrump: bool = False
     xgrand: bool = True
-    xdiscard: bool = False
-    xgdiscard: bool = False
+    xdiscard: bool = True
+    xgdiscard: bool = True
 
     @property
     def grand_loser(self) -> float:

@@ -117,7 +117,7 @@ def test_granddiscard_changes_the_grand_declarers_discard() -> None:
             away == ev.grand_discard(twelve, forehand=True)
     differ = sum(away != ev.discard(twelve, ev.GRAND, voids=True) for twelve, away in on)
     assert differ > 0
-    off = _grand_discards(_off("granddiscard"), 150)
+    off = _grand_discards(_off("granddiscard").without("xgdiscard"), 150)
     assert all(away == ev.discard(twelve, ev.GRAND, voids=True, keep_aces=True)
                for twelve, away in off)
 
@@ -240,7 +240,8 @@ def test_keepaces_keeps_the_aces_and_their_tens_in_the_discard() -> None:
     rest = [c for c in range(32) if not (parse_mask(hands[0]) | parse_mask("DQ DA")) >> c & 1]
     deal = Deal((parse_mask(hands[0]), sum(1 << c for c in rest[:10]),
                  sum(1 << c for c in rest[10:20])), parse_mask("DQ DA"))
-    for style, away in ((_off("keepaces"), "ST SA"), (_on("keepaces"), "D7 DQ")):
+    for style, away in ((_off("keepaces").without("xdiscard"), "ST SA"),
+                        (_on("keepaces").without("xdiscard"), "D7 DQ")):
         g = Game(deal)
         g.replay([Pass(1), Pass(2), Bid(0, 18), TakeSkat(0)])
         declare = RulePlayer(0, style=style).choose(SeatView.of(g, 0))

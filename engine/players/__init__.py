@@ -22,8 +22,9 @@
   and combinations such as ``pimc+rulediscard+nodes1500k``): PIMC's card play after the
   rule player's choices before play (:class:`~engine.players.declaring.RuleChoices`); the
   search's discards the rule player's (``Declaring(rule_discard=True)``: voids and
-  keepaces); its solver's node budget at 1.5 million instead of 400 000; ``pimc+onesuit``:
-  one suit game among the contract search's candidates (``Declaring(onesuit=True)``).
+  keepaces); its solver's node budget at 1.5 million instead of 400 000; ``pimc+allsuits``:
+  every suit game among the contract search's candidates (``Declaring(onesuit=False)``,
+  ``pimc`` before the search kept one).
 
 The controller builds players from the config with :func:`make_player`:
 
@@ -46,9 +47,9 @@ PLAYER_NAMES = ("pimc", "pimc-2025", "random", "rule", "rule-2025")
 # Players only the strength harness may seat: they see cards no seat may see, or are kept
 # only to measure a change against.
 HARNESS_NAMES = ("oracle", "pimc+nullcheck", "pimc+rulechoices", "pimc+rulediscard",
-                 "pimc+nodes1500k", "pimc+onesuit", "pimc+discard")
+                 "pimc+nodes1500k", "pimc+allsuits", "pimc+discard")
 # ``pimc+A+B``: PIMC with these harness options (``pimc_options``)
-PIMC_OPTIONS = ("discard", "infer", "nodes1500k", "nullcheck", "onesuit", "rulechoices",
+PIMC_OPTIONS = ("allsuits", "discard", "infer", "nodes1500k", "nullcheck", "rulechoices",
                 "rulediscard")
 
 
@@ -145,7 +146,7 @@ def make_player(
                 seed, budget, worlds, honest="nullcheck" in options,
                 rule_discard="rulediscard" in options,
                 max_nodes=1_500_000 if "nodes1500k" in options else MAX_NODES_C,
-                onesuit="onesuit" in options)
+                onesuit="allsuits" not in options)
         p.name = key
         return p
     options = ", ".join(Style.option_names())

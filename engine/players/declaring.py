@@ -565,13 +565,13 @@ class Declaring:
     suit games and grand are the rule player's (:func:`discard_of`; harness
     ``pimc+rulediscard``). ``max_nodes``: the C solver's node budget per question.
     ``onesuit``: one suit game among the candidates after a pick-up (:func:`one_suit`;
-    harness ``pimc+onesuit``).
+    ``pimc``; without it the harness player ``pimc+allsuits``).
     """
 
     def __init__(self, seed: int = 0, budget: float = 1.0, worlds: int | None = None,
                  truth: Callable[[], World] | None = None, honest: bool = False,
                  rule_discard: bool = False, max_nodes: int = MAX_NODES_C,
-                 onesuit: bool = False) -> None:
+                 onesuit: bool = True) -> None:
         self.seed = seed
         self.budget = budget
         self.worlds = worlds
@@ -579,7 +579,8 @@ class Declaring:
         # the oracle sees the one real world: double-dummy is exact for it
         self.honest = honest and truth is None
         self.rule_discard = rule_discard
-        self.onesuit = onesuit
+        # the oracle's worlds are the real one: it may choose any suit
+        self.onesuit = onesuit and truth is None
         self.solvers = Solvers(max_nodes)
         self.solvers.null_check = self.honest
         self.fallback = RulePlayer(seed)

@@ -211,16 +211,19 @@ def test_pimc_harness_options_and_their_discard() -> None:
 def test_onesuit_keeps_the_rule_players_trump_suit() -> None:
     """A spade hand (seven trumps, pair 930002794 at middlehand) whose spades double-dummy
     loses in every sampled world: the points alone took diamonds, the cheapest loss, and
-    lost it at the table; with ``onesuit`` the search chooses between spades and grand."""
+    lost it at the table; with ``onesuit`` (``pimc``) the search chooses between spades and
+    grand."""
     twelve = parse_mask("CQ CK S8 S9 ST SJ SQ SA HT HJ D8 DK")
-    plain = Declaring(seed=2, worlds=8)
+    plain = Declaring(seed=2, worlds=8, onesuit=False)
     assert plain.plan(twelve, 18, 1)[0].game == GameType.DIAMONDS
     assert {c.game for c, _, won in plain.last_plan if won == 0} >= {GameType.SPADES,
                                                                      GameType.DIAMONDS}
-    d = Declaring(seed=2, worlds=8, onesuit=True)
+    d = Declaring(seed=2, worlds=8)
     assert d.plan(twelve, 18, 1)[0].game == GameType.SPADES
     assert [c.game for c, _, _ in d.last_plan] == [GameType.SPADES, GameType.GRAND]
-    assert make_player("pimc+onesuit", worlds=2, workers=1).declaring.onesuit  # type: ignore[attr-defined]
+    assert make_player("pimc", worlds=2, workers=1).declaring.onesuit  # type: ignore[attr-defined]
+    old = make_player("pimc+allsuits", worlds=2, workers=1)
+    assert not old.declaring.onesuit  # type: ignore[attr-defined]
 
 
 def test_the_oracle_sees_all_but_only_in_the_harness() -> None:

@@ -409,7 +409,8 @@ class Style:
     - ``grandhand``: a grand is declared hand when the ten cards make one by the jacks and
       the long suits (``grand_by_length`` 2: three jacks with the club jack or the lead and
       a long suit, four aces with tens, ...), as XSkat does: the hand level is worth a
-      game level, and XSkat won such grands 91-100 % (docs/players.md).
+      game level, and XSkat won such grands 91-100 %; the rule player won them less often
+      than with the skat and lost by it (docs/players.md, "third round").
     - ``xgrand``: after the pick-up a grand is declared when the ten cards left after the
       grand's discard hold three jacks or four and ``grand_by_length`` makes a grand of
       them (where XSkat played grand and the rule player a suit game on such cards,
@@ -421,7 +422,8 @@ class Style:
     - ``xgdiscard``: once grand is declared, its discard by the same rules with the
       longest side suit kept whole, as if it were trump (``suit_discard`` with
       ``longest_suit``); the contract choice still counts the usual discard.
-    - defence options of the third round (docs/players.md, "The rule player as defender"):
+    - defence options of the third round (docs/players.md, "The rule player against XSkat,
+      third round"; ``forcing`` on, the others measured and off):
       ``forcing`` (a defender leads a king, queen or small card into the declarer's void
       before a small card of a suit he holds: it costs him a trump), ``overtake`` (the
       second hand takes the declarer's trump lead with its trump of the most points, a

@@ -423,7 +423,7 @@ class Style:
       longest side suit kept whole, as if it were trump (``suit_discard`` with
       ``longest_suit``); the contract choice still counts the usual discard.
     - defence options of the third round (docs/players.md, "The rule player against XSkat,
-      third round"; ``forcing`` on, the others measured and off):
+      third round"; ``forcing`` and ``toptrump`` on, the others measured and off):
       ``forcing`` (a defender leads a king, queen or small card into the declarer's void
       before a small card of a suit he holds: it costs him a trump), ``overtake`` (the
       second hand takes the declarer's trump lead with its trump of the most points, a
@@ -482,7 +482,7 @@ class Style:
     overtake: bool = False
     ruffpoints: bool = False
     grandlong: bool = False
-    toptrump: bool = False
+    toptrump: bool = True
     xgrand: bool = True
     xdiscard: bool = True
     xgdiscard: bool = True

@@ -87,6 +87,18 @@ def test_grand_discard_keeps_the_ace_and_puts_away_the_blank_ten() -> None:
     assert ev.grand_score(twelve & ~new) > ev.grand_score(twelve & ~old)
 
 
+def _picked_up(twelve: int, skat: str, contract: str) -> Game:
+    """Forehand has taken the skat ``skat`` into ``twelve`` at 18 and declared ``contract``;
+    the other cards go to the others in card order."""
+    rest = [c for c in range(32) if not twelve >> c & 1]
+    skat_mask = parse_mask(skat)
+    deal = Deal((twelve & ~skat_mask, sum(1 << c for c in rest[:10]),
+                 sum(1 << c for c in rest[10:20])), skat_mask)
+    g = Game(deal)
+    g.replay([Pass(1), Pass(2), Bid(0, 18), TakeSkat(0), Declare(0, Contract.parse(contract))])
+    return g
+
+
 def _grand_discards(style: ev.Style, deals: int):
     """(twelve cards, the two discards) of every grand a rule player of ``style`` declared
     after a pick-up, in games of three such players."""
@@ -290,12 +302,7 @@ def test_xdiscard_banks_the_ten_beside_a_small_card() -> None:
     twelve = parse_mask("C7 CT CJ CQ CA S8 S9 SJ SK H8 HT DK")
     assert ev.suit_discard(twelve, GameType.CLUBS) == parse_mask("HT DK")
     assert ev.discard(twelve, GameType.CLUBS, True, True) == parse_mask("SK DK")
-    rest = [c for c in range(32) if not twelve >> c & 1]
-    hand = parse_mask("C7 CT CJ CQ CA S8 S9 SJ SK H8")
-    deal = Deal((hand, sum(1 << c for c in rest[:10]), sum(1 << c for c in rest[10:20])),
-                parse_mask("HT DK"))
-    g = Game(deal)
-    g.replay([Pass(1), Pass(2), Bid(0, 18), TakeSkat(0), Declare(0, Contract.parse("C"))])
+    g = _picked_up(twelve, "HT DK", "C")
     for style, first in ((_on("xdiscard"), Card.HT), (_off("xdiscard"), Card.SK)):
         action = RulePlayer(0, style=style).choose(SeatView.of(g, 0))
         assert action == Discard(0, min(Card.DK, first)), style
@@ -309,11 +316,6 @@ def test_xgdiscard_keeps_the_longest_suit_of_a_grand_whole() -> None:
     # beside the queen go (XSkat's choice), where the count put away the spade king
     twelve = parse_mask("C7 CJ CA S7 S8 SJ SK HJ D7 DT DJ DQ")
     assert ev.discard(twelve, ev.GRAND, True, True) == parse_mask("SK DT")
-    rest = [c for c in range(32) if not twelve >> c & 1]
-    hand = parse_mask("C7 CJ CA S7 S8 SJ SK HJ D7 DJ")
-    deal = Deal((hand, sum(1 << c for c in rest[:10]), sum(1 << c for c in rest[10:20])),
-                parse_mask("DT DQ"))
-    g = Game(deal)
-    g.replay([Pass(1), Pass(2), Bid(0, 18), TakeSkat(0), Declare(0, Contract.parse("G"))])
+    g = _picked_up(twelve, "DT DQ", "G")
     for style, card in ((_on("xgdiscard"), Card.C7), (_off("xgdiscard"), Card.SK)):
         assert RulePlayer(0, style=style).choose(SeatView.of(g, 0)) == Discard(0, card), style

@@ -432,6 +432,19 @@ class Style:
       ``grandlong`` (against a grand a defender with nothing to cash leads a small card of
       his longest suit wherever the declarer sits), ``toptrump`` (from the seventh trick
       a defender holding the highest trump still out leads it before his side cards).
+    - options of the fourth round (docs/players.md, "The rule player against XSkat, fourth
+      round"): ``xbid`` (a suit game without the club jack is bid only to twice its base
+      value, as XSkat bids: the rule player's games "without 2" and more bid above 23 were
+      won half the time and cost 46 points each); ``odds`` (after the pick-up the
+      contract choice weighs the null by the chance measured for its ``null_strength``
+      after the discard and a suit game by the curve measured against XSkat's defence,
+      ``rule.odds_null_chance`` and ``rule.odds_suit_chance``, and a lost game costs the
+      40 each defender gains as well: nulls with an unsafe suit were counted 87 % and won
+      68 %, or counted 59 % and won 22 %); ``aceten`` (the declarer keeps a side ace
+      while its ten is out: he takes a trick with a lower card that wins as surely, and
+      in second hand follows a defender's small lead low, not with the ace); ``ruff``
+      (the declarer in second hand, void in a defender's side lead, ruffs with his
+      cheapest trump in a suit game, a jack last, and with his highest jack in grand).
 
     >>> Style.legacy().grand, Style().without("grand").grand, Style().without("grand").play
     (False, False, True)
@@ -486,6 +499,10 @@ class Style:
     xgrand: bool = True
     xdiscard: bool = True
     xgdiscard: bool = True
+    xbid: bool = False
+    odds: bool = True
+    aceten: bool = True
+    ruff: bool = False
 
     @property
     def grand_loser(self) -> float:
@@ -838,9 +855,11 @@ def held_level(hand: int, game: int) -> int:
 
 
 def styled_bid_limit(hand: int, style: Style, forehand: bool = False,
-                     bonus: float = 0.0, null: bool = True) -> int:
+                     bonus: float = 0.0, null: bool = True, cap_without: bool = False) -> int:
     """The bid limit under ``style`` (``bid_limit`` itself when every option is off);
-    ``null=False`` leaves null out (a searching player decides null itself).
+    ``null=False`` leaves null out (a searching player decides null itself);
+    ``cap_without`` (the rule player's ``xbid``) bids a suit game without the club jack
+    only to twice its base value, as if "without 1", whatever jacks are missing.
 
     >>> from engine.cards import parse_mask
     >>> null = parse_mask("C7 C9 CJ S7 SA H7 HA D7 D8 D9")  # spades and hearts unsafe
@@ -850,7 +869,8 @@ def styled_bid_limit(hand: int, style: Style, forehand: bool = False,
     >>> styled_bid_limit(without3, Style()), styled_bid_limit(without3, Style(bidding=True))
     (40, 20)
     """
-    if not (style.grand or style.null or style.bidding or style.nullsafe) and null:
+    if not (style.grand or style.null or style.bidding or style.nullsafe
+            or cap_without) and null:
         return bid_limit(hand, bonus)
     best = 0
     for g in range(5):
@@ -863,6 +883,8 @@ def styled_bid_limit(hand: int, style: Style, forehand: bool = False,
             ok = suit_strength(hand, g) + SKAT_WORTH + bonus >= 9.0
         if ok:
             level = held_level(hand, g) if style.bidding else abs(matadors(hand, g)) + 1
+            if cap_without and g < GRAND and not hand >> 4 & 1:
+                level = min(level, 2)
             best = max(best, BASE_VALUES[g] * level)
     if not null:
         return best

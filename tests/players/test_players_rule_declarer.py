@@ -49,10 +49,12 @@ def test_nullchance_declares_no_null_with_an_unsafe_suit_left_when_a_suit_game_i
     cards = parse_mask("C7 CJ S8 ST SK H7 H9 HT HQ HA D7 DA")
     ten = cards & ~ev.discard(cards, ev.NULL)
     assert ev.null_unsafe_suits(ten)                             # spades stay unsafe
-    assert choose_game(cards, 18, _off("nullchance")) == ev.NULL  # the suit games' curve
-    assert choose_game(cards, 18, _on("nullchance")) != ev.NULL
+    plain = ev.Style().without("odds")  # ``odds`` weighs the null its own way
+    assert choose_game(cards, 18, plain) == ev.NULL  # the suit games' curve
+    assert choose_game(cards, 18, _on("nullchance")) != ev.NULL  # over ``odds`` too
+    assert choose_game(cards, 18, plain.with_("nullchance")) != ev.NULL
     safe = parse_mask("C7 C8 C9 S7 S9 SJ H7 H8 D7 D9 DK DA")
-    assert choose_game(safe, 18, _on("nullchance")) == ev.NULL
+    assert choose_game(safe, 18, plain.with_("nullchance")) == ev.NULL
 
 
 def test_grand_two_jacks_ok_wants_aces_or_the_club_jack_leading() -> None:
@@ -319,3 +321,74 @@ def test_xgdiscard_keeps_the_longest_suit_of_a_grand_whole() -> None:
     g = _picked_up(twelve, "DT DQ", "G")
     for style, card in ((_on("xgdiscard"), Card.C7), (_off("xgdiscard"), Card.SK)):
         assert RulePlayer(0, style=style).choose(SeatView.of(g, 0)) == Discard(0, card), style
+
+
+def test_odds_weighs_a_null_with_an_unsafe_suit_by_what_it_won() -> None:
+    # after the null's discard one suit stays unsafe with no 7 or 8 at its bottom
+    # (null_strength 7): the suit games' curve counted it 59 %, it was won 22 %
+    cards = parse_mask("C7 C9 CT CJ S7 S9 ST HQ D9 DT DK DA")
+    assert ev.null_strength(cards & ~ev.discard(cards, ev.NULL)) == 7.0
+    assert choose_game(cards, 18, _off("odds")) == ev.NULL
+    assert choose_game(cards, 18, _on("odds")) == GameType.DIAMONDS
+    # every suit safe: the null stays
+    safe = parse_mask("C7 C8 C9 S7 S9 SJ H7 H8 D7 D9 DK DA")
+    assert choose_game(safe, 18, _on("odds")) == ev.NULL
+
+
+def test_xbid_bids_a_suit_game_without_the_club_jack_to_twice_its_base_value() -> None:
+    # hearts without 3 (the diamond jack only): 40 by the count, 20 as XSkat bids it
+    hand = parse_mask("DJ HA HK HQ H9 H8 H7 SA CA DA")
+    assert RulePlayer(style=_off("xbid")).bid_limit(hand, True) == 40
+    assert RulePlayer(style=_on("xbid")).bid_limit(hand, True) == 20
+    # with the club jack the count's level stays
+    with2 = parse_mask("CJ SJ HA HK HQ H9 H8 H7 SA CA")
+    assert RulePlayer(style=_on("xbid")).bid_limit(with2, True) == RulePlayer(
+        style=_off("xbid")).bid_limit(with2, True)
+
+
+def test_aceten_keeps_the_ace_while_the_ten_is_out() -> None:
+    # clubs, rearhand declares: forehand leads the spade seven, middlehand the queen;
+    # the king takes it as surely as the ace, which stays to catch the spade ten
+    hands = {0: "S7 S8 H7 H8 H9 D7 D8 D9 DT C7", 1: "SQ ST HT HK HQ DK DQ C8 C9 CT",
+             2: "CJ SJ HJ DJ CA CK CQ SA SK S9"}
+    g = _game(hands, declarer=2, contract="CH")
+    g.push(Play(0, Card.S7))
+    g.push(Play(1, Card.SQ))
+    assert _card(_on("aceten"), g) == "SK"
+    assert _card(_off("aceten"), g) == "SA"
+    # the ten gone (it fell in the trick): the ace banks the most
+    g = _game(hands, declarer=2, contract="CH")
+    g.push(Play(0, Card.S7))
+    g.push(Play(1, Card.ST))
+    assert _card(_on("aceten"), g) == "SA"
+
+
+def test_aceten_follows_low_in_second_hand_and_keeps_the_ace() -> None:
+    # clubs, middlehand declares: forehand leads the heart eight; the ace is the one sure
+    # card, but the heart ten is out: the declarer follows with the nine, keeps the ace
+    hands = {0: "H8 HK S7 S8 S9 D7 D8 D9 DT C7", 1: "CJ SJ HJ DJ CA CK CQ HA H9 SA",
+             2: "HT HQ H7 SQ ST SK DK DQ C8 C9"}
+    g = _game(hands, declarer=1, contract="CH")
+    g.push(Play(0, Card.H8))
+    assert _card(_on("aceten"), g) == "H9"
+    assert _card(_off("aceten"), g) == "HA"
+    # a lead with points (the king) is taken with the ace as before
+    g = _game(hands, declarer=1, contract="CH")
+    g.push(Play(0, Card.HK))
+    assert _card(_on("aceten"), g) == "HA"
+
+
+def test_ruff_in_second_hand_with_a_small_trump_in_a_suit_game_the_top_jack_in_grand() -> None:
+    # middlehand declares, void in diamonds: forehand leads the diamond ace
+    hands = {0: "DA D7 D8 S7 S8 S9 H7 H8 H9 C7", 1: "CJ SJ CT CQ C8 SA ST HA HT HK",
+             2: "DT DK DQ D9 SQ SK HQ C9 CK CA"}
+    g = _game(hands, declarer=1, contract="CH")
+    g.push(Play(0, Card.DA))
+    assert _card(_on("ruff"), g) == "C8"        # the ten stays for later
+    assert _card(_off("ruff"), g) == "CT"       # banked: the third cannot beat it
+    grand = {0: "DA D7 D8 S7 S8 S9 H7 H8 H9 C7", 1: "CJ SJ DJ CA CT SA ST HA HT HK",
+             2: "DT DK DQ D9 SQ SK HQ C9 CK HJ"}
+    g = _game(grand, declarer=1, contract="GH")
+    g.push(Play(0, Card.DA))
+    assert _card(_on("ruff"), g) == "CJ"
+    assert _card(_off("ruff"), g) == "DJ"

@@ -57,7 +57,7 @@ from engine.contract import BID_VALUES, Contract, GameType, next_bid
 from engine.players import evaluate as ev
 from engine.players.base import SeatView
 from engine.players.nullcheck import NullCheck, NullTimedOut, NullTooLong, lead_choices
-from engine.players.rule import RulePlayer, choose_game
+from engine.players.rule import BOLD, RulePlayer, choose_game
 from engine.players.solver import SearchLimitReached, SearchTimedOut, Solver
 from engine.scoring import suit_grand_value
 
@@ -99,6 +99,12 @@ MAX_NODES_PYTHON = 30_000
 # 0: 69 of 84, below: 3 of 9); they all counted as not made before.
 GUESS_WON = -1.0
 GUESS_SCHNEIDER = 0.0
+# ``quick`` contract search after a pick-up (at a short budget): the C solver's node budget
+# per question, and after PRUNE_AFTER worlds a play whose best candidate is PRUNE_GAP points
+# behind the best is solved no more.
+QUICK_NODES = 100_000
+PRUNE_AFTER = 3
+PRUNE_GAP = 60.0
 # Worlds kept per deal for the bidding (enough for a decision at any budget).
 MAX_BID_WORLDS = 240
 # The rule player's ``twojacks`` lesson (a two-jack grand without three aces and a ten, or
@@ -227,8 +233,9 @@ class Solvers:
             if len(self._s) >= 6:
                 self._s.clear()
             s = Solver(game, declarer, tt_entries=TT_ENTRIES)
-            s.max_nodes = self.max_nodes if s.uses_c else MAX_NODES_PYTHON
             self._s[(game, declarer)] = s
+        # set on every use: a search may lower the budget for a while (``quick``)
+        s.max_nodes = self.max_nodes if s.uses_c else MAX_NODES_PYTHON
         return s
 
     def ask_null(self, s: Solver, hands: list[int], hidden: int, deadline: float | None,
@@ -276,7 +283,8 @@ class OutOfTime(Exception):
 
 def solve_play(solvers: Solvers, game: int, pos: int, hands: list[int], skat: int,
                deadline: float | None = None, guess: tuple[bool, bool] = (False, False),
-               hidden: bool = False, lead: int | None = None) -> tuple[bool, bool]:
+               hidden: bool = False, lead: int | None = None, schneider: bool = True
+               ) -> tuple[bool, bool]:
     """(made 61 / null escaped, made 90) for the declarer at ``pos`` from the first lead;
     ``skat`` holds the cards that count for him (``hidden``: he has not seen them, a hand
     game; ``lead``: a null declarer's first card in forehand). Raises OutOfTime when
@@ -284,7 +292,7 @@ def solve_play(solvers: Solvers, game: int, pos: int, hands: list[int], skat: in
 
     A question past the node budget is answered by ``guess`` (61, 90: the evaluation's,
     :attr:`Play.guess`; a strong grand proved from the first lead can take millions of
-    nodes).
+    nodes). ``schneider=False``: 90 is not solved, the guess answers it.
     """
     s = solvers.get(game, pos)
     with s.until(deadline):
@@ -299,6 +307,8 @@ def solve_play(solvers: Solvers, game: int, pos: int, hands: list[int], skat: in
             won = solvers.ask(s, hands, 61 - base)
             if not won:
                 return False, False
+            if not schneider:
+                return True, guess[1]
             try:
                 return True, solvers.ask(s, hands, 90 - base)
             except SearchTimedOut:
@@ -335,7 +345,8 @@ class Play:
 
 
 def pickup_plays(cards: int, bid: int, limit: int = 4, forehand: bool = False,
-                 honest: bool = False, rule_discard: bool = False) -> list[Play]:
+                 honest: bool = False, rule_discard: bool = False, xdiscard: bool = False
+                 ) -> list[Play]:
     """The plays worth solving for twelve cards, the rule player's choice first.
 
     Game types whose value cannot reach the bid even with schneider are left out; the rest
@@ -345,12 +356,12 @@ def pickup_plays(cards: int, bid: int, limit: int = 4, forehand: bool = False,
     grands the anchor and the perfect-information player declare. ``honest``: the first
     choice (taken when too few worlds are solved in the time) gives null the chance
     measured for its unsafe suits (``nullchance``), not the suit games' curve, and a null
-    in forehand comes once per first lead (:func:`null_leads`). ``rule_discard``: a suit
-    game's or grand's discard is the rule player's (:func:`discard_of`).
+    in forehand comes once per first lead (:func:`null_leads`). ``rule_discard``,
+    ``xdiscard``: a suit game's or grand's discard as :func:`discard_of` gives it.
     """
     options = []
     for g in range(6):
-        away = discard_of(cards, g, rule_discard)
+        away = discard_of(cards, g, rule_discard, xdiscard)
         ten = cards & ~away
         if g == NULL:
             margin = ev.null_strength(ten) - 8.5
@@ -386,20 +397,47 @@ def pickup_plays(cards: int, bid: int, limit: int = 4, forehand: bool = False,
     return out
 
 
-def discard_of(cards: int, game: int, rule_discard: bool = False) -> int:
-    """The evaluation's discard for ``game``; ``rule_discard``: the rule player's for a suit
-    game or grand (its ``voids`` and ``keepaces``: a side suit emptied counts, but the side
-    aces and the tens beside them stay). Without ``voids`` the count keeps the aces anyway
-    (``keep_aces`` alone changed none of 20 000 random discards).
+def discard_of(cards: int, game: int, rule_discard: bool = False, xdiscard: bool = False
+               ) -> int:
+    """The evaluation's discard for ``game``; ``rule_discard``: the count's with the rule
+    player's ``voids`` and ``keepaces`` for a suit game or grand (a side suit emptied
+    counts, but the side aces and the tens beside them stay; without ``voids`` the count
+    keeps the aces anyway: ``keep_aces`` alone changed none of 20 000 random discards);
+    ``xdiscard``: the rule player's own discard of a suit game or grand, as it puts away
+    today (its ``xdiscard``/``xgdiscard`` rules, :func:`rule_players_discard`).
 
     >>> from engine.cards import parse_mask, mask_to_str
     >>> twelve = parse_mask("C7 C9 CJ ST SA H8 H9 HT HJ D9 DK DA")  # diamonds
     >>> mask_to_str(discard_of(twelve, 3)), mask_to_str(discard_of(twelve, 3, True))
     ('C7 HT', 'C7 C9')
+    >>> mask_to_str(discard_of(twelve, 3, xdiscard=True))
+    'C7 C9'
     """
-    if not rule_discard or game == NULL:
+    if game == NULL:
         return ev.discard(cards, game)
-    return ev.discard(cards, game, voids=True, keep_aces=True)
+    if rule_discard:
+        return ev.discard(cards, game, voids=True, keep_aces=True)
+    if xdiscard:
+        return rule_players_discard(cards, game)
+    return ev.discard(cards, game)
+
+
+def rule_players_discard(cards: int, game: int) -> int:
+    """The two cards the rule player (its default style) puts away from these twelve for a
+    suit game or grand: ``suit_discard``, for grand with the longest side suit kept whole
+    (as :meth:`RulePlayer.discard_or_declare` does).
+
+    >>> from engine.cards import parse_mask, mask_to_str
+    >>> twelve = parse_mask("C8 C9 S7 ST SQ SK H8 HQ HK HA DT DA")  # spades
+    >>> mask_to_str(rule_players_discard(twelve, 1)), mask_to_str(discard_of(twelve, 1))
+    ('C8 C9', 'C8 HK')
+    """
+    style = ev.Style()
+    if game == GRAND:
+        long = ev.longest_suit(cards, 0)
+        return ev.suit_discard(cards, long if long is not None else 0, style.voids,
+                               style.keepaces)
+    return ev.suit_discard(cards, game, style.voids, style.keepaces)
 
 
 def one_suit(plays: list[Play]) -> list[Play]:
@@ -438,8 +476,9 @@ def null_leads(play: Play, seen: int) -> list[Play]:
     return [replace(play, lead=c) for c in lead_choices(ten, 0xFFFFFFFF & ~seen)]
 
 
-def suit_limit(hand: int, forehand: bool = False) -> int:
-    """The rule player's bid limit from suit and grand games alone (null is searched).
+def suit_limit(hand: int, forehand: bool = False, bonus: float = 0.0) -> int:
+    """The rule player's bid limit from suit and grand games alone (null is searched);
+    ``bonus`` is added to the count (the rule player's ``bold``: ``BOLD``).
 
     >>> from engine.cards import parse_mask
     >>> suit_limit(parse_mask("C7 C8 C9 S7 S8 S9 H7 H8 D7 D8"))  # a null hand: not here
@@ -447,7 +486,7 @@ def suit_limit(hand: int, forehand: bool = False) -> int:
     >>> suit_limit(parse_mask("CJ SJ HJ CA CT SA ST HA D7 D8"))  # grand "with 3"
     96
     """
-    return ev.styled_bid_limit(hand, ev.Style(), forehand, null=False)
+    return ev.styled_bid_limit(hand, ev.Style(), forehand, bonus, null=False)
 
 
 def hand_games(hand: int, bid: int, forehand: bool = False, honest: bool = False
@@ -565,13 +604,22 @@ class Declaring:
     suit games and grand are the rule player's (:func:`discard_of`; harness
     ``pimc+rulediscard``). ``max_nodes``: the C solver's node budget per question.
     ``onesuit``: one suit game among the candidates after a pick-up (:func:`one_suit`;
-    ``pimc``; without it the harness player ``pimc+allsuits``).
+    ``pimc``; without it the harness player ``pimc+allsuits``). ``xdiscard``: the
+    discards of suit games and grand are the rule player's own (:func:`rule_players_discard`;
+    harness ``pimc+xdiscard``). ``bold``: the evaluation's suit and grand bid limit with the
+    rule player's ``bold`` bonus (:func:`suit_limit`; harness ``pimc+bold``). ``rulebid``:
+    the rule player bids (its limit, null by its count; the search does not raise it;
+    harness ``pimc+rulebid``). ``quick``: the contract search after a pick-up, when timed,
+    solves only the goal (schneider by the evaluation's guess) with ``QUICK_NODES`` a
+    question and stops solving a play ``PRUNE_GAP`` behind after ``PRUNE_AFTER`` worlds
+    (harness ``pimc+quick``).
     """
 
     def __init__(self, seed: int = 0, budget: float = 1.0, worlds: int | None = None,
                  truth: Callable[[], World] | None = None, honest: bool = False,
                  rule_discard: bool = False, max_nodes: int = MAX_NODES_C,
-                 onesuit: bool = True) -> None:
+                 onesuit: bool = True, xdiscard: bool = False, bold: bool = False,
+                 rulebid: bool = False, quick: bool = False) -> None:
         self.seed = seed
         self.budget = budget
         self.worlds = worlds
@@ -579,6 +627,10 @@ class Declaring:
         # the oracle sees the one real world: double-dummy is exact for it
         self.honest = honest and truth is None
         self.rule_discard = rule_discard
+        self.xdiscard = xdiscard and truth is None
+        self.bold = bold and truth is None
+        self.rulebid = rulebid and truth is None
+        self.quick = quick
         # the oracle's worlds are the real one: it may choose any suit
         self.onesuit = onesuit and truth is None
         self.solvers = Solvers(max_nodes)
@@ -604,11 +656,15 @@ class Declaring:
         yes: Action | None = bids[0] if bids else hold
         if yes is None:
             return pass_
+        if self.rulebid:
+            choice = self.fallback.choose(view)
+            self.last_bid_limit = self.fallback.last_bid_limit
+            return choice
         # The evaluation's suit and grand limit stands (it is calibrated by play: the
         # double-dummy worlds, where the defenders see every card, are far too pessimistic for
         # an ordinary suit game); the search may raise it (grand, hand games, schneider) and
         # alone decides null. Hopeless hands are passed without search.
-        plain = suit_limit(view.hand, view.pos == 0)
+        plain = suit_limit(view.hand, view.pos == 0, BOLD if self.bold else 0.0)
         if self.truth is None and plain >= level:
             self.last_bid_limit = plain
             return yes
@@ -736,15 +792,17 @@ class Declaring:
             away = self._plan[1].discard & view.hand
         else:
             game = int(view.game_type) if view.game_type is not None else GRAND
-            away = discard_of(view.hand, game, self.rule_discard)
+            away = discard_of(view.hand, game, self.rule_discard, self.xdiscard)
         card = min(c for c in range(32) if away >> c & 1)
         return next(a for a in view.legal if isinstance(a, Discard) and a.card == card)
 
     def _pickup_plays(self, cards: int, bid: int, pos: int, limit: int = 4) -> list[Play]:
         if self.onesuit:  # the suit games dropped do not take the place of others
             return _first_games(one_suit(pickup_plays(cards, bid, 6, pos == 0, self.honest,
-                                                      self.rule_discard)), limit)
-        return pickup_plays(cards, bid, limit, pos == 0, self.honest, self.rule_discard)
+                                                      self.rule_discard, self.xdiscard)),
+                                limit)
+        return pickup_plays(cards, bid, limit, pos == 0, self.honest, self.rule_discard,
+                            self.xdiscard)
 
     def plan(self, cards: int, bid: int, pos: int, bidding: Iterable[Action] = ()
              ) -> tuple[Contract, Play]:
@@ -752,7 +810,8 @@ class Declaring:
         plays = self._pickup_plays(cards, bid, pos)
         if not plays:  # nothing reaches the bid: the evaluation's strongest
             g = ev.best_contract(cards & ~ev.discard(cards, GRAND)).game
-            return Contract(GameType(g)), Play(g, discard_of(cards, g, self.rule_discard))
+            return Contract(GameType(g)), Play(g, discard_of(cards, g, self.rule_discard,
+                                                             self.xdiscard))
         first = Play(plays[0].game, plays[0].discard)
         default = (contract_variants(first.game, False, bid) or [Contract(GameType.GRAND)])[0]
         if len(plays) == 1 and first.game != NULL:
@@ -766,50 +825,91 @@ class Declaring:
             return default, first
         totals = [0.0] * len(candidates)
         wins = [0.0] * len(candidates)
+        wsums = [0.0] * len(candidates)
         wsum = 0.0
         n = tries = 0
         target = 1 if self.truth is not None else (self.worlds or 10_000)
         timed = self.worlds is None and self.truth is None
         deadline = time.monotonic() + self.budget * 0.9 if timed else None
-        while n < target and tries < 3 * target + 10:
-            if deadline is not None and time.monotonic() >= deadline:
-                break
-            tries += 1
-            if self.truth is not None:
-                hands = list(self.truth()[0])
-                w = 1.0
-            else:
-                rng.shuffle(others)
-                hands = [0, 0, 0]
-                hands[(pos + 1) % 3] = sum(1 << c for c in others[:10])
-                hands[(pos + 2) % 3] = sum(1 << c for c in others[10:])
-                w = world_weight(hands, pos, said_refused)
-            try:
-                results = []
-                for p in plays:
-                    hands[pos] = cards & ~p.discard
-                    results.append(solve_play(self.solvers, p.game, pos, hands, p.discard,
-                                              deadline, p.guess, lead=p.lead))
-            except OutOfTime:
-                break
-            for j, (c, i) in enumerate(candidates):
-                m = ev.matadors(cards, plays[i].game) if plays[i].game != NULL else 0
-                totals[j] += w * sf_points(c, bid, m, *results[i])
-                wins[j] += w * results[i][0]
-            wsum += w
-            n += 1
+        # ``quick``: only the goal is solved (schneider by the evaluation's guess), with a
+        # smaller node budget, and a play far behind after a few worlds is solved no more
+        quick = self.quick and timed
+        active = [True] * len(plays)
+        nodes = self.solvers.max_nodes
+        if quick:
+            self.solvers.max_nodes = QUICK_NODES
+        try:
+            while n < target and tries < 3 * target + 10:
+                if deadline is not None and time.monotonic() >= deadline:
+                    break
+                tries += 1
+                if self.truth is not None:
+                    hands = list(self.truth()[0])
+                    w = 1.0
+                else:
+                    rng.shuffle(others)
+                    hands = [0, 0, 0]
+                    hands[(pos + 1) % 3] = sum(1 << c for c in others[:10])
+                    hands[(pos + 2) % 3] = sum(1 << c for c in others[10:])
+                    w = world_weight(hands, pos, said_refused)
+                try:
+                    results: list[tuple[bool, bool] | None] = []
+                    for i, p in enumerate(plays):
+                        if not active[i]:
+                            results.append(None)
+                            continue
+                        hands[pos] = cards & ~p.discard
+                        results.append(solve_play(self.solvers, p.game, pos, hands, p.discard,
+                                                  deadline, p.guess, lead=p.lead,
+                                                  schneider=not quick))
+                except OutOfTime:
+                    break
+                for j, (c, i) in enumerate(candidates):
+                    r = results[i]
+                    if r is None:
+                        continue
+                    m = ev.matadors(cards, plays[i].game) if plays[i].game != NULL else 0
+                    totals[j] += w * sf_points(c, bid, m, *r)
+                    wins[j] += w * r[0]
+                    wsums[j] += w
+                wsum += w
+                n += 1
+                if quick and n >= PRUNE_AFTER:
+                    self._prune(candidates, totals, wsums, active)
+                    if n >= MIN_WORLDS and sum(active) == 1 and sum(
+                            active[i] for _, i in candidates) == 1:
+                        break  # one candidate left: decided
+        finally:
+            self.solvers.max_nodes = nodes
         self.last_worlds = n
         if n < (1 if self.truth is not None else MIN_WORLDS) or not wsum:
             return default, first
-        means = [t / wsum for t in totals]
-        self.last_plan = [(c, m, x / wsum) for (c, _), m, x in zip(candidates, means, wins,
-                                                                   strict=True)]
-        j = max(range(len(candidates)), key=lambda j: (means[j], -j))
+        live = [j for j, (_, i) in enumerate(candidates) if active[i] and wsums[j]]
+        means = [t / ws if ws else float("-inf") for t, ws in zip(totals, wsums, strict=True)]
+        self.last_plan = [(c, m, x / ws if ws else 0.0) for (c, _), m, x, ws
+                          in zip(candidates, means, wins, wsums, strict=True)]
+        j = max(live, key=lambda j: (means[j], -j))
         d = next((k for k, (c, _) in enumerate(candidates) if c == default), None)
-        if d is not None and means[j] < means[d] + SWITCH_GAIN and self.truth is None:
+        if d is not None and d in live and means[j] < means[d] + SWITCH_GAIN \
+                and self.truth is None:
             j = d
         c, i = candidates[j]
         return c, plays[i]
+
+    @staticmethod
+    def _prune(candidates: list[tuple[Contract, int]], totals: list[float],
+               wsums: list[float], active: list[bool]) -> None:
+        """Solve no more the plays whose best candidate is ``PRUNE_GAP`` behind the best."""
+        best: dict[int, float] = {}
+        for (_, i), t, ws in zip(candidates, totals, wsums, strict=True):
+            if active[i] and ws:
+                best[i] = max(best.get(i, float("-inf")), t / ws)
+        if not best:
+            return
+        top = max(best.values())
+        for i, v in best.items():
+            if v < top - PRUNE_GAP:
+                active[i] = False
 
 
 class RuleChoices:

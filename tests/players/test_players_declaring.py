@@ -17,18 +17,21 @@ from engine.players import HARNESS_NAMES, PLAYER_NAMES, PlayerError, make_player
 from engine.players import evaluate as ev
 from engine.players.base import SeatView, sees_all
 from engine.players.declaring import (
+    MIN_WORLDS,
     MISFIT,
     Declaring,
     RuleChoices,
+    Solvers,
     call_weight,
     calls,
     discard_of,
     pickup_plays,
     sf_points,
+    solve_play,
     suit_limit,
 )
 from engine.players.oracle import OraclePlayer
-from engine.players.rule import RulePlayer
+from engine.players.rule import BOLD, RulePlayer
 from engine.players.strength import DuelSettings, run_duel
 from engine.players.table import play_game
 from engine.scoring import score_null, score_suit_grand
@@ -373,3 +376,44 @@ def test_the_node_budgets_cost_is_measured() -> None:
         solvers.ask(s, list(d.hands), 50)
     assert (solvers.questions, solvers.past_budget) == (1, 1)
     assert solvers.kept == [(4, 0, tuple(d.hands), 50)]
+
+
+def test_pimc_rule_players_discard_and_bold_bidding() -> None:
+    """At 0.2 s against XSkat the rule player's choices before play beat the search's
+    (``pimc+rulechoices``, docs/players.md): much of it its discard (a side suit emptied,
+    pair 930002796 at middlehand: spades with C8 C9 away won, with the count's C8 HK lost)
+    and its bolder bid (a hand the search passes at 18)."""
+    twelve = parse_mask("C8 C9 S7 ST SQ SK H8 HQ HK HA DT DA")
+    assert Declaring(seed=1, worlds=6, xdiscard=False).plan(twelve, 18, 1)[1].discard == \
+        parse_mask("C8 HK")
+    contract, play = Declaring(seed=1, worlds=6, xdiscard=True).plan(twelve, 18, 1)
+    assert contract.game == GameType.SPADES and play.discard == parse_mask("C8 C9")
+    p = make_player("pimc+xdiscard+bold", worlds=6, workers=1)
+    assert p.declaring.xdiscard and p.declaring.bold  # type: ignore[attr-defined]
+    # "CK CA S7 SJ SQ H7 HA D8 DT DQ": short of a safe game by less than the ``bold`` bonus
+    g = Game(Deal.shuffled(3))
+    v = SeatView.of(g, 1)
+    assert suit_limit(v.hand) == 0 and suit_limit(v.hand, bonus=BOLD) == 18
+    assert Declaring(seed=1, worlds=6, bold=False).bid(v) == Pass(1)
+    assert Declaring(seed=1, worlds=6, bold=True).bid(v) == Bid(1, 18) == RulePlayer(1).choose(v)
+    assert Declaring(seed=1, worlds=6, rulebid=True).bid(v) == Bid(1, 18)
+
+
+def test_quick_contract_search_prunes_a_play_far_behind() -> None:
+    """``quick`` (a timed contract search after a pick-up): a grand lost in the first worlds
+    is solved no more, so the search decides after ``MIN_WORLDS`` worlds (at 0.2 s it fell
+    back to the first choice in 58 of 80 pick-ups without, 2 with it: docs/players.md)."""
+    twelve = parse_mask("C9 CJ S8 S9 SJ H7 H9 HQ HA D7 DT DJ")
+    d = Declaring(seed=2, budget=3.0, quick=True)
+    contract, play = d.plan(twelve, 18, 0)
+    assert contract.game == GameType.HEARTS and d.last_worlds == MIN_WORLDS
+    assert [(c.game, won) for c, _, won in d.last_plan] == [(GameType.HEARTS, 1.0),
+                                                            (GameType.GRAND, 0.0)]
+    # the schneider question is left to the evaluation's guess
+    rest = [c for c in range(32) if not twelve >> c & 1]
+    hands = [twelve & ~play.discard, sum(1 << c for c in rest[:10]),
+             sum(1 << c for c in rest[10:])]
+    answers = [solve_play(Solvers(), 2, 0, hands, play.discard, guess=(True, sch),
+                          schneider=False) for sch in (True, False)]
+    assert answers == [(True, True), (True, False)]
+    assert make_player("pimc+quick", budget=0.2, workers=1).declaring.quick  # type: ignore[attr-defined]

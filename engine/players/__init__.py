@@ -24,11 +24,12 @@
   search's discards the rule player's (``Declaring(rule_discard=True)``: voids and
   keepaces); its solver's node budget at 1.5 million instead of 400 000; ``pimc+allsuits``:
   every suit game among the contract search's candidates (``Declaring(onesuit=False)``,
-  ``pimc`` before the search kept one); ``pimc+xdiscard``: the rule player's own discard
-  (``Declaring(xdiscard=True)``); ``pimc+bold``: the suit and grand bid limit with the rule
-  player's ``bold`` bonus; ``pimc+rulebid``: the rule player bids; ``pimc+quick``: a
-  cheaper timed contract search after the pick-up (goal only, smaller node budget, plays
-  far behind pruned) (docs/players.md, "PIMC's choices before play at 0.2 s").
+  ``pimc`` before the search kept one); ``pimc+countdiscard``: the count's discard
+  (``Declaring(xdiscard=False)``, ``pimc`` before it took the rule player's own);
+  ``pimc+bold``: the suit and grand bid limit with the rule player's ``bold`` bonus;
+  ``pimc+rulebid``: the rule player bids; ``pimc+quick``: a cheaper timed contract search
+  after the pick-up (goal only, smaller node budget, plays far behind pruned)
+  (docs/players.md, "PIMC's choices before play at 0.2 s").
 
 The controller builds players from the config with :func:`make_player`:
 
@@ -53,8 +54,8 @@ PLAYER_NAMES = ("pimc", "pimc-2025", "random", "rule", "rule-2025")
 HARNESS_NAMES = ("oracle", "pimc+nullcheck", "pimc+rulechoices", "pimc+rulediscard",
                  "pimc+nodes1500k", "pimc+allsuits", "pimc+discard")
 # ``pimc+A+B``: PIMC with these harness options (``pimc_options``)
-PIMC_OPTIONS = ("allsuits", "bold", "discard", "infer", "nodes1500k", "nullcheck",
-                "quick", "rulebid", "rulechoices", "rulediscard", "xdiscard")
+PIMC_OPTIONS = ("allsuits", "bold", "countdiscard", "discard", "infer", "nodes1500k",
+                "nullcheck", "quick", "rulebid", "rulechoices", "rulediscard")
 
 
 def pimc_options(name: str) -> frozenset[str] | None:
@@ -150,7 +151,7 @@ def make_player(
                 seed, budget, worlds, honest="nullcheck" in options,
                 rule_discard="rulediscard" in options,
                 max_nodes=1_500_000 if "nodes1500k" in options else MAX_NODES_C,
-                onesuit="allsuits" not in options, xdiscard="xdiscard" in options,
+                onesuit="allsuits" not in options, xdiscard="countdiscard" not in options,
                 bold="bold" in options, rulebid="rulebid" in options,
                 quick="quick" in options)
         p.name = key

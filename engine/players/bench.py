@@ -143,7 +143,7 @@ def before_play_times(deals: int, budget: float, seed: int = 0) -> dict[str, lis
 
 
 def contract_limits(decisions: int = 40, seed: int = 20_000, budget: float = DEFAULT_BUDGET,
-                    truth: bool = False) -> dict[str, float]:
+                    truth: bool = False, quick: bool = False) -> dict[str, float]:
     """What the node budget costs the contract search: ``decisions`` pick-ups (the rule
     players bid deals from ``seed`` on, the declarer takes the skat), each decided by
     :meth:`Declaring.plan` at ``budget`` seconds in this process. Counts the decisions with
@@ -153,16 +153,19 @@ def contract_limits(decisions: int = 40, seed: int = 20_000, budget: float = DEF
     for them are checked: ``won61``/``q61`` won of the 61 questions, ``right61`` taken
     right with ``GUESS_WON``, ``right61_plus1`` with the first threshold (+1); the same
     for 90 (``made90``, ``q90``, ``right90``; before, 90 past the budget counted as not made).
+    ``searched``: the decisions with more than one candidate (the others need no search),
+    ``fallbacks`` those of them that solved fewer than ``MIN_WORLDS`` worlds (the first
+    choice decided); ``quick``: ``Declaring(quick=True)``.
     """
     from engine.actions import TakeSkat
     from engine.players import evaluate as ev
-    from engine.players.declaring import GUESS_SCHNEIDER, GUESS_WON, Declaring
+    from engine.players.declaring import GUESS_SCHNEIDER, GUESS_WON, MIN_WORLDS, Declaring
 
-    player = Declaring(seed=1, budget=budget)
+    player = Declaring(seed=1, budget=budget, quick=quick)
     solvers = player.solvers
     solvers.kept = []
     worlds: list[int] = []
-    with_hits = 0
+    with_hits = searched = fallbacks = 0
     s = seed
     while len(worlds) < decisions:
         g = Game(Deal.shuffled(s))
@@ -177,7 +180,13 @@ def contract_limits(decisions: int = 40, seed: int = 20_000, budget: float = DEF
         g.push(TakeSkat(g.declarer))
         v = SeatView.of(g, g.declarer)
         before = solvers.past_budget
+        last, player.last_worlds = player.last_worlds, -1
         player.plan(v.hand | v.skat, v.bid, v.pos, v.bidding)
+        if player.last_worlds < 0:  # one candidate: no search
+            player.last_worlds = last
+        else:
+            searched += 1
+            fallbacks += player.last_worlds < MIN_WORLDS
         worlds.append(player.last_worlds)
         with_hits += solvers.past_budget > before
     out = {
@@ -185,6 +194,7 @@ def contract_limits(decisions: int = 40, seed: int = 20_000, budget: float = DEF
         "questions": float(solvers.questions), "past_budget": float(solvers.past_budget),
         "past_budget_share_of_time": solvers.past_budget_seconds / max(solvers.seconds, 1e-9),
         "worlds_median": float(statistics.median(worlds)),
+        "searched": float(searched), "fallbacks": float(fallbacks),
     }
     if truth:
         tally = dict.fromkeys(("q61", "won61", "right61", "right61_plus1", "q90", "made90",

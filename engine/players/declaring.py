@@ -7,10 +7,11 @@ worlds for all candidates: common random numbers, so their difference is measure
 precisely than each value), and choose by the expected Seeger-Fabian points of the declarer
 (won: value + 50; lost: -2 x value - 50), not by the chance of winning.
 
-- **After a pick-up**: the candidates are the game types with the evaluation's discard for
-  each (:func:`engine.players.evaluate.discard`), pruned by the evaluation (far weaker game
-  types are not solved, but grand with two jacks and a playable null always are), null also
-  as null ouvert; the value of a suit or grand game counts schneider when the world makes it.
+- **After a pick-up**: the candidates are the game types with the rule player's discard for
+  each (:func:`rule_players_discard`; null the evaluation's), pruned by the evaluation (far
+  weaker game types are not solved, but grand with two jacks and a playable null always
+  are), null also as null ouvert; the value of a suit or grand game counts schneider when
+  the world makes it.
 - **Hand or skat**: per sampled skat the hand games are solved with that skat, and the
   pick-up with the best of a few contracts for the twelve cards (chosen per skat over that
   skat's worlds, so not with hindsight of the opponents' cards); schneider announced and null
@@ -606,19 +607,19 @@ class Declaring:
     ``onesuit``: one suit game among the candidates after a pick-up (:func:`one_suit`;
     ``pimc``; without it the harness player ``pimc+allsuits``). ``xdiscard``: the
     discards of suit games and grand are the rule player's own (:func:`rule_players_discard`;
-    harness ``pimc+xdiscard``). ``bold``: the evaluation's suit and grand bid limit with the
-    rule player's ``bold`` bonus (:func:`suit_limit`; harness ``pimc+bold``). ``rulebid``:
-    the rule player bids (its limit, null by its count; the search does not raise it;
-    harness ``pimc+rulebid``). ``quick``: the contract search after a pick-up, when timed,
-    solves only the goal (schneider by the evaluation's guess) with ``QUICK_NODES`` a
-    question and stops solving a play ``PRUNE_GAP`` behind after ``PRUNE_AFTER`` worlds
-    (harness ``pimc+quick``).
+    ``pimc``; without it, the count's discard, the harness player ``pimc+countdiscard``).
+    ``bold``: the evaluation's suit and grand bid limit with the rule player's ``bold``
+    bonus (:func:`suit_limit`; harness ``pimc+bold``). ``rulebid``: the rule player bids
+    (its limit, null by its count; the search does not raise it; harness ``pimc+rulebid``).
+    ``quick``: the contract search after a pick-up, when timed, solves only the goal
+    (schneider by the evaluation's guess) with ``QUICK_NODES`` a question and stops solving
+    a play ``PRUNE_GAP`` behind after ``PRUNE_AFTER`` worlds (harness ``pimc+quick``).
     """
 
     def __init__(self, seed: int = 0, budget: float = 1.0, worlds: int | None = None,
                  truth: Callable[[], World] | None = None, honest: bool = False,
                  rule_discard: bool = False, max_nodes: int = MAX_NODES_C,
-                 onesuit: bool = True, xdiscard: bool = False, bold: bool = False,
+                 onesuit: bool = True, xdiscard: bool = True, bold: bool = False,
                  rulebid: bool = False, quick: bool = False) -> None:
         self.seed = seed
         self.budget = budget

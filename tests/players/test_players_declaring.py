@@ -364,6 +364,7 @@ def test_the_node_budgets_cost_is_measured() -> None:
     assert f["decisions"] == 2 and 0 <= f["decisions_past_budget"] <= 2
     assert 0 <= f["past_budget"] <= f["questions"] and f["questions"] > 0
     assert 0 <= f["past_budget_share_of_time"] <= 1
+    assert 0 <= f["fallbacks"] <= f["searched"] <= 2
     assert f["q61"] + f["q90"] <= f["past_budget"]
     assert f["won61"] <= f["q61"] and f["right61"] <= f["q61"] and f["made90"] <= f["q90"]
     # the counting itself: a question past a tiny budget is counted and kept
@@ -381,15 +382,17 @@ def test_the_node_budgets_cost_is_measured() -> None:
 def test_pimc_rule_players_discard_and_bold_bidding() -> None:
     """At 0.2 s against XSkat the rule player's choices before play beat the search's
     (``pimc+rulechoices``, docs/players.md): much of it its discard (a side suit emptied,
-    pair 930002796 at middlehand: spades with C8 C9 away won, with the count's C8 HK lost)
-    and its bolder bid (a hand the search passes at 18)."""
+    pair 930002796 at middlehand: spades with C8 C9 away won, with the count's C8 HK lost),
+    ``pimc``'s since; and its bolder bid (a hand the search passes at 18: ``pimc+bold``)."""
     twelve = parse_mask("C8 C9 S7 ST SQ SK H8 HQ HK HA DT DA")
     assert Declaring(seed=1, worlds=6, xdiscard=False).plan(twelve, 18, 1)[1].discard == \
         parse_mask("C8 HK")
     contract, play = Declaring(seed=1, worlds=6, xdiscard=True).plan(twelve, 18, 1)
     assert contract.game == GameType.SPADES and play.discard == parse_mask("C8 C9")
-    p = make_player("pimc+xdiscard+bold", worlds=6, workers=1)
-    assert p.declaring.xdiscard and p.declaring.bold  # type: ignore[attr-defined]
+    assert Declaring(seed=1, worlds=6).plan(twelve, 18, 1)[1].discard == parse_mask("C8 C9")
+    assert make_player("pimc", worlds=6, workers=1).declaring.xdiscard  # type: ignore[attr-defined]
+    p = make_player("pimc+countdiscard+bold", worlds=6, workers=1)
+    assert not p.declaring.xdiscard and p.declaring.bold  # type: ignore[attr-defined]
     # "CK CA S7 SJ SQ H7 HA D8 DT DQ": short of a safe game by less than the ``bold`` bonus
     g = Game(Deal.shuffled(3))
     v = SeatView.of(g, 1)

@@ -12,7 +12,9 @@
   earlier bidding and contract choice (the evaluation's), for comparison; ``pimc+infer``
   (strength harness) adds the card-play inference of :mod:`engine.players.clues`;
   ``pimc+discard`` (strength harness) a defender's inference from the declarer's discard
-  (:func:`engine.players.clues.repick_skat`).
+  (:func:`engine.players.clues.repick_skat`); ``pimc+longace`` (strength harness) PIMC
+  before its defender's opening lead left out the ace of a side suit of four or more cards
+  (:func:`engine.players.pimc.long_ace_lead`).
 - ``oracle`` (strength harness only, not in ``PLAYER_NAMES``): sees every card.
 - ``pimc+nullcheck`` (strength harness only): ``pimc`` with null judged by one line of play
   in its choices before play (``Declaring(honest=True)``, :mod:`engine.players.nullcheck`)
@@ -52,10 +54,10 @@ PLAYER_NAMES = ("pimc", "pimc-2025", "random", "rule", "rule-2025")
 # Players only the strength harness may seat: they see cards no seat may see, or are kept
 # only to measure a change against.
 HARNESS_NAMES = ("oracle", "pimc+nullcheck", "pimc+rulechoices", "pimc+rulediscard",
-                 "pimc+nodes1500k", "pimc+allsuits", "pimc+discard")
+                 "pimc+nodes1500k", "pimc+allsuits", "pimc+discard", "pimc+longace")
 # ``pimc+A+B``: PIMC with these harness options (``pimc_options``)
-PIMC_OPTIONS = ("allsuits", "bold", "countdiscard", "discard", "infer", "nodes1500k",
-                "nullcheck", "quick", "rulebid", "rulechoices", "rulediscard")
+PIMC_OPTIONS = ("allsuits", "bold", "countdiscard", "discard", "infer", "longace",
+                "nodes1500k", "nullcheck", "quick", "rulebid", "rulechoices", "rulediscard")
 
 
 def pimc_options(name: str) -> frozenset[str] | None:
@@ -143,10 +145,11 @@ def make_player(
         from engine.players.pimc import PimcPlayer
 
         p = PimcPlayer(seed=seed, budget=budget, worlds=worlds, workers=workers,
-                       inference="infer" in options, discard="discard" in options)
+                       inference="infer" in options, discard="discard" in options,
+                       long_ace="longace" in options)
         if "rulechoices" in options:
             p.declaring = RuleChoices(seed)  # type: ignore[assignment]
-        elif options - {"infer", "discard"}:
+        elif options - {"infer", "discard", "longace"}:
             p.declaring = Declaring(
                 seed, budget, worlds, honest="nullcheck" in options,
                 rule_discard="rulediscard" in options,

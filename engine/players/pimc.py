@@ -45,7 +45,7 @@ from engine.players.clues import clue_weight, repick_skat, trick_clues
 from engine.players.declaring import Declaring, calls
 from engine.players.rule import RulePlayer
 from engine.players.solver import SearchLimitReached, SearchTimedOut, Solver, Tables, tables
-from engine.trick import trick_winner
+from engine.trick import FOLLOW, TRUMPS, trick_winner
 
 # At a time budget, the share of the time for the goal of every candidate before the
 # schneider question is asked between the leading ones (PimcPlayer._solve).
@@ -63,6 +63,11 @@ MIN_PLAN_WORLDS = 8
 # A hand game this close to the evaluation's safe strength is checked by search (the rule
 # player itself plays hand only 2.0 above it).
 HAND_CLOSE = 0.5
+# A defender's opening lead is not the ace of a side suit of which he holds at least this many
+# cards (``PimcPlayer(long_ace=True)``, ``pimc+longace``, leads it when the worlds say so).
+# Measured on the first trick's critical defence positions (docs/players.md): right where
+# the plain worlds erred 12 times, the other way 3, in 594 positions of 30 deal seeds.
+LONG_ACE = 4
 # The declarer concedes only when at least this many worlds agree he is lost and schneider.
 MIN_CONCEDE_WORLDS = 12
 # A card decided after a Kontra/Re was considered in the same decision gets what is left of
@@ -563,6 +568,9 @@ class PimcPlayer:
     measured, it does not change the decisions' quality yet, so it is off by default.
     ``discard=True`` (``pimc+discard``): a defender's worlds put in the skat what declarers
     lay away (:func:`engine.players.clues.repick_skat`), not trumps and aces.
+    A defender's opening lead is never the ace of a side suit he holds four or more cards of
+    (:func:`long_ace_lead`); ``long_ace=True`` (``pimc+longace``) is the player before that
+    rule, for measuring it.
     """
 
     name = "pimc"
@@ -570,7 +578,7 @@ class PimcPlayer:
     def __init__(self, seed: int = 0, budget: float = DEFAULT_BUDGET,
                  worlds: int | None = None, workers: int | None = None,
                  searched_contracts: bool = True, inference: bool = False,
-                 discard: bool = False) -> None:
+                 discard: bool = False, long_ace: bool = False) -> None:
         if budget <= 0:
             raise ValueError(f"the time budget must be positive, not {budget}")
         if worlds is not None and worlds < 1:
@@ -590,6 +598,7 @@ class PimcPlayer:
         self.declaring = Declaring(seed, budget, worlds) if searched_contracts else None
         self.inference = inference
         self.discard = discard
+        self.long_ace = long_ace
         if not searched_contracts:
             self.name = "pimc-2025"
         elif inference:
@@ -678,6 +687,9 @@ class PimcPlayer:
         t = tables(int(view.game_type))  # type: ignore[arg-type]
         remaining = 0xFFFFFFFF & ~(view.played & ~_cards_mask(view.trick)) & ~view.skat
         groups = _equivalent_groups(t, legal, view.hand, remaining)
+        if not self.long_ace:
+            # an ace is a group of its own (no other card has its points)
+            groups = [g for g in groups if not long_ace_lead(view, g[0])] or groups
         reps = [g[0] for g in groups]
         if len(reps) == 1:
             return self._prefer(view, groups[0])
@@ -942,6 +954,39 @@ def _sf_expectation(p_win: float, value: int) -> float:
     return p_win * (value + 50) - (1 - p_win) * (2 * value + 50)
 
 
+def long_ace_lead(view: SeatView, card: int) -> bool:
+    """Is ``card`` a defender's opening lead of the ace of a side suit he holds at least
+    ``LONG_ACE`` cards of (suit game or grand)?
+
+    The declarer who took the skat laid away short suits, so a long suit of the leader's is
+    where the declarer is most likely void and ruffs the ace; the sampled worlds deal him
+    those cards as often as any others, and in every world the partner knows where the
+    cards are, so the worlds overrate an ace cashed early.
+
+    >>> from engine.actions import Bid, Declare, Pass
+    >>> from engine.cards import Card, parse_cards
+    >>> from engine.contract import Contract
+    >>> from engine.deal import Deal
+    >>> from engine.game import Game
+    >>> g = Game(Deal.from_positions(*(parse_cards(h) for h in (
+    ...     "CA CK C9 C8 S7 S8 H7 H8 D7 D8", "CQ C7 SA ST SK HA HT HK DA DT",
+    ...     "CJ SJ HJ DJ SQ S9 HQ H9 DK DQ", "CT D9"))))
+    >>> for a in (Bid(1, 18), Pass(0), Bid(2, 20), Pass(1), Declare(2, Contract.parse("DH"))):
+    ...     g.push(a)
+    >>> v = SeatView.of(g, 0)
+    >>> long_ace_lead(v, Card.CA), long_ace_lead(v, Card.S7)
+    (True, False)
+    """
+    g = view.game_type
+    if (g is None or g in (GameType.NULL, GameType.RAMSCH) or view.pos == view.declarer
+            or view.tricks or view.trick or card & 7 != 7):
+        return False
+    g = int(g)
+    if TRUMPS[g] >> card & 1:
+        return False
+    return (view.hand & FOLLOW[g][card]).bit_count() >= LONG_ACE
+
+
 def _cards_mask(cards: Iterable[int]) -> int:
     m = 0
     for c in cards:
@@ -970,4 +1015,5 @@ def _equivalent_groups(t: Tables, legal: list[int], hand: int, remaining: int
     return [sorted(g, key=lambda c: -t.to_internal[c]) for g in groups.values()]
 
 
-__all__ = ["DEFAULT_BUDGET", "Knowledge", "PimcPlayer", "knowledge_of", "sample_world"]
+__all__ = ["DEFAULT_BUDGET", "Knowledge", "PimcPlayer", "knowledge_of", "long_ace_lead",
+           "sample_world"]

@@ -433,18 +433,21 @@ class Style:
       his longest suit wherever the declarer sits), ``toptrump`` (from the seventh trick
       a defender holding the highest trump still out leads it before his side cards).
     - options of the fourth round (docs/players.md, "The rule player against XSkat, fourth
-      round"): ``xbid`` (a suit game without the club jack is bid only to twice its base
-      value, as XSkat bids: the rule player's games "without 2" and more bid above 23 were
-      won half the time and cost 46 points each); ``odds`` (after the pick-up the
-      contract choice weighs the null by the chance measured for its ``null_strength``
-      after the discard and a suit game by the curve measured against XSkat's defence,
-      ``rule.odds_null_chance`` and ``rule.odds_suit_chance``, and a lost game costs the
-      40 each defender gains as well: nulls with an unsafe suit were counted 87 % and won
-      68 %, or counted 59 % and won 22 %); ``aceten`` (the declarer keeps a side ace
-      while its ten is out: he takes a trick with a lower card that wins as surely, and
-      in second hand follows a defender's small lead low, not with the ace); ``ruff``
-      (the declarer in second hand, void in a defender's side lead, ruffs with his
-      cheapest trump in a suit game, a jack last, and with his highest jack in grand).
+      round"; ``odds`` and ``aceten`` on, the others measured and off): ``xbid`` (a suit
+      game without the club jack is bid only to twice its base value, as XSkat bids: the
+      rule player's games "without 2" and more bid above 23 were won half the time and
+      cost 46 points each); ``odds`` (after the pick-up the contract choice weighs the
+      null by the chance measured for its ``null_strength`` after the discard and a suit
+      game by the curve measured against XSkat's defence, ``rule.odds_null_chance`` and
+      ``rule.odds_suit_chance``, and a lost game costs the 40 each defender gains as
+      well: nulls with an unsafe suit were counted 87 % and won 68 %, or counted 59 % and
+      won 22 %); ``aceten`` (the declarer keeps a side ace while its ten is out: he takes
+      a trick with a lower card that wins as surely, and in second hand follows a
+      defender's small lead low, not with the ace); ``ruff`` (the declarer in second
+      hand, void in a defender's side lead, ruffs in a suit game with the trump of the
+      most points below the ten, not the ace or ten, when he ruffs); ``defaceten`` (a
+      defender taking a trick keeps a side ace while its ten is out, as ``aceten`` does
+      for the declarer).
 
     >>> Style.legacy().grand, Style().without("grand").grand, Style().without("grand").play
     (False, False, True)
@@ -503,6 +506,7 @@ class Style:
     odds: bool = True
     aceten: bool = True
     ruff: bool = False
+    defaceten: bool = False
 
     @property
     def grand_loser(self) -> float:

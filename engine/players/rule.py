@@ -270,9 +270,6 @@ class RulePlayer:
                 if legal >> ace & 1:
                     return ace
             return self._throw(view, legal, g, decl) if throw else give(legal, g)
-        if (winning and me_decl and self.style.ruff and len(trick) == 1
-                and not TRUMPS[g] >> trick[0] & 1 and not legal & FOLLOW[g][trick[0]]):
-            return self._second_hand_ruff(winning, g)
         if winning and me_decl and self.style.aceten and len(trick) == 1:
             duck = self._duck_under_ace(legal, g, trick[0], outstanding, winning)
             if duck is not None:
@@ -303,11 +300,18 @@ class RulePlayer:
                     # the second hand only with a card the third cannot beat
                     bank = [c for c in _bits(winning) if c & 7 != 4
                             and (last or not BEATS[g][c] & threat)]
-                    if me_decl and self.style.aceten:
+                    if self.style.aceten if me_decl else self.style.defaceten:
                         # an ace whose ten is still out catches the ten later: a lower
                         # card that takes the trick as surely banks it (XSkat)
                         lower = [c for c in bank if not _ace_over_ten(c, g, outstanding)]
                         bank = lower or bank
+                    if (me_decl and self.style.ruff and not last and g < GameType.GRAND
+                            and not TRUMPS[g] >> trick[0] & 1
+                            and not legal & FOLLOW[g][trick[0]]):
+                        # ruffing a defender's side lead in second hand: with the king or
+                        # queen, the trump ace and ten kept to draw with (XSkat)
+                        small = [c for c in bank if c & 7 not in (3, 7)]
+                        bank = small or bank
                     if bank:
                         return max(bank, key=lambda c: (RANK_POINTS[c & 7], -POWER[g][c]))
                 if last or trick_points > 0 or me_decl:
@@ -375,17 +379,6 @@ class RulePlayer:
             if bank:
                 return max(bank, key=lambda c: (RANK_POINTS[c & 7], -POWER[g][c]))
         return None
-
-    @staticmethod
-    def _second_hand_ruff(winning: int, g: int) -> int:
-        """The ``ruff`` option: the declarer in second hand, void in a defender's side lead,
-        ruffs as XSkat's declarer does: in a suit game with his cheapest trump (a jack
-        last; the trump ace and ten stay to draw and to bank later), in grand with his
-        highest jack (drawing a round of trumps as he ruffs)."""
-        if g == GameType.GRAND:
-            return max(_bits(winning), key=lambda c: POWER[g][c])
-        return min(_bits(winning), key=lambda c: (c & 7 == 4, RANK_POINTS[c & 7],
-                                                  POWER[g][c]))
 
     @staticmethod
     def _duck_under_ace(legal: int, g: int, led: int, outstanding: int,

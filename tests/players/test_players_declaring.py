@@ -402,6 +402,25 @@ def test_pimc_rule_players_discard_and_bold_bidding() -> None:
     assert Declaring(seed=1, worlds=6, rulebid=True).bid(v) == Bid(1, 18)
 
 
+def test_at_a_short_budget_pimc_bids_as_the_rule_player() -> None:
+    """At 0.2 s the rule player's bidding gained against XSkat on three seeds (pooled +1.87
+    a seat, docs/players.md): below ``SEARCH_BID_FROM`` a timed ``pimc`` bids as the rule
+    player (its bold suit limit, null by its count, no raise by the search); at fixed worlds
+    and at 1 s the search bids (``pimc+searchbid`` at every budget)."""
+    g = Game(Deal.shuffled(3))
+    v = SeatView.of(g, 1)  # "CK CA S7 SJ SQ H7 HA D8 DT DQ": the search passes at 18
+    assert Declaring(seed=1, worlds=6).bid(v) == Pass(1)
+    short = Declaring(seed=1, budget=0.2)
+    assert short.rulebid and short.bid(v) == Bid(1, 18) == RulePlayer(1).choose(v)
+    assert short.last_bid_limit == 18
+    assert not Declaring(seed=1, budget=1.0).rulebid
+    assert make_player("pimc", budget=0.2, workers=1).declaring.rulebid  # type: ignore[attr-defined]
+    assert not make_player("pimc", budget=1.0, workers=1).declaring.rulebid  # type: ignore[attr-defined]
+    assert not make_player("pimc+searchbid", budget=0.2,
+                           workers=1).declaring.rulebid  # type: ignore[attr-defined]
+    assert make_player("pimc+rulebid", budget=1.0, workers=1).declaring.rulebid  # type: ignore[attr-defined]
+
+
 def test_quick_contract_search_prunes_a_play_far_behind() -> None:
     """``quick`` (a timed contract search after a pick-up): a grand lost in the first worlds
     is solved no more, so the search decides after ``MIN_WORLDS`` worlds (at 0.2 s it fell

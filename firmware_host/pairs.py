@@ -13,7 +13,10 @@ choices give identical games, so the games skipped differ by nothing; under ``--
 the choices also differ by the time the machine gave each search. ``--min-null`` plays only
 seats whose ten cards have at least this null strength (``evaluate.null_strength``).
 Prints one line per game played out and a summary: games, those that differed, new minus
-old in all, and the null games each version declared (won).
+old in all, and the null games each version declared (won); then new minus old per seat
+(a seat not played out counts 0) with a 95 % bootstrap interval over the seats, the seats
+the new version scored more and less on, and the differing seats split by the pair of
+contracts the seat played (``kind``: suit, grand, null, "-hand", or defend).
 """
 
 from __future__ import annotations
@@ -22,6 +25,61 @@ import argparse
 import sys
 import time
 from collections.abc import Sequence
+from dataclasses import dataclass, field
+
+
+def kind(contract: str | None, declarer: int | None, pos: int) -> str:
+    """What the seat at ``pos`` played: ``defend`` (another declared, or nobody), else the
+    kind of its contract.
+
+    >>> kind("GH", 1, 1), kind("SHS", 0, 0), kind("NO", 2, 2), kind("C", 0, 1)
+    ('grand-hand', 'suit-hand', 'null', 'defend')
+    """
+    if contract is None or declarer != pos:
+        return "defend"
+    base = "null" if contract.startswith("N") else "grand" if contract.startswith("G") \
+        else "suit"
+    return base + "-hand" if base != "null" and "H" in contract[1:] else base
+
+
+@dataclass
+class Tally:
+    """New minus old per seat (0 for the seats not played out) and by contract pair."""
+
+    seats: int = 0
+    diffs: list[int] = field(default_factory=list)
+    pairs: dict[tuple[str, str], list[int]] = field(default_factory=dict)
+
+    def add(self, diff: int, new: str, old: str) -> None:
+        self.diffs.append(diff)
+        cell = self.pairs.setdefault((new, old), [0, 0])
+        cell[0] += 1
+        cell[1] += diff
+
+    def lines(self, seed: int) -> list[str]:
+        """The per-seat summary and the split, worst pair first.
+
+        >>> t = Tally(seats=4)
+        >>> t.add(+100, "suit", "defend"); t.add(-40, "grand", "suit")
+        >>> lines = t.lines(1)
+        >>> lines[0].split(" [")[0], lines[0].split("); ")[1]
+        ('per seat +15.00', 'up 1 (+100), down 1 (-40), equal 0')
+        >>> [line.split()[1:4:2] + line.split()[-1:] for line in lines[1:]]
+        [['grand', 'suit', '-40'], ['suit', 'defend', '+100']]
+        """
+        from engine.players.strength import bootstrap_ci
+
+        values = [float(d) for d in self.diffs] + [0.0] * (self.seats - len(self.diffs))
+        lo, hi = bootstrap_ci(values, 2000, seed)
+        mean = sum(values) / len(values) if values else 0.0
+        up = [d for d in self.diffs if d > 0]
+        down = [d for d in self.diffs if d < 0]
+        out = [f"per seat {mean:+.2f} [{lo:+.2f}, {hi:+.2f}] (95 % bootstrap over "
+               f"{self.seats} seats); up {len(up)} ({sum(up):+d}), down {len(down)} "
+               f"({sum(down):+d}), equal {len(self.diffs) - len(up) - len(down)}"]
+        for (new, old), (n, v) in sorted(self.pairs.items(), key=lambda kv: kv[1][1]):
+            out.append(f"  new {new:10s} old {old:10s} {n:4d} seats {v:+6d}")
+        return out
 
 
 def main(argv: Sequence[str] | None = None) -> int:
@@ -75,6 +133,7 @@ def main(argv: Sequence[str] | None = None) -> int:
 
     total = 0.0
     games = differ = done = 0
+    tally = Tally()
     nulls = {"new": [0, 0], "old": [0, 0]}
     for s in deal_seeds(DuelSettings(args.new, args.old, args.deals, args.seed)):
         if end is not None and time.monotonic() > end:
@@ -99,6 +158,9 @@ def main(argv: Sequence[str] | None = None) -> int:
                     t.close()
             sf = [seeger_fabian(g.result)[pos] for g in ends]  # type: ignore[arg-type]
             total += sf[0] - sf[1]
+            tally.add(sf[0] - sf[1], *(
+                kind(str(g.result.contract) if g.result.contract is not None  # type: ignore[union-attr]
+                     else None, g.result.declarer, pos) for g in ends))  # type: ignore[union-attr]
             for key, g in zip(("new", "old"), ends, strict=True):
                 r = g.result
                 if r is not None and r.contract is not None and r.declarer == pos \
@@ -113,6 +175,8 @@ def main(argv: Sequence[str] | None = None) -> int:
     print(f"deals {done}, seats {games}, differing {differ}, new-old {total:+.0f} in all; "
           f"nulls declared (won): new {nulls['new'][0]} ({nulls['new'][1]}), "
           f"old {nulls['old'][0]} ({nulls['old'][1]})")
+    tally.seats = games
+    print("\n".join(tally.lines(args.seed)))
     return 0
 
 

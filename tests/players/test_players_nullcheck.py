@@ -237,3 +237,24 @@ def test_the_paired_harness_plays_where_the_versions_differ(
     # pimc against itself: the same choices, nothing played out
     assert main(["--new", "pimc", "--old", "pimc", "--deals", "1", "--worlds", "2"]) == 0
     assert "deals 1, seats 3, differing 0, new-old +0" in capsys.readouterr().out
+
+
+def test_the_paired_harness_reports_per_seat_and_by_contract_pair() -> None:
+    """``pairs``' summary: new minus old per seat with the seats not played out counted 0,
+    its bootstrap interval, up/down, and the split by the seat's pair of contracts."""
+    import doctest
+
+    import firmware_host.pairs as pairs
+
+    assert doctest.testmod(pairs).failed == 0
+    t = pairs.Tally(seats=10)
+    for diff, new, old in [(+200, "suit", "defend"), (+100, "suit", "defend"),
+                           (-60, "grand", "suit"), (0, "grand", "grand")]:
+        t.add(diff, new, old)
+    first, *split = t.lines(3)
+    assert first.startswith("per seat +24.00 [") and "over 10 seats" in first
+    assert first.endswith("up 2 (+300), down 1 (-60), equal 1")
+    assert [line.split()[1:4:2] + line.split()[-3:] for line in split] == [
+        ["grand", "suit", "1", "seats", "-60"], ["grand", "grand", "1", "seats", "+0"],
+        ["suit", "defend", "2", "seats", "+300"]]
+    assert pairs.kind(None, None, 0) == "defend" and pairs.kind("G", 2, 2) == "grand"

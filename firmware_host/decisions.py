@@ -11,7 +11,8 @@ Each judged player lays a card at every position where the card decides the seat
 the real deal (double-dummy), and errs when its card gives that goal away
 (:mod:`engine.players.decisions`). The deals are those of ``skat-table duel --seed S``.
 PIMC players solve ``--worlds`` worlds per decision (so runs repeat exactly, whatever the
-load).
+load), or with ``--budget S`` decide in S seconds as at the table (then the load decides the
+worlds; the judged players take their turns position by position, so it hits all alike).
 """
 
 from __future__ import annotations
@@ -34,6 +35,9 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
     p.add_argument("--seed", type=int, default=0, help="deal seeds as duel's --seed")
     p.add_argument("--worlds", type=int, default=12,
                    help="PIMC: worlds per decision (default 12)")
+    p.add_argument("--budget", type=float, default=None, metavar="S",
+                   help="PIMC: seconds per decision instead of --worlds (the load decides "
+                   "the worlds; the judged players alternate position by position)")
     p.add_argument("--xskat-src", default=None, metavar="DIR",
                    help="opponent xskat: an unpacked XSkat 4.0 source tree (default $XSKAT_SRC)")
     p.add_argument("--list", action="store_true",
@@ -48,6 +52,9 @@ def cmd_decisions(args: argparse.Namespace) -> int:
 
     if args.deals < 1 or args.worlds < 1:
         print("skat-table decisions: --deals and --worlds must be at least 1", file=sys.stderr)
+        return 2
+    if args.budget is not None and not args.budget > 0:
+        print("skat-table decisions: --budget must be positive seconds", file=sys.stderr)
         return 2
     names = [n.strip() for n in args.judge.split(",") if n.strip()]
     try:
@@ -83,6 +90,9 @@ def cmd_decisions(args: argparse.Namespace) -> int:
 
     def maker(name: str):  # type: ignore[no-untyped-def]
         def make(p: Position):  # type: ignore[no-untyped-def]
+            if args.budget is not None:
+                return make_player(name, seed=p.deal_seed * 7 + len(p.actions),
+                                   budget=args.budget, workers=1)
             return make_player(name, seed=p.deal_seed * 7 + len(p.actions), worlds=args.worlds,
                                workers=1)
         return make
@@ -100,7 +110,8 @@ def cmd_decisions(args: argparse.Namespace) -> int:
         return 0
     print(f"{report.positions} positions ({args.player} against {args.opponent}, {args.deals} "
           f"deals from seed {args.seed}), {report.critical} critical, {report.unsolved} "
-          f"unsolved; {args.worlds} worlds per PIMC decision")
+          f"unsolved; " + (f"{args.budget} s" if args.budget is not None
+                            else f"{args.worlds} worlds") + " per PIMC decision")
     for n, j in report.players.items():
         share = 100 * j.errors / j.decisions if j.decisions else 0.0
         roles = ", ".join(f"{r} {e}/{d}" for r, (d, e) in sorted(j.by_role.items()))

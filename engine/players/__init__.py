@@ -14,7 +14,9 @@
   ``pimc+discard`` (strength harness) a defender's inference from the declarer's discard
   (:func:`engine.players.clues.repick_skat`); ``pimc+longace`` (strength harness) PIMC
   before its defender's opening lead left out the ace of a side suit of four or more cards
-  (:func:`engine.players.pimc.long_ace_lead`).
+  (:func:`engine.players.pimc.long_ace_lead`); ``pimc+norace`` (strength harness) PIMC
+  before the cards raced at a time budget (every card solved in every world,
+  :func:`engine.players.pimc.race_margin`).
 - ``oracle`` (strength harness only, not in ``PLAYER_NAMES``): sees every card.
 - ``pimc+nullcheck`` (strength harness only): ``pimc`` with null judged by one line of play
   in its choices before play (``Declaring(honest=True)``, :mod:`engine.players.nullcheck`)
@@ -55,11 +57,12 @@ PLAYER_NAMES = ("pimc", "pimc-2025", "random", "rule", "rule-2025")
 # Players only the strength harness may seat: they see cards no seat may see, or are kept
 # only to measure a change against.
 HARNESS_NAMES = ("oracle", "pimc+nullcheck", "pimc+rulechoices", "pimc+rulediscard",
-                 "pimc+nodes1500k", "pimc+allsuits", "pimc+discard", "pimc+longace")
+                 "pimc+nodes1500k", "pimc+allsuits", "pimc+discard", "pimc+longace",
+                 "pimc+norace")
 # ``pimc+A+B``: PIMC with these harness options (``pimc_options``)
 PIMC_OPTIONS = ("allsuits", "bold", "countdiscard", "discard", "infer", "longace",
-                "nodes1500k", "nullcheck", "quick", "rulebid", "rulechoices", "rulediscard",
-                "searchbid")
+                "nodes1500k", "norace", "nullcheck", "quick", "rulebid", "rulechoices",
+                "rulediscard", "searchbid")
 
 
 def pimc_options(name: str) -> frozenset[str] | None:
@@ -148,10 +151,10 @@ def make_player(
 
         p = PimcPlayer(seed=seed, budget=budget, worlds=worlds, workers=workers,
                        inference="infer" in options, discard="discard" in options,
-                       long_ace="longace" in options)
+                       long_ace="longace" in options, race="norace" not in options)
         if "rulechoices" in options:
             p.declaring = RuleChoices(seed)  # type: ignore[assignment]
-        elif options - {"infer", "discard", "longace"}:
+        elif options - {"infer", "discard", "longace", "norace"}:
             p.declaring = Declaring(
                 seed, budget, worlds, honest="nullcheck" in options,
                 rule_discard="rulediscard" in options,

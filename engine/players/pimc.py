@@ -33,7 +33,7 @@ import random
 import time
 from collections.abc import Iterable
 from concurrent.futures import Executor, ProcessPoolExecutor
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 from engine.actions import Action, Concede, Declare, Discard, Play
 from engine.cards import RANK_POINTS, mask_points
@@ -68,6 +68,21 @@ HAND_CLOSE = 0.5
 # Measured on the first trick's critical defence positions (docs/players.md): right where
 # the plain worlds erred 12 times, the other way 3, in 594 positions of 30 deal seeds.
 LONG_ACE = 4
+# Racing (at a time budget): after each world from the RACE_MIN_WORLDS-th on, a card whose
+# worlds won trail the best card's by more than RACE_MARGIN + RACE_SHARE * worlds is not
+# solved in the decision's later worlds, so the cards still in the race get more of them
+# (the opening lead has up to nine cards to solve in each world, most of them clearly
+# worse after a few worlds). ``PimcPlayer(race=False)`` (``pimc+norace``) solves every
+# card in every world.
+RACE_MIN_WORLDS = 2
+RACE_MARGIN = 1.0
+RACE_SHARE = 0.1
+# At a time budget the schneider question is asked only when the goal round solved at least
+# this many worlds; with fewer (the first tricks: a world there costs tens of milliseconds)
+# the whole budget goes to the goal, and the rule player's card decides between the cards
+# tied on it. Measured at 12 worlds the schneider question made no difference on the first
+# trick (docs/players.md); at 0.2 s it took a sixth to a quarter of the first trick's time.
+SCHNEIDER_MIN_WORLDS = 8
 # The declarer concedes only when at least this many worlds agree he is lost and schneider.
 MIN_CONCEDE_WORLDS = 12
 # A card decided after a Kontra/Re was considered in the same decision gets what is left of
@@ -442,13 +457,18 @@ class Tally:
     difference to the goal and it wins the schneider question (play for 90, or stay above
     30); ``flat``: the worlds (index, schneider level) where the card made no difference and
     the question was not asked yet; ``next``: the first world index this batch did not
-    finish (a worker goes on from there)."""
+    finish (a worker goes on from there). ``live``: the candidates still solved when the
+    batch ended (racing drops the others, whose ``wins`` then count fewer worlds);
+    ``reached``: each world's index and the candidates (a bit each) after which the
+    declarer reaches the goal, among those solved in it."""
 
     wins: list[int]
     schneider: list[int]
     solved: int
     flat: list[tuple[int, int]]
     next: int | None = None
+    live: tuple[int, ...] = ()
+    reached: list[tuple[int, int]] = field(default_factory=list)
 
 
 def _schneider_level(k: Knowledge, reached: bool) -> int | None:
@@ -459,17 +479,34 @@ def _schneider_level(k: Knowledge, reached: bool) -> int | None:
     return None if level == 90 and k.schneider else level
 
 
+def race_margin(solved: int) -> float:
+    """Racing: after ``solved`` worlds, a card whose worlds won trail the best card's by
+    more than this is not solved in the later worlds of the decision.
+
+    >>> race_margin(2), race_margin(12), race_margin(40)
+    (1.2, 2.2, 5.0)
+    """
+    return RACE_MARGIN + RACE_SHARE * solved
+
+
 def run_worlds(k: Knowledge, indices: Iterable[int], deadline: float | None,
-               asked: tuple[int, ...] = (), redo: Iterable[tuple[int, int]] = ()) -> Tally:
+               asked: tuple[int, ...] = (), redo: Iterable[tuple[int, int]] = (),
+               active: tuple[int, ...] | None = None, race: bool = False,
+               overrun: bool = True) -> Tally:
     """Solve worlds by index (each world's sample depends only on the seed and its index)
     until done or past ``deadline``.
 
     First the schneider question of the ``redo`` worlds (index, level) for the candidates
-    ``asked`` (indices into ``k.candidates``); then new worlds: every candidate's goal, and
-    where no card changes it, the schneider question for ``asked`` at once (the other
-    worlds of that kind are listed in ``flat``, to be asked only if candidates tie)."""
+    ``asked`` (indices into ``k.candidates``); then new worlds: the goal of every candidate
+    of ``active`` (default all), and where no card changes it, the schneider question for
+    ``asked`` at once (the other worlds of that kind are listed in ``flat``, to be asked
+    only if candidates tie). With ``race``, after each world from the ``RACE_MIN_WORLDS``th
+    on, the cards trailing the best by more than :func:`race_margin` are dropped from the
+    later worlds (``Tally.live``); with one card left the batch ends. ``overrun``: the
+    first world may pass the deadline (a decision needs one world)."""
     me_decl = k.me == k.declarer
-    t = Tally([0] * len(k.candidates), [0] * len(asked), 0, [])
+    live = tuple(range(len(k.candidates))) if active is None else tuple(active)
+    t = Tally([0] * len(k.candidates), [0] * len(asked), 0, [], live=live)
     tried = 0
     for i, level in redo:
         if deadline is not None and time.monotonic() >= deadline:
@@ -489,9 +526,11 @@ def run_worlds(k: Knowledge, indices: Iterable[int], deadline: float | None,
         tried += 1
         hands, skat = sample_world(k, random.Random(f"{k.seed}:{i}"))
         # the first world may overrun the budget (a decision needs one), but not by much
-        limit = deadline if tried > 1 or deadline is None else deadline + 2 * k.budget
+        limit = deadline
+        if overrun and tried == 1 and deadline is not None:
+            limit = deadline + 2 * k.budget
         try:
-            goal = _ask(k, hands, skat, list(k.candidates), _goal(k), limit)
+            goal = _ask(k, hands, skat, [k.candidates[j] for j in live], _goal(k), limit)
             if goal is None:
                 return t
             level = _schneider_level(k, goal[0]) if len(set(goal)) == 1 else None
@@ -502,13 +541,24 @@ def run_worlds(k: Knowledge, indices: Iterable[int], deadline: float | None,
                     return t
         except SearchLimitReached:
             continue
-        t.wins = [w + (r == me_decl) for w, r in zip(t.wins, goal, strict=True)]
+        mask = 0
+        for j, r in zip(live, goal, strict=True):
+            t.wins[j] += r == me_decl
+            mask |= r << j
+        t.reached.append((i, mask))
         if level is not None and asked:
             t.schneider = [a + (r == me_decl) for a, r in zip(t.schneider, extra or [],
                                                                strict=True)]
         elif level is not None:
             t.flat.append((i, level))
         t.solved += 1
+        if race and len(live) > 1 and t.solved >= RACE_MIN_WORLDS:
+            best = max(t.wins[j] for j in live)
+            margin = race_margin(t.solved)
+            live = t.live = tuple(j for j in live if best - t.wins[j] <= margin)
+            if len(live) == 1:
+                t.next = i + 1
+                return t
     t.next = None
     return t
 
@@ -525,23 +575,28 @@ def _ask(k: Knowledge, hands: list[int], skat: int, cards: list[int], goal: int,
 
 
 def _merge_tallies(parts: Iterable[Tally]) -> Tally:
+    """The batches together; ``live`` is the candidates every batch still solved."""
     out: Tally | None = None
     for t in parts:
         if out is None:
-            out = Tally(list(t.wins), list(t.schneider), t.solved, list(t.flat))
+            out = Tally(list(t.wins), list(t.schneider), t.solved, list(t.flat),
+                        live=t.live, reached=list(t.reached))
             continue
         out.wins = [a + b for a, b in zip(out.wins, t.wins, strict=True)]
         out.schneider = [a + b for a, b in zip(out.schneider, t.schneider, strict=True)]
         out.solved += t.solved
         out.flat += t.flat
+        out.live = tuple(j for j in out.live if j in t.live)
+        out.reached += t.reached
     assert out is not None
     return out
 
 
 # the arguments of one run_worlds call: knowledge, world indices, deadline, the candidates
-# asked the schneider question, the worlds to ask it in first
+# asked the schneider question, the worlds to ask it in first, the candidates solved (None:
+# all), racing, whether the first world may overrun the deadline
 _Job = tuple[Knowledge, Iterable[int], float | None, tuple[int, ...],
-             Iterable[tuple[int, int]]]
+             Iterable[tuple[int, int]], tuple[int, ...] | None, bool, bool]
 
 
 def _leaders(wins: list[int]) -> tuple[int, ...]:
@@ -570,7 +625,10 @@ class PimcPlayer:
     lay away (:func:`engine.players.clues.repick_skat`), not trumps and aces.
     A defender's opening lead is never the ace of a side suit he holds four or more cards of
     (:func:`long_ace_lead`); ``long_ace=True`` (``pimc+longace``) is the player before that
-    rule, for measuring it.
+    rule, for measuring it. At a time budget the cards race (:func:`race_margin`): a card
+    clearly behind after a few worlds is not solved in the later ones, and the schneider
+    question waits for ``SCHNEIDER_MIN_WORLDS`` worlds; ``race=False`` (``pimc+norace``)
+    solves every card in every world and asks schneider after any number, as before.
     """
 
     name = "pimc"
@@ -578,7 +636,7 @@ class PimcPlayer:
     def __init__(self, seed: int = 0, budget: float = DEFAULT_BUDGET,
                  worlds: int | None = None, workers: int | None = None,
                  searched_contracts: bool = True, inference: bool = False,
-                 discard: bool = False, long_ace: bool = False) -> None:
+                 discard: bool = False, long_ace: bool = False, race: bool = True) -> None:
         if budget <= 0:
             raise ValueError(f"the time budget must be positive, not {budget}")
         if worlds is not None and worlds < 1:
@@ -599,6 +657,8 @@ class PimcPlayer:
         self.inference = inference
         self.discard = discard
         self.long_ace = long_ace
+        self.race = race
+        self.schneider_min = SCHNEIDER_MIN_WORLDS if race else 0
         if not searched_contracts:
             self.name = "pimc-2025"
         elif inference:
@@ -729,38 +789,66 @@ class PimcPlayer:
         the schneider question between those (in the worlds where the card made no
         difference): it costs as much as the goal again, and most decisions do not need it.
         At a budget the first round gets ``GOAL_SHARE`` of the time, the rest either more
-        worlds (one leader) or the leaders' schneider questions and then more worlds."""
+        worlds (one leader, or fewer than ``schneider_min`` worlds solved) or the leaders'
+        schneider questions and then more worlds. With ``race`` the first round drops the
+        cards clearly behind (:func:`run_worlds`); the second solves only the cards left,
+        and none when one is left."""
         self._asked = ()
         if self.worlds is not None:
             chunks = [list(range(w, self.worlds, self.workers)) for w in range(self.workers)]
             if self.workers <= 1 or self.worlds < 2 * self.workers:
                 chunks = [list(range(self.worlds))]
-            first = self._map([(k, c, None, (), ()) for c in chunks])
+            first = self._map([(k, c, None, (), (), None, False, True) for c in chunks])
             tied = _leaders(first.wins)
             if len(tied) < 2:
                 return first
             self._asked = tied
             flat = first.flat
             redo = [flat[w::len(chunks)] for w in range(len(chunks))]
-            second = self._map([(k, (), None, tied, r) for r in redo])
+            second = self._map([(k, (), None, tied, r, None, False, True) for r in redo])
             first.schneider = second.schneider
             return first
         start = time.monotonic()
         end = start + k.budget * 0.9
         mid = start + k.budget * 0.9 * GOAL_SHARE
         step = max(self.workers, 1)
-        parts = self._tallies([(k, range(w, 1 << 40, step), mid, (), ())
+        parts = self._tallies([(k, range(w, 1 << 40, step), mid, (), (), None, self.race, True)
                                for w in range(step)])
         first = _merge_tallies(parts)
         if not first.solved:
             return first
+        flat = first.flat
+        live = first.live
+        if self.race:
+            if not live:
+                # the workers raced on their own worlds and kept different cards (rare):
+                # the card with the best share of the worlds it was solved in
+                _, best = max((p.wins[j] / p.solved, j) for p in parts if p.solved
+                                 for j in p.live)
+                live = (best,)
+            # the cards out of the race can no longer be chosen
+            first.wins = [w if j in live else -1 for j, w in enumerate(first.wins)]
+            if len(live) == 1:
+                return first
+            # the worlds where no card still in the race changes the goal (a worker solved
+            # more cards in its first worlds)
+            every = sum(1 << j for j in live)
+            flat = []
+            for i, m in first.reached:
+                level = _schneider_level(k, bool(m & every)) if m & every in (0, every) else None
+                if level is not None:
+                    flat.append((i, level))
         tied = _leaders(first.wins)
         asked: tuple[int, ...] = tied if len(tied) > 1 else ()
-        redo = [first.flat[w::step] if asked else [] for w in range(step)]
+        if first.solved < self.schneider_min:
+            asked = ()  # too few worlds yet for the goal: the rest of the time goes to it
+        redo = [flat[w::step] if asked else [] for w in range(step)]
         more = self._map([(k, range(p.next, 1 << 40, step) if p.next is not None else (),
-                           end, asked, redo[w]) for w, p in enumerate(parts)])
+                           end, asked, redo[w], live, False, not self.race)
+                          for w, p in enumerate(parts)])
         self._asked = asked
-        first.wins = [a + b for a, b in zip(first.wins, more.wins, strict=True)]
+        first.wins = [a + b if a >= 0 else a for a, b in zip(first.wins, more.wins,
+                                                             strict=True)]
         first.schneider = more.schneider  # the first round asked nobody
         first.solved += more.solved
         first.flat += more.flat

@@ -376,7 +376,21 @@ class Solver:
         moves = follow or h[pos]
         want = self._maxer[pos]
         result = not want
-        for c in self._reduce(moves, h[pos], remaining):
+        order = self._reduce(moves, h[pos], remaining)
+        if len(order) > 1:
+            # the search's own order (PIMC asks every world here, once per card): with
+            # the other side holding the trick, its winners first, cheapest first; with
+            # the partner holding it, the most points first, side cards before trumps
+            w = 0
+            for i in range(1, len(cards)):
+                if (1 << cards[i]) & t.beats[cards[w]]:
+                    w = i
+            if self._maxer[(leader + w) % 3] == want:
+                order.sort(key=lambda c: (-t.points[c], bool(t.trumps >> c & 1)))
+            else:
+                beats = t.beats[cards[w]]
+                order.sort(key=lambda c: not (1 << c) & beats)
+        for c in order:
             h2 = list(h)
             h2[pos] ^= 1 << c
             trick = [*cards, c]

@@ -448,6 +448,16 @@ class Style:
       most points below the ten, not the ace or ten, when he ruffs); ``defaceten`` (a
       defender taking a trick keeps a side ace while its ten is out, as ``aceten`` does
       for the declarer).
+    - options of the fifth round (docs/players.md, "The rule player against XSkat, fifth
+      round"; ``shed`` on, the others measured and off): ``shed`` (the declarer, void in
+      a defender's side lead that holds no points, in last hand at most 4, throws a
+      blank small card of another suit that cannot win instead of ruffing: a trump kept
+      and one more void; XSkat's declarer does so); ``last18`` (forehand, the other two
+      passed, plays a suit game counted up to ``rule.LAST18_SHORT`` short of safe rather
+      than let the game be passed in); ``bolder`` (the bidding counts the skat a further
+      ``rule.BOLDER`` above ``bold``); ``cashfirst`` (a suit-game declarer who began the
+      play with at most ``rule.CASHFIRST_TRUMPS`` trumps cashes his standing side cards
+      before he draws trumps, as XSkat does).
 
     >>> Style.legacy().grand, Style().without("grand").grand, Style().without("grand").play
     (False, False, True)
@@ -507,6 +517,10 @@ class Style:
     aceten: bool = True
     ruff: bool = False
     defaceten: bool = False
+    last18: bool = False
+    bolder: bool = False
+    shed: bool = True
+    cashfirst: bool = False
 
     @property
     def grand_loser(self) -> float:

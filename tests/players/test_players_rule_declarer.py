@@ -11,7 +11,7 @@ from engine.actions import Bid, Declare, Discard, Pass, Play, TakeSkat
 from engine.cards import Card, parse_mask
 from engine.contract import Contract, GameType
 from engine.deal import Deal
-from engine.game import Game
+from engine.game import Game, Rules
 from engine.players import evaluate as ev
 from engine.players.base import SeatView
 from engine.players.rule import RulePlayer, choose_game
@@ -387,3 +387,77 @@ def test_ruff_in_second_hand_with_the_queen_not_the_ten() -> None:
     g.push(Play(0, Card.DA))
     assert _card(_on("ruff"), g) == "CQ"
     assert _card(_off("ruff"), g) == "CT"
+
+
+def test_last18_plays_a_game_a_little_short_when_the_others_passed() -> None:
+    hand = parse_mask("C7 CT CJ CQ ST H7 H8 H9 DJ DK")  # hearts with two jacks, 1.25 short
+    margin = max(ev.suit_strength(hand, g) for g in range(4)) + ev.SKAT_WORTH + 0.5 - 9.0
+    assert -1.5 <= margin < -1.0  # below ``bid18`` too
+    rest = [c for c in range(32) if not hand >> c & 1]
+    deal = Deal((hand, sum(1 << c for c in rest[:10]), sum(1 << c for c in rest[10:20])),
+                sum(1 << c for c in rest[20:]))
+    g = Game(deal)
+    g.replay([Pass(1), Pass(2)])  # forehand speaks last: passing ends the game unplayed
+    assert RulePlayer(style=_on("last18")).choose(SeatView.of(g, 0)) == Bid(0, 18)
+    assert RulePlayer(style=_off("last18")).choose(SeatView.of(g, 0)) == Pass(0)
+    assert RulePlayer(style=_on("bid18")).choose(SeatView.of(g, 0)) == Pass(0)
+    # not in another seat's opening, nor against a bid, nor where Ramsch follows a pass
+    for pos, seen in ((1, []), (2, [Pass(1)])):
+        deal2 = Deal(tuple(hand if p == pos else deal.hands[pos] if p == 0 else deal.hands[p]
+                           for p in range(3)), deal.skat)
+        g2 = Game(deal2)
+        g2.replay(seen)
+        assert RulePlayer(style=_on("last18")).choose(SeatView.of(g2, pos)) == Pass(pos)
+    g = Game(deal)
+    g.push(Bid(1, 18))
+    assert RulePlayer(style=_on("last18")).choose(SeatView.of(g, 0)) == Pass(0)
+    g = Game(deal, Rules(ramsch=True))
+    g.replay([Pass(1), Pass(2)])
+    assert RulePlayer(style=_on("last18")).choose(SeatView.of(g, 0)) == Pass(0)
+    # a hand two tricks short still passes
+    weak = parse_mask("C7 C8 S7 S9 SK H8 HQ D8 D9 DK")
+    rest = [c for c in range(32) if not weak >> c & 1]
+    g = Game(Deal((weak, sum(1 << c for c in rest[:10]), sum(1 << c for c in rest[10:20])),
+                  sum(1 << c for c in rest[20:])))
+    g.replay([Pass(1), Pass(2)])
+    assert RulePlayer(style=_on("last18")).choose(SeatView.of(g, 0)) == Pass(0)
+
+
+def test_shed_throws_a_blank_loser_on_a_pointless_lead_instead_of_ruffing() -> None:
+    # middlehand declares clubs, void in spades: forehand leads the spade 7 (no points);
+    # the declarer throws his blank diamond 8 (a loser) and keeps his trumps
+    hands = {0: "S7 S8 SK SA H7 D7 DT DA DK DQ", 1: "CJ SJ CA CT CK C9 C8 HA H9 D8"}
+    g = _game(hands, declarer=1, contract="CH")
+    g.push(Play(0, Card.S7))
+    assert _card(_on("shed"), g) == "D8"
+    assert _card(_off("shed"), g) == "CA"  # banked: the trump ace ruffs
+    # a lead with points is ruffed as before
+    g = _game(hands, declarer=1, contract="CH")
+    g.push(Play(0, Card.SK))
+    assert _card(_on("shed"), g) == "CA"
+    # last hand: a trick of at most 4 points is left to them, 7 points are ruffed
+    hands = {0: "S7 S8 SK SA H7 D7 DT DA DK DQ", 1: "S9 SQ HJ HT HK HQ H8 DJ D9 C7",
+             2: "CJ SJ CA CT CK C9 C8 HA H9 D8"}
+    g = _game(hands, declarer=2, contract="CH")
+    g.replay([Play(0, Card.S7), Play(1, Card.SQ)])
+    assert _card(_on("shed"), g) == "D8"
+    g = _game(hands, declarer=2, contract="CH")
+    g.replay([Play(0, Card.SK), Play(1, Card.SQ)])
+    assert _card(_on("shed"), g) == "CA"
+
+
+def test_bolder_bids_a_hand_a_quarter_trick_below_bold() -> None:
+    hand = parse_mask("C7 CT S7 SA H8 H9 HT HJ DT DJ")  # hearts "with 0", counted 5.75
+    assert ev.suit_strength(hand, 2) + ev.SKAT_WORTH + 0.5 < 9.0
+    assert RulePlayer(style=_off("bolder")).bid_limit(hand, False) == 0
+    assert RulePlayer(style=_on("bolder")).bid_limit(hand, False) == 30
+
+
+def test_cashfirst_cashes_the_side_aces_before_drawing_with_four_trumps() -> None:
+    # forehand plays spades with four trumps: the club ace goes before the small trump
+    g = _game({0: "CQ CA S7 S9 SJ SA H8 HK HA DA"}, declarer=0, contract="SH")
+    assert _card(_on("cashfirst"), g) == "CA"
+    assert _card(_off("cashfirst"), g) == "S7"
+    # with five trumps he draws first
+    g = _game({0: "CQ CA S7 S8 S9 SJ SA HK HA DA"}, declarer=0, contract="SH")
+    assert _card(_on("cashfirst"), g) == "S7"

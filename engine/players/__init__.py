@@ -14,9 +14,10 @@
   ``pimc+discard`` (strength harness) a defender's inference from the declarer's discard
   (:func:`engine.players.clues.repick_skat`); ``pimc+longace`` (strength harness) PIMC
   before its defender's opening lead left out the ace of a side suit of four or more cards
-  (:func:`engine.players.pimc.long_ace_lead`); ``pimc+norace`` (strength harness) PIMC
-  before the cards raced at a time budget (every card solved in every world,
-  :func:`engine.players.pimc.race_margin`).
+  (:func:`engine.players.pimc.long_ace_lead`); ``pimc+race`` (strength harness) PIMC
+  whose cards race at a time budget (a card clearly behind after a few worlds is not
+  solved in the later ones, :func:`engine.players.pimc.race_margin`; measured, not the
+  default).
 - ``oracle`` (strength harness only, not in ``PLAYER_NAMES``): sees every card.
 - ``pimc+nullcheck`` (strength harness only): ``pimc`` with null judged by one line of play
   in its choices before play (``Declaring(honest=True)``, :mod:`engine.players.nullcheck`)
@@ -58,10 +59,10 @@ PLAYER_NAMES = ("pimc", "pimc-2025", "random", "rule", "rule-2025")
 # only to measure a change against.
 HARNESS_NAMES = ("oracle", "pimc+nullcheck", "pimc+rulechoices", "pimc+rulediscard",
                  "pimc+nodes1500k", "pimc+allsuits", "pimc+discard", "pimc+longace",
-                 "pimc+norace")
+                 "pimc+race")
 # ``pimc+A+B``: PIMC with these harness options (``pimc_options``)
 PIMC_OPTIONS = ("allsuits", "bold", "countdiscard", "discard", "infer", "longace",
-                "nodes1500k", "norace", "nullcheck", "quick", "rulebid", "rulechoices",
+                "nodes1500k", "nullcheck", "quick", "race", "rulebid", "rulechoices",
                 "rulediscard", "searchbid")
 
 
@@ -151,10 +152,10 @@ def make_player(
 
         p = PimcPlayer(seed=seed, budget=budget, worlds=worlds, workers=workers,
                        inference="infer" in options, discard="discard" in options,
-                       long_ace="longace" in options, race="norace" not in options)
+                       long_ace="longace" in options, race="race" in options)
         if "rulechoices" in options:
             p.declaring = RuleChoices(seed)  # type: ignore[assignment]
-        elif options - {"infer", "discard", "longace", "norace"}:
+        elif options - {"infer", "discard", "longace", "race"}:
             p.declaring = Declaring(
                 seed, budget, worlds, honest="nullcheck" in options,
                 rule_discard="rulediscard" in options,

@@ -19,6 +19,12 @@
   ``decision_KIND_p95_s`` / ``decision_KIND_max_s`` for each kind of decision (``bid``,
   ``skat``, ``contract``, ``discard``, ``push``, ``double``, ``card``: see
   :func:`engine.players.strength.decision_kind`).
+- ``card_first_trick_worlds_median`` / ``card_first_trick_worlds_race_median``: the worlds
+  PIMC solves per card decision of the first trick at ``FIRST_TRICK_BUDGET`` (0.2 s) in one
+  process, ``pimc`` and ``pimc+race`` (the cards racing), the two alternating decision by
+  decision so that the load hits both alike, each on a fresh transposition table
+  (:func:`first_trick_worlds`); ``card_first_trick_decisions`` of them. The first trick is
+  where worlds are scarce (docs/players.md, "PIMC's card play at 0.2 s").
 """
 
 from __future__ import annotations
@@ -26,12 +32,13 @@ from __future__ import annotations
 import statistics
 import time
 
+from engine.actions import Play
 from engine.cards import mask_points
 from engine.contract import GameType
 from engine.deal import Deal
 from engine.game import Game, Phase, Rules
 from engine.players.base import SeatView
-from engine.players.pimc import DEFAULT_BUDGET, PimcPlayer
+from engine.players.pimc import DEFAULT_BUDGET, PimcPlayer, clear_solvers
 from engine.players.rule import RulePlayer
 from engine.players.solver import HAVE_C, Solver
 from engine.players.strength import KINDS, Timed, fixed_start, quantile, ramsch_start
@@ -39,6 +46,10 @@ from engine.players.table import play_game
 
 # Deals of the decisions before play (each at the three positions, and a Schieberamsch).
 BEFORE_PLAY_DEALS = 8
+# The first trick's worlds: this budget, these deals (each decision of the first trick with
+# a choice, by whoever has it; the rule players bid, declare and lay the other cards).
+FIRST_TRICK_BUDGET = 0.2
+FIRST_TRICK_DEALS = 12
 
 
 def biddable_positions(count: int, seed: int = 0) -> list[Game]:
@@ -140,6 +151,39 @@ def before_play_times(deals: int, budget: float, seed: int = 0) -> dict[str, lis
                     assert p is not None
                     g.push(players[p].choose(SeatView.of(g, p)))
     return kinds
+
+
+def first_trick_worlds(deals: int = FIRST_TRICK_DEALS, budget: float = FIRST_TRICK_BUDGET,
+                       seed: int = 40_000) -> dict[str, list[int]]:
+    """Worlds solved per first-trick card decision, by ``pimc`` and ``pimc+race`` at
+    ``budget`` seconds (``workers=1``), on the same decisions, taking turns.
+
+    >>> w = first_trick_worlds(deals=1, budget=0.02)
+    >>> len(w["pimc"]) == len(w["pimc+race"]) >= 1
+    True
+    """
+    out: dict[str, list[int]] = {"pimc": [], "pimc+race": []}
+    s = seed
+    done = 0
+    while done < deals:
+        g = fixed_start(Deal.shuffled(s), s)
+        s += 1
+        if g is None or g.contract is None or g.contract.game == GameType.NULL:
+            continue
+        done += 1
+        rule = [RulePlayer(s + p) for p in range(3)]
+        for _ in range(3):
+            p = g.to_act
+            assert p is not None
+            view = SeatView.of(g, p)
+            if sum(isinstance(a, Play) for a in view.legal) > 1:
+                for name, race in (("pimc", False), ("pimc+race", True)):
+                    clear_solvers()  # the same worlds: neither on the other's table
+                    player = PimcPlayer(seed=s, budget=budget, workers=1, race=race)
+                    player.choose(view)
+                    out[name].append(player.last_worlds)
+            g.push(rule[p].choose(view))
+    return out
 
 
 def contract_limits(decisions: int = 40, seed: int = 20_000, budget: float = DEFAULT_BUDGET,
@@ -263,4 +307,10 @@ def bench(quick: bool = False) -> dict[str, float]:
         kinds.setdefault(kind, []).extend(t)
     figures.update(decision_figures(kinds))
     figures["decision_budget_s"] = budget
+    first = first_trick_worlds(3 if quick else FIRST_TRICK_DEALS,
+                               0.1 if quick else FIRST_TRICK_BUDGET)
+    figures["card_first_trick_worlds_median"] = float(statistics.median(first["pimc"]))
+    figures["card_first_trick_worlds_race_median"] = float(
+        statistics.median(first["pimc+race"]))
+    figures["card_first_trick_decisions"] = float(len(first["pimc"]))
     return figures

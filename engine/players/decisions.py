@@ -210,6 +210,8 @@ def judge(positions: Iterable[Position], players: dict[str, Callable[[Position],
     >>> r.positions == len(ps) and r.players["rule"].decisions == r.critical
     True
     """
+    from engine.players.pimc import clear_solvers
+
     report = QualityReport(players={n: Judged() for n in players},
                            better={a: {b: 0 for b in players if b != a} for a in players})
     for position in positions:
@@ -226,6 +228,8 @@ def judge(positions: Iterable[Position], players: dict[str, Callable[[Position],
         role += f" {_kind(view)}"
         errors = {}
         for name, make in players.items():
+            # the players are asked the same worlds in turn: none on another's table
+            clear_solvers()
             action = make(position).choose(view)
             # a concession where a card still reaches the goal gives the game away
             errors[name] = not isinstance(action, Play) or not results[int(action.card)]

@@ -72,8 +72,10 @@ LONG_ACE = 4
 # worlds won trail the best card's by more than RACE_MARGIN + RACE_SHARE * worlds is not
 # solved in the decision's later worlds, so the cards still in the race get more of them
 # (the opening lead has up to nine cards to solve in each world, most of them clearly
-# worse after a few worlds). ``PimcPlayer(race=False)`` (``pimc+norace``) solves every
-# card in every world.
+# worse after a few worlds). Off by default (``PimcPlayer(race=True)``, ``pimc+race``):
+# measured at 0.2 s it neither gave the first trick more worlds (cards are seldom clearly
+# behind after the three to eight worlds solved there) nor changed the errors
+# (docs/players.md, "PIMC's card play at 0.2 s").
 RACE_MIN_WORLDS = 2
 RACE_MARGIN = 1.0
 RACE_SHARE = 0.1
@@ -372,6 +374,15 @@ def _solver(game: int, declarer: int) -> Solver:
     return s
 
 
+def clear_solvers() -> None:
+    """Drop this process's solvers and their transposition tables.
+
+    For measurements that ask two players the same worlds in turn (``skat-table decisions``,
+    the bench): without it the second would solve them on the first one's table, several
+    times faster."""
+    _SOLVERS.clear()
+
+
 def evaluate_world(k: Knowledge, hands: list[int], skat: int, deadline: float | None = None,
                    exact: bool = False) -> list[float] | None:
     """For each candidate card: 1 if this seat's side reaches its goal in this world (plus
@@ -625,10 +636,10 @@ class PimcPlayer:
     lay away (:func:`engine.players.clues.repick_skat`), not trumps and aces.
     A defender's opening lead is never the ace of a side suit he holds four or more cards of
     (:func:`long_ace_lead`); ``long_ace=True`` (``pimc+longace``) is the player before that
-    rule, for measuring it. At a time budget the cards race (:func:`race_margin`): a card
-    clearly behind after a few worlds is not solved in the later ones, and the schneider
-    question waits for ``SCHNEIDER_MIN_WORLDS`` worlds; ``race=False`` (``pimc+norace``)
-    solves every card in every world and asks schneider after any number, as before.
+    rule, for measuring it. ``race=True`` (``pimc+race``, measured and not the default):
+    at a time budget the cards race (:func:`race_margin`), a card clearly behind after a
+    few worlds is not solved in the later ones, and the schneider question waits for
+    ``SCHNEIDER_MIN_WORLDS`` worlds.
     """
 
     name = "pimc"
@@ -636,7 +647,7 @@ class PimcPlayer:
     def __init__(self, seed: int = 0, budget: float = DEFAULT_BUDGET,
                  worlds: int | None = None, workers: int | None = None,
                  searched_contracts: bool = True, inference: bool = False,
-                 discard: bool = False, long_ace: bool = False, race: bool = True) -> None:
+                 discard: bool = False, long_ace: bool = False, race: bool = False) -> None:
         if budget <= 0:
             raise ValueError(f"the time budget must be positive, not {budget}")
         if worlds is not None and worlds < 1:
@@ -1103,5 +1114,5 @@ def _equivalent_groups(t: Tables, legal: list[int], hand: int, remaining: int
     return [sorted(g, key=lambda c: -t.to_internal[c]) for g in groups.values()]
 
 
-__all__ = ["DEFAULT_BUDGET", "Knowledge", "PimcPlayer", "knowledge_of", "long_ace_lead",
-           "sample_world"]
+__all__ = ["DEFAULT_BUDGET", "Knowledge", "PimcPlayer", "clear_solvers", "knowledge_of",
+           "long_ace_lead", "sample_world"]

@@ -94,10 +94,10 @@ def test_the_decisions_command_prints_errors_per_player(capsys) -> None:  # type
 def test_the_decisions_command_judges_pimc_at_a_time_budget(capsys) -> None:  # type: ignore[no-untyped-def]
     from firmware_host.cli import main
 
-    assert main(["decisions", "--judge", "pimc,pimc+norace", "--deals", "1", "--seed", "5",
+    assert main(["decisions", "--judge", "pimc,pimc+race", "--deals", "1", "--seed", "5",
                  "--budget", "0.02"]) == 0
     text = capsys.readouterr().out
-    assert "0.02 s per PIMC decision" in text and "pimc+norace: " in text
+    assert "0.02 s per PIMC decision" in text and "pimc+race: " in text
     assert main(["decisions", "--budget", "0"]) == 2
     assert "--budget must be positive" in capsys.readouterr().err
 

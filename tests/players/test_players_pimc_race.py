@@ -92,7 +92,7 @@ def _goals(monkeypatch, p: PimcPlayer) -> set[int]:  # type: ignore[no-untyped-d
 
 
 def test_the_schneider_question_waits_for_enough_goal_worlds(monkeypatch) -> None:  # type: ignore[no-untyped-def]
-    p = PimcPlayer(seed=3, budget=0.3, workers=1)
+    p = PimcPlayer(seed=3, budget=0.3, workers=1, race=True)
     assert p.schneider_min == pimc.SCHNEIDER_MIN_WORLDS
     p.schneider_min = 10**9  # never enough worlds: the whole budget goes to the goal
     assert _goals(monkeypatch, p) == {61}
@@ -100,9 +100,9 @@ def test_the_schneider_question_waits_for_enough_goal_worlds(monkeypatch) -> Non
     assert _goals(monkeypatch, p) == {61, 90}
 
 
-def test_pimc_norace_is_the_player_before_the_race() -> None:
-    p = make_player("pimc+norace", budget=0.2, workers=1)
-    assert isinstance(p, PimcPlayer) and not p.race and p.schneider_min == 0
-    assert p.name == "pimc+norace"
+def test_pimc_race_is_a_harness_player_and_pimc_does_not_race() -> None:
+    p = make_player("pimc+race", budget=0.2, workers=1)
+    assert isinstance(p, PimcPlayer) and p.race and p.schneider_min == pimc.SCHNEIDER_MIN_WORLDS
+    assert p.name == "pimc+race"
     q = make_player("pimc", budget=0.2, workers=1)
-    assert isinstance(q, PimcPlayer) and q.race
+    assert isinstance(q, PimcPlayer) and not q.race and q.schneider_min == 0

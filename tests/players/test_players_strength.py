@@ -150,6 +150,11 @@ def test_players_bench_group_reports_its_figures() -> None:
     assert figures["decision_max_s"] == max(v for k, v in figures.items()
                                             if k.startswith("decision_") and k.endswith("_max_s")
                                             and k != "decision_max_s")
+    # the first trick's worlds, without the cards racing and with (every decision solves
+    # at least one world: the first may overrun the budget)
+    assert figures["card_first_trick_decisions"] >= 3
+    assert figures["card_first_trick_worlds_median"] >= 1
+    assert figures["card_first_trick_worlds_race_median"] >= 1
 
 
 def _result(declarer: int | None, contract: str | None, bid: int, won: bool, points: int | None,

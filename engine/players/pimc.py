@@ -854,8 +854,10 @@ class PimcPlayer:
         if first.solved < self.schneider_min:
             asked = ()  # too few worlds yet for the goal: the rest of the time goes to it
         redo = [flat[w::step] if asked else [] for w in range(step)]
+        # the first round solved a world: none of the second may pass the deadline (before,
+        # its first world could, by up to twice the budget: card decisions of 1.2 s at 1 s)
         more = self._map([(k, range(p.next, 1 << 40, step) if p.next is not None else (),
-                           end, asked, redo[w], live, False, not self.race)
+                           end, asked, redo[w], live, False, False)
                           for w, p in enumerate(parts)])
         self._asked = asked
         first.wins = [a + b if a >= 0 else a for a, b in zip(first.wins, more.wins,

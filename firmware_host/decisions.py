@@ -88,13 +88,13 @@ def cmd_decisions(args: argparse.Namespace) -> int:
         table=table,
     )
 
+    # a PIMC decision's pace: a time budget, or a fixed number of worlds
+    pace = {"budget": args.budget} if args.budget is not None else {"worlds": args.worlds}
+
     def maker(name: str):  # type: ignore[no-untyped-def]
         def make(p: Position):  # type: ignore[no-untyped-def]
-            if args.budget is not None:
-                return make_player(name, seed=p.deal_seed * 7 + len(p.actions),
-                                   budget=args.budget, workers=1)
-            return make_player(name, seed=p.deal_seed * 7 + len(p.actions), worlds=args.worlds,
-                               workers=1)
+            return make_player(name, seed=p.deal_seed * 7 + len(p.actions), workers=1,
+                               **pace)
         return make
 
     report = judge(positions, {n: maker(n) for n in names})

@@ -35,7 +35,9 @@
   ``pimc+rulebid``: the rule player bids (``pimc`` below 0.5 s a decision;
   ``pimc+searchbid``: the search bids at every budget); ``pimc+quick``: a cheaper timed
   contract search after the pick-up (goal only, smaller node budget, plays far behind
-  pruned) (docs/players.md, "PIMC's choices before play at 0.2 s").
+  pruned) (docs/players.md, "PIMC's choices before play at 0.2 s"); ``pimc+nullgate``: the
+  contract search after a pick-up switches from the rule player's suit game or grand only
+  to a null with every suit safe (docs/players.md, "PIMC's nulls after a suit bid").
 
 The controller builds players from the config with :func:`make_player`:
 
@@ -62,7 +64,7 @@ HARNESS_NAMES = ("oracle", "pimc+nullcheck", "pimc+rulechoices", "pimc+ruledisca
                  "pimc+race")
 # ``pimc+A+B``: PIMC with these harness options (``pimc_options``)
 PIMC_OPTIONS = ("allsuits", "bold", "countdiscard", "discard", "infer", "longace",
-                "nodes1500k", "nullcheck", "quick", "race", "rulebid", "rulechoices",
+                "nodes1500k", "nullcheck", "nullgate", "quick", "race", "rulebid", "rulechoices",
                 "rulediscard", "searchbid")
 
 
@@ -164,7 +166,7 @@ def make_player(
                 bold="bold" in options,
                 rulebid=True if "rulebid" in options else False if "searchbid" in options
                 else None,
-                quick="quick" in options)
+                quick="quick" in options, nullgate="nullgate" in options)
         p.name = key
         return p
     options = ", ".join(Style.option_names())

@@ -225,7 +225,7 @@ def contract_limits(decisions: int = 40, seed: int = 20_000, budget: float = DEF
         v = SeatView.of(g, g.declarer)
         before = solvers.past_budget
         last, player.last_worlds = player.last_worlds, -1
-        player.plan(v.hand | v.skat, v.bid, v.pos, v.bidding)
+        player.plan(v.hand | v.skat, v.bid, v.pos, v.bidding, v.skat_original)
         if player.last_worlds < 0:  # one candidate: no search
             player.last_worlds = last
         else:

@@ -349,9 +349,10 @@ class Play:
 
 
 def pickup_plays(cards: int, bid: int, limit: int = 4, forehand: bool = False,
-                 honest: bool = False, rule_discard: bool = False, xdiscard: bool = False
-                 ) -> list[Play]:
-    """The plays worth solving for twelve cards, the rule player's choice first.
+                 honest: bool = False, rule_discard: bool = False, xdiscard: bool = False,
+                 chosen: int | None = None) -> list[Play]:
+    """The plays worth solving for twelve cards, the rule player's choice first (also when
+    the pruning below would leave it out, or nothing reaches the bid).
 
     Game types whose value cannot reach the bid even with schneider are left out; the rest
     are kept within ``KEEP_WITHIN`` of the best strength margin, grand (two jacks or more)
@@ -362,28 +363,27 @@ def pickup_plays(cards: int, bid: int, limit: int = 4, forehand: bool = False,
     measured for its unsafe suits (``nullchance``), not the suit games' curve, and a null
     in forehand comes once per first lead (:func:`null_leads`). ``rule_discard``,
     ``xdiscard``: a suit game's or grand's discard as :func:`discard_of` gives it.
+    ``chosen``: the rule player's game type (:meth:`RulePlayer.contract_game`, which knows
+    the skat for its ``nullstop``); None: ``choose_game`` without the skat.
+
+    >>> from engine.cards import parse_mask
+    >>> twelve = parse_mask("C7 CA S8 S9 ST SJ SQ SK SA D9 DT DQ")  # forehand, bid 36
+    >>> [p.game for p in pickup_plays(twelve, 36, forehand=True)]  # grand: the rule player's
+    [4, 5, 0]
     """
+    if chosen is None:
+        chosen = choose_game(cards, bid, ev.Style(nullchance=honest), forehand)
     options = []
     for g in range(6):
+        if g == NULL and bid > 46:
+            continue
+        if g != NULL and ev.game_value(cards, g) + ev.BASE_VALUES[g] < bid:
+            continue
         away = discard_of(cards, g, rule_discard, xdiscard)
-        ten = cards & ~away
-        if g == NULL:
-            margin = ev.null_strength(ten) - 8.5
-            if bid > 46:
-                continue
-        elif g == GRAND:
-            margin = ev.grand_score(ten, forehand) - ev.GRAND_NEED
-            if ev.game_value(cards, g) + ev.BASE_VALUES[g] < bid:
-                continue
-        else:
-            margin = ev.suit_strength(ten, g) - 9.0
-            if ev.game_value(cards, g) + ev.BASE_VALUES[g] < bid:
-                continue
-        options.append((margin, ev.game_value(cards, g) if g != NULL else 23, g, away))
-    if not options:
-        return []
+        options.append((_play_margin(cards & ~away, g, forehand),
+                        ev.game_value(cards, g) if g != NULL else 23, g, away))
     options.sort(key=lambda o: (o[0], o[1]), reverse=True)
-    best = options[0][0]
+    best = options[0][0] if options else 0.0
     out = []
     for margin, _, g, away in options:
         keep = margin >= best - KEEP_WITHIN
@@ -391,14 +391,26 @@ def pickup_plays(cards: int, bid: int, limit: int = 4, forehand: bool = False,
             keep = keep or margin >= best - GRAND_WITHIN
         if g == NULL:
             keep = margin >= NULL_FROM
-        if keep or not out:
+        if keep or not out or g == chosen:
             out.append(Play(g, away, margin))
-    chosen = choose_game(cards, bid, ev.Style(nullchance=honest), forehand)
+    if all(p.game != chosen for p in out):  # the rule player declares it all the same
+        away = discard_of(cards, chosen, rule_discard, xdiscard)
+        out.append(Play(chosen, away, _play_margin(cards & ~away, chosen, forehand)))
     out.sort(key=lambda p: p.game != chosen)  # stable: the rest keep their order
     out = out[:limit]
     if honest and forehand:
         out = [v for p in out for v in null_leads(p, cards)]
     return out
+
+
+def _play_margin(ten: int, game: int, forehand: bool) -> float:
+    """The evaluation's strength margin of ``game`` with these ten cards (as
+    :func:`pickup_plays` counts it)."""
+    if game == NULL:
+        return ev.null_strength(ten) - 8.5
+    if game == GRAND:
+        return ev.grand_score(ten, forehand) - ev.GRAND_NEED
+    return ev.suit_strength(ten, game) - 9.0
 
 
 def discard_of(cards: int, game: int, rule_discard: bool = False, xdiscard: bool = False
@@ -620,13 +632,20 @@ class Declaring:
     ``quick``: the contract search after a pick-up, when timed, solves only the goal
     (schneider by the evaluation's guess) with ``QUICK_NODES`` a question and stops solving
     a play ``PRUNE_GAP`` behind after ``PRUNE_AFTER`` worlds (harness ``pimc+quick``).
+    ``nullgate``: after a pick-up whose first choice (the rule player's) is a suit game or
+    grand, the search may switch to a null only when every suit is safe after its discard
+    (``evaluate.null_unsafe_suits``): double-dummy is optimistic for a null declarer, who
+    sees the defenders' cards, and pessimistic for a suit declarer, whose cards they see,
+    so the search leaned to nulls that XSkat's defence wins about half the time with one
+    unsafe suit (harness ``pimc+nullgate``).
     """
 
     def __init__(self, seed: int = 0, budget: float = 1.0, worlds: int | None = None,
                  truth: Callable[[], World] | None = None, honest: bool = False,
                  rule_discard: bool = False, max_nodes: int = MAX_NODES_C,
                  onesuit: bool = True, xdiscard: bool = True, bold: bool = False,
-                 rulebid: bool | None = None, quick: bool = False) -> None:
+                 rulebid: bool | None = None, quick: bool = False,
+                 nullgate: bool = False) -> None:
         self.seed = seed
         self.budget = budget
         self.worlds = worlds
@@ -640,11 +659,15 @@ class Declaring:
             rulebid = worlds is None and budget < SEARCH_BID_FROM
         self.rulebid = rulebid and truth is None
         self.quick = quick
+        self.nullgate = nullgate and truth is None
         # the oracle's worlds are the real one: it may choose any suit
         self.onesuit = onesuit and truth is None
         self.solvers = Solvers(max_nodes)
         self.solvers.null_check = self.honest
         self.fallback = RulePlayer(seed)
+        # the first choice after a pick-up: the rule player's (``honest``: null by the
+        # chance of its unsafe suits)
+        self.chooser = RulePlayer(seed, style=ev.Style(nullchance=self.honest))
         self._bid_eval: BidEval | None = None
         self._plan: tuple[int, Play] | None = None  # (twelve cards, play) after a pick-up
         self.last_worlds = 0
@@ -788,7 +811,8 @@ class Declaring:
         the opponents' cards (each game type with the evaluation's discard)."""
         cards = view.hand | view.skat
         declares = [a for a in view.legal if isinstance(a, Declare)]
-        contract, play = self.plan(cards, view.bid, view.pos, view.bidding)
+        contract, play = self.plan(cards, view.bid, view.pos, view.bidding,
+                                   view.skat_original)
         self._plan = (cards, play)
         return next((a for a in declares if a.contract == contract), declares[0])
 
@@ -805,24 +829,30 @@ class Declaring:
         card = min(c for c in range(32) if away >> c & 1)
         return next(a for a in view.legal if isinstance(a, Discard) and a.card == card)
 
-    def _pickup_plays(self, cards: int, bid: int, pos: int, limit: int = 4) -> list[Play]:
+    def _pickup_plays(self, cards: int, bid: int, pos: int, limit: int = 4,
+                      chosen: int | None = None) -> list[Play]:
         if self.onesuit:  # the suit games dropped do not take the place of others
             return _first_games(one_suit(pickup_plays(cards, bid, 6, pos == 0, self.honest,
-                                                      self.rule_discard, self.xdiscard)),
+                                                      self.rule_discard, self.xdiscard,
+                                                      chosen)),
                                 limit)
         return pickup_plays(cards, bid, limit, pos == 0, self.honest, self.rule_discard,
-                            self.xdiscard)
+                            self.xdiscard, chosen)
 
-    def plan(self, cards: int, bid: int, pos: int, bidding: Iterable[Action] = ()
-             ) -> tuple[Contract, Play]:
-        """(contract, play) for these twelve cards at this bid."""
-        plays = self._pickup_plays(cards, bid, pos)
-        if not plays:  # nothing reaches the bid: the evaluation's strongest
-            g = ev.best_contract(cards & ~ev.discard(cards, GRAND)).game
-            return Contract(GameType(g)), Play(g, discard_of(cards, g, self.rule_discard,
-                                                             self.xdiscard))
+    def plan(self, cards: int, bid: int, pos: int, bidding: Iterable[Action] = (),
+             skat: int = 0) -> tuple[Contract, Play]:
+        """(contract, play) for these twelve cards at this bid; ``skat``: the two cards
+        picked up (the first choice is the rule player's, which asks for them)."""
+        chosen = self.chooser.contract_game(cards, skat, bid, pos == 0)
+        plays = self._pickup_plays(cards, bid, pos, chosen=chosen)
         first = Play(plays[0].game, plays[0].discard)
-        default = (contract_variants(first.game, False, bid) or [Contract(GameType.GRAND)])[0]
+        # a null past its value (nothing reaches the bid) is declared plain, as the rule
+        # player declares it
+        default = (contract_variants(first.game, False, bid)
+                   or [Contract(GameType(first.game))])[0]
+        if self.nullgate and first.game != NULL:
+            plays = [p for p in plays
+                     if p.game != NULL or not ev.null_unsafe_suits(cards & ~p.discard)]
         if len(plays) == 1 and first.game != NULL:
             return default, first
         said_refused = calls(bidding)

@@ -195,12 +195,8 @@ class RulePlayer:
     def discard_or_declare(self, view: SeatView, legal: list[Action]) -> Action:
         declares = [a for a in legal if isinstance(a, Declare)]
         if declares:
-            cards = view.hand | view.skat
-            # ``nullstop``: did the hand's suit or grand count alone hold the bid?
-            suit_bid = self.style.nullstop and view.skat_original.bit_count() == 2 and (
-                ev.styled_bid_limit(cards & ~view.skat_original, self.style, view.pos == 0,
-                                    self._bonus(), null=False) >= view.bid)
-            game = choose_game(cards, view.bid, self.style, view.pos == 0, suit_bid)
+            game = self.contract_game(view.hand | view.skat, view.skat_original, view.bid,
+                                      view.pos == 0)
             plain = [a for a in declares if a.contract.game == game and not a.contract.ouvert]
             return (plain or declares)[0]
         game = view.game_type if view.game_type is not None else GameType.GRAND
@@ -217,6 +213,23 @@ class RulePlayer:
             away = ev.discard(view.hand, int(game), self.style.voids, self.style.keepaces)
         card = min(_bits(away))
         return next(a for a in legal if isinstance(a, Discard) and a.card == card)
+
+    def contract_game(self, cards: int, skat: int, bid: int, forehand: bool) -> int:
+        """The game type this player declares with these twelve ``cards`` (``skat``: the
+        two it picked up, 0 when unknown) at ``bid``: ``choose_game`` under its style, with
+        ``nullstop``'s question asked as it asks it (PIMC's first choice after a pick-up is
+        this, :meth:`engine.players.declaring.Declaring.plan`).
+
+        >>> from engine.cards import parse_mask
+        >>> twelve = parse_mask("C9 CT CA S7 S8 S9 ST H8 HT DJ CK H7")
+        >>> RulePlayer().contract_game(twelve, parse_mask("CK H7"), 20, True)  # spades
+        1
+        """
+        # ``nullstop``: did the hand's suit or grand count alone hold the bid?
+        suit_bid = self.style.nullstop and skat.bit_count() == 2 and (
+            ev.styled_bid_limit(cards & ~skat, self.style, forehand, self._bonus(),
+                                null=False) >= bid)
+        return choose_game(cards, bid, self.style, forehand, suit_bid)
 
     def pushing(self, view: SeatView, legal: list[Action]) -> Action:
         passes = [a for a in legal if isinstance(a, Pass)]

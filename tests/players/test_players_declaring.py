@@ -439,3 +439,62 @@ def test_quick_contract_search_prunes_a_play_far_behind() -> None:
                           schneider=False) for sch in (True, False)]
     assert answers == [(True, True), (True, False)]
     assert make_player("pimc+quick", budget=0.2, workers=1).declaring.quick  # type: ignore[attr-defined]
+
+
+def _rule_pickups(seeds: range):
+    """(view after the pick-up, the rule player there) of the rule players' bidding."""
+    for s in seeds:
+        g = Game(Deal.shuffled(s))
+        rule = [RulePlayer(s + p) for p in range(3)]
+        while g.result is None and g.phase == Phase.BIDDING:
+            p = g.to_act
+            assert p is not None
+            g.push(rule[p].choose(SeatView.of(g, p)))
+        if g.result is not None or g.phase != Phase.SKAT or g.declarer is None:
+            continue
+        g.push(TakeSkat(g.declarer))
+        yield g, rule[g.declarer]
+
+
+def test_pimcs_first_choice_after_a_pick_up_is_the_rule_players() -> None:
+    # With no world solved in the time (budget 0) the search declares its first choice,
+    # and that is the rule player's game (``RulePlayer.contract_game``), also where the
+    # search's pruning left the rule player's game out (seed 20566: forehand at 36, grand;
+    # the pruned candidates began with null ouvert) or nothing reaches the bid: before,
+    # 9 of these 658 pick-ups differed. The discard is the rule player's two-card
+    # rule set (``rule_players_discard``; the rule player itself puts its cards away one
+    # at a time and recounts after the first, which differs in about 2.6 %).
+    d = Declaring(seed=1, budget=0.0)
+    pickups = 0
+    for g, rule in _rule_pickups(range(20_000, 20_700)):
+        v = SeatView.of(g, g.declarer)
+        twelve = v.hand | v.skat
+        contract, play = d.plan(twelve, v.bid, v.pos, v.bidding, v.skat_original)
+        declared = rule.choose(v)
+        assert isinstance(declared, Declare)
+        pickups += 1
+        assert contract.game == declared.contract.game, g.deal
+        assert play.discard == discard_of(twelve, contract.game, xdiscard=True), g.deal
+    assert pickups > 600
+
+
+def test_the_search_keeps_the_rule_players_game_when_pruning_would_drop_it() -> None:
+    twelve = parse_mask("C7 CA S8 S9 ST SJ SQ SK SA D9 DT DQ")  # seed 20566, forehand
+    assert RulePlayer().contract_game(twelve, 0, 36, True) == GameType.GRAND
+    contract, play = Declaring(seed=1, budget=0.0).plan(twelve, 36, 0)
+    assert contract == Contract(GameType.GRAND)
+    assert play.discard == discard_of(twelve, GameType.GRAND, xdiscard=True)
+
+
+def test_nullgate_keeps_the_suit_game_against_a_null_with_an_unsafe_suit() -> None:
+    # Deal 950002879 against XSkat: forehand, bid 20, the rule player plays spades. In the
+    # double-dummy worlds spades and null both lose every time, and null is the cheaper
+    # loss; PIMC discarded CA DJ and lost the null with the clubs C9 CT CK unsafe.
+    twelve = parse_mask("C9 CT CA S7 S8 S9 ST H8 HT DJ CK H7")
+    skat = parse_mask("CK H7")
+    contract, play = Declaring(seed=1, worlds=8).plan(twelve, 20, 0, (), skat)
+    assert contract.game == GameType.NULL
+    assert ev.null_unsafe_suits(twelve & ~play.discard) == [0]
+    gated = Declaring(seed=1, worlds=8, nullgate=True)
+    assert gated.plan(twelve, 20, 0, (), skat)[0] == Contract(GameType.SPADES)
+    assert make_player("pimc+nullgate", worlds=8).declaring.nullgate  # type: ignore[attr-defined]

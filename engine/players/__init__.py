@@ -38,6 +38,9 @@
   pruned) (docs/players.md, "PIMC's choices before play at 0.2 s"); ``pimc+nullgate``: the
   contract search after a pick-up switches from the rule player's suit game or grand only
   to a null with every suit safe (docs/players.md, "PIMC's nulls after a suit bid").
+  ``pimc+calib``: the contract search scores a candidate with the chance at the table of
+  its double-dummy win share (``Declaring(calib=True)``, docs/players.md, "Calibrating the
+  contract search").
 
 The controller builds players from the config with :func:`make_player`:
 
@@ -63,7 +66,7 @@ HARNESS_NAMES = ("oracle", "pimc+nullcheck", "pimc+rulechoices", "pimc+ruledisca
                  "pimc+nodes1500k", "pimc+allsuits", "pimc+discard", "pimc+longace",
                  "pimc+race")
 # ``pimc+A+B``: PIMC with these harness options (``pimc_options``)
-PIMC_OPTIONS = ("allsuits", "bold", "countdiscard", "discard", "infer", "longace",
+PIMC_OPTIONS = ("allsuits", "bold", "calib", "countdiscard", "discard", "infer", "longace",
                 "nodes1500k", "nullcheck", "nullgate", "quick", "race", "rulebid", "rulechoices",
                 "rulediscard", "searchbid")
 
@@ -166,7 +169,8 @@ def make_player(
                 bold="bold" in options,
                 rulebid=True if "rulebid" in options else False if "searchbid" in options
                 else None,
-                quick="quick" in options, nullgate="nullgate" in options)
+                quick="quick" in options, nullgate="nullgate" in options,
+                calib="calib" in options)
         p.name = key
         return p
     options = ", ".join(Style.option_names())

@@ -50,6 +50,7 @@ import random
 import time
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field, replace
+from itertools import pairwise
 
 from engine.actions import Action, Bid, Declare, Discard, Hold, Pass
 from engine.bidding import START, Bidding
@@ -118,7 +119,49 @@ MAX_BID_WORLDS = 240
 # accepts in 94.5 %, three jacks or more in 95 % (docs/players.md).
 
 
+# The double-dummy win share of a declared game -> its chance at the table, against XSkat's
+# defence with PIMC's card play (``calibrated``; ``Declaring(calib=True)``, harness
+# ``pimc+calib``). Double-dummy defenders see the declarer's cards, so an ordinary suit game
+# the table wins is lost in most worlds. Measured (docs/players.md, "Calibrating the contract
+# search"): PLACEHOLDER
+CALIB_SUIT = ((0.0, 0.30), (0.1, 0.72), (0.5, 0.88), (0.9, 0.95), (1.0, 0.99))
+CALIB_GRAND = ((0.0, 0.60), (0.3, 0.78), (0.87, 0.86), (1.0, 1.0))
+
+
 # ---------------------------------------------------------------------- scoring
+
+
+def calibrated(game: int, share: float) -> float:
+    """The chance at the table of a game whose sampled worlds double-dummy won ``share`` of
+    (linear between the points of ``CALIB_SUIT`` / ``CALIB_GRAND``); null as it is.
+
+    >>> calibrated(0, 0.0), calibrated(0, 0.3), calibrated(GRAND, 1.0), calibrated(NULL, 0.25)
+    (0.3, 0.8, 1.0, 0.25)
+    """
+    if game == NULL:
+        return share
+    curve = CALIB_GRAND if game == GRAND else CALIB_SUIT
+    for (x0, y0), (x1, y1) in pairwise(curve):
+        if share <= x1:
+            return round(y0 + (y1 - y0) * (max(share, x0) - x0) / (x1 - x0), 6)
+    return curve[-1][1]
+
+
+def calibrated_points(contract: Contract, bid: int, matadors: int, share: float,
+                      won_mean: float | None, lost_mean: float | None) -> float:
+    """A candidate's expected points with the calibrated chance of its double-dummy share:
+    p x (its mean over the worlds won, or the value it wins with) + (1 - p) x (its mean over
+    the worlds lost, or the loss).
+
+    >>> calibrated_points(Contract.parse("C"), 18, 1, 0.0, None, -98.0)  # 0.3 x 74 - 0.7 x 98
+    -46.4
+    """
+    p = calibrated(int(contract.game), share)
+    if won_mean is None:
+        won_mean = sf_points(contract, bid, matadors, True, False)
+    if lost_mean is None:
+        lost_mean = sf_points(contract, bid, matadors, False, False)
+    return round(p * won_mean + (1 - p) * lost_mean, 6)
 
 
 def sf_points(contract: Contract, bid: int, matadors: int, won: bool, schneider: bool) -> float:
@@ -638,6 +681,9 @@ class Declaring:
     sees the defenders' cards, and pessimistic for a suit declarer, whose cards they see,
     so the search leaned to nulls that XSkat's defence wins about half the time with one
     unsafe suit (harness ``pimc+nullgate``).
+    ``calib``: the contract search after a pick-up scores a candidate with the chance at the
+    table of its double-dummy win share (:func:`calibrated_points`, measured against XSkat),
+    not with its mean over the worlds (harness ``pimc+calib``).
     """
 
     def __init__(self, seed: int = 0, budget: float = 1.0, worlds: int | None = None,
@@ -645,7 +691,7 @@ class Declaring:
                  rule_discard: bool = False, max_nodes: int = MAX_NODES_C,
                  onesuit: bool = True, xdiscard: bool = True, bold: bool = False,
                  rulebid: bool | None = None, quick: bool = False,
-                 nullgate: bool = False) -> None:
+                 nullgate: bool = False, calib: bool = False) -> None:
         self.seed = seed
         self.budget = budget
         self.worlds = worlds
@@ -660,6 +706,7 @@ class Declaring:
         self.rulebid = rulebid and truth is None
         self.quick = quick
         self.nullgate = nullgate and truth is None
+        self.calib = calib
         # the oracle's worlds are the real one: it may choose any suit
         self.onesuit = onesuit and truth is None
         self.solvers = Solvers(max_nodes)
@@ -865,6 +912,7 @@ class Declaring:
         totals = [0.0] * len(candidates)
         wins = [0.0] * len(candidates)
         wsums = [0.0] * len(candidates)
+        won_points = [0.0] * len(candidates)  # the points of the worlds won (``calib``)
         wsum = 0.0
         n = tries = 0
         target = 1 if self.truth is not None else (self.worlds or 10_000)
@@ -908,8 +956,10 @@ class Declaring:
                     if r is None:
                         continue
                     m = ev.matadors(cards, plays[i].game) if plays[i].game != NULL else 0
-                    totals[j] += w * sf_points(c, bid, m, *r)
+                    points = sf_points(c, bid, m, *r)
+                    totals[j] += w * points
                     wins[j] += w * r[0]
+                    won_points[j] += w * points * r[0]
                     wsums[j] += w
                 wsum += w
                 n += 1
@@ -925,6 +975,10 @@ class Declaring:
             return default, first
         live = [j for j, (_, i) in enumerate(candidates) if active[i] and wsums[j]]
         means = [t / ws if ws else float("-inf") for t, ws in zip(totals, wsums, strict=True)]
+        if self.calib and self.truth is None:
+            means = [self._calibrated(c, bid, cards, plays[i].game, t, x, wp, ws)
+                     for (c, i), t, x, wp, ws
+                     in zip(candidates, totals, wins, won_points, wsums, strict=True)]
         self.last_plan = [(c, m, x / ws if ws else 0.0) for (c, _), m, x, ws
                           in zip(candidates, means, wins, wsums, strict=True)]
         j = max(live, key=lambda j: (means[j], -j))
@@ -934,6 +988,19 @@ class Declaring:
             j = d
         c, i = candidates[j]
         return c, plays[i]
+
+    @staticmethod
+    def _calibrated(contract: Contract, bid: int, cards: int, game: int, total: float,
+                    won: float, won_points: float, wsum: float) -> float:
+        """A candidate's score from its weighted sums over the worlds: the calibrated chance
+        of its double-dummy share (:func:`calibrated_points`)."""
+        if not wsum:
+            return float("-inf")
+        lost = wsum - won
+        m = ev.matadors(cards, game) if game != NULL else 0
+        return calibrated_points(contract, bid, m, won / wsum,
+                                 won_points / won if won > 1e-12 else None,
+                                 (total - won_points) / lost if lost > 1e-12 else None)
 
     @staticmethod
     def _prune(candidates: list[tuple[Contract, int]], totals: list[float],

@@ -22,6 +22,8 @@ from engine.players.declaring import (
     Declaring,
     RuleChoices,
     Solvers,
+    calibrated,
+    calibrated_points,
     call_weight,
     calls,
     discard_of,
@@ -498,3 +500,31 @@ def test_nullgate_keeps_the_suit_game_against_a_null_with_an_unsafe_suit() -> No
     gated = Declaring(seed=1, worlds=8, nullgate=True)
     assert gated.plan(twelve, 20, 0, (), skat)[0] == Contract(GameType.SPADES)
     assert make_player("pimc+nullgate", worlds=8).declaring.nullgate  # type: ignore[attr-defined]
+
+
+def test_calib_keeps_a_suit_game_that_double_dummy_loses() -> None:
+    """Pair 1000003071 at middlehand (won 18, nobody else bid): the rule player's hearts lose
+    in every double-dummy world (the defenders see the declarer's cards), null wins one in
+    ten, so the points alone switch to the cheaper-looking null; suit games of share 0 won 36
+    of 119 against XSkat (docs/players.md), and calibrated hearts score more. At the table
+    hearts won (76 points)."""
+    twelve = parse_mask("C7 C9 S7 SJ SA H7 H9 HJ HQ DJ D7 DK")
+    skat = parse_mask("D7 DK")
+    bidding = [Bid(1, 18), Pass(0), Pass(2)]
+    plain = Declaring(seed=1, worlds=12)
+    assert plain.plan(twelve, 18, 1, bidding, skat)[0].game == GameType.NULL
+    assert next((c.game, won) for c, _, won in plain.last_plan) == (GameType.HEARTS, 0.0)
+    d = Declaring(seed=1, worlds=12, calib=True)
+    assert d.plan(twelve, 18, 1, bidding, skat)[0].game == GameType.HEARTS
+    # the same worlds: hearts' mean over them rises to its calibrated value, null's stays
+    hearts = next(m for c, m, _ in d.last_plan if c.game == GameType.HEARTS)
+    null = next(m for c, m, _ in d.last_plan if c == Contract(GameType.NULL))
+    assert hearts == calibrated_points(Contract(GameType.HEARTS), 18, 1, 0.0, None, None)
+    assert null == next(m for c, m, _ in plain.last_plan if c == Contract(GameType.NULL))
+    # the curve rises with the share; grand and null are taken as they are
+    shares = [i / 24 for i in range(25)]
+    chances = [calibrated(0, s) for s in shares]
+    assert chances == sorted(chances) and chances[0] == 0.3 and chances[-1] == 0.99
+    assert all(calibrated(g, s) == s for g in (GameType.GRAND, GameType.NULL) for s in shares)
+    assert make_player("pimc+calib", worlds=2, workers=1).declaring.calib  # type: ignore[attr-defined]
+    assert not make_player("pimc", worlds=2, workers=1).declaring.calib  # type: ignore[attr-defined]

@@ -67,8 +67,8 @@ HARNESS_NAMES = ("oracle", "pimc+nullcheck", "pimc+rulechoices", "pimc+ruledisca
                  "pimc+race")
 # ``pimc+A+B``: PIMC with these harness options (``pimc_options``)
 PIMC_OPTIONS = ("allsuits", "bold", "calib", "countdiscard", "discard", "infer", "longace",
-                "nodes1500k", "nullcheck", "nullgate", "quick", "race", "rulebid", "rulechoices",
-                "rulediscard", "searchbid")
+                "nodes1500k", "nullcheck", "nullgate", "nullgatebid", "quick", "race",
+                "rulebid", "rulechoices", "rulediscard", "searchbid")
 
 
 def pimc_options(name: str) -> frozenset[str] | None:
@@ -170,7 +170,7 @@ def make_player(
                 rulebid=True if "rulebid" in options else False if "searchbid" in options
                 else None,
                 quick="quick" in options, nullgate="nullgate" in options,
-                calib="calib" in options)
+                calib="calib" in options, nullgatebid="nullgatebid" in options)
         p.name = key
         return p
     options = ", ".join(Style.option_names())

@@ -452,6 +452,22 @@ def pickup_plays(cards: int, bid: int, limit: int = 4, forehand: bool = False,
     return out
 
 
+def gate_nulls(cards: int, plays: list[Play]) -> list[Play]:
+    """The plays without the nulls that keep an unsafe suit after their discard, when the
+    first (the rule player's choice) is not a null (``nullgate``, ``nullgatebid``).
+
+    >>> from engine.cards import parse_mask
+    >>> twelve = parse_mask("C9 CT CA S7 S8 S9 ST H8 HT DJ CK H7")  # deal 950002879
+    >>> [p.game for p in pickup_plays(twelve, 20, 6, True, xdiscard=True)]
+    [1, 5, 2]
+    >>> [p.game for p in gate_nulls(twelve, pickup_plays(twelve, 20, 6, True, xdiscard=True))]
+    [1, 2]
+    """
+    if not plays or plays[0].game == NULL:
+        return plays
+    return [p for p in plays if p.game != NULL or not ev.null_unsafe_suits(cards & ~p.discard)]
+
+
 def _play_margin(ten: int, game: int, forehand: bool) -> float:
     """The evaluation's strength margin of ``game`` with these ten cards (as
     :func:`pickup_plays` counts it)."""
@@ -686,7 +702,9 @@ class Declaring:
     (``evaluate.null_unsafe_suits``): double-dummy is optimistic for a null declarer, who
     sees the defenders' cards, and pessimistic for a suit declarer, whose cards they see,
     so the search leaned to nulls that XSkat's defence wins about half the time with one
-    unsafe suit (harness ``pimc+nullgate``).
+    unsafe suit (harness ``pimc+nullgate``). ``nullgatebid``: the same for the pick-ups
+    of the bidding search (per sampled skat, against the rule player's choice for it;
+    harness ``pimc+nullgatebid``).
     ``calib``: the contract search after a pick-up scores a candidate with the chance at the
     table of its double-dummy win share (:func:`calibrated_points`, measured against XSkat),
     not with its mean over the worlds (harness ``pimc+calib``).
@@ -697,7 +715,8 @@ class Declaring:
                  rule_discard: bool = False, max_nodes: int = MAX_NODES_C,
                  onesuit: bool = True, xdiscard: bool = True, bold: bool = False,
                  rulebid: bool | None = None, quick: bool = False,
-                 nullgate: bool = False, calib: bool = False) -> None:
+                 nullgate: bool = False, calib: bool = False,
+                 nullgatebid: bool = False) -> None:
         self.seed = seed
         self.budget = budget
         self.worlds = worlds
@@ -713,6 +732,7 @@ class Declaring:
         self.quick = quick
         self.nullgate = nullgate and truth is None
         self.calib = calib
+        self.nullgatebid = nullgatebid and truth is None
         # the oracle's worlds are the real one: it may choose any suit
         self.onesuit = onesuit and truth is None
         self.solvers = Solvers(max_nodes)
@@ -835,6 +855,8 @@ class Declaring:
                     groups.append((hands, skat))
             twelve = hand | skat
             plays = self._pickup_plays(twelve, 0, pos, limit=3)
+            if self.nullgatebid:
+                plays = gate_nulls(twelve, plays)
             gi = len(e.groups)
             solved = []
             for hands, skat in groups:
@@ -903,9 +925,8 @@ class Declaring:
         # player declares it
         default = (contract_variants(first.game, False, bid)
                    or [Contract(GameType(first.game))])[0]
-        if self.nullgate and first.game != NULL:
-            plays = [p for p in plays
-                     if p.game != NULL or not ev.null_unsafe_suits(cards & ~p.discard)]
+        if self.nullgate:
+            plays = gate_nulls(cards, plays)
         if len(plays) == 1 and first.game != NULL:
             return default, first
         said_refused = calls(bidding)

@@ -528,3 +528,19 @@ def test_calib_keeps_a_suit_game_that_double_dummy_loses() -> None:
     assert all(calibrated(g, s) == s for g in (GameType.GRAND, GameType.NULL) for s in shares)
     assert make_player("pimc+calib", worlds=2, workers=1).declaring.calib  # type: ignore[attr-defined]
     assert not make_player("pimc", worlds=2, workers=1).declaring.calib  # type: ignore[attr-defined]
+
+
+def test_nullgatebid_leaves_unsafe_nulls_out_of_the_bidding_searchs_pick_ups() -> None:
+    from types import SimpleNamespace
+
+    hand = parse_mask("C7 C8 C9 CQ S8 S9 SJ H8 HJ DJ")  # deal 950002887, rearhand
+
+    def unsafe_switches(d: Declaring) -> int:
+        e = d._bidding_worlds(SimpleNamespace(hand=hand, pos=2))  # type: ignore[arg-type]
+        return sum(p.game == GameType.NULL and bool(ev.null_unsafe_suits(twelve & ~p.discard))
+                   for twelve, plays in e.groups if plays[0].game != GameType.NULL
+                   for p in plays)
+
+    assert unsafe_switches(Declaring(seed=1, worlds=12)) > 0
+    assert unsafe_switches(Declaring(seed=1, worlds=12, nullgatebid=True)) == 0
+    assert make_player("pimc+nullgatebid", worlds=8).declaring.nullgatebid  # type: ignore[attr-defined]

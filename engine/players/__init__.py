@@ -37,7 +37,8 @@
   contract search after the pick-up (goal only, smaller node budget, plays far behind
   pruned) (docs/players.md, "PIMC's choices before play at 0.2 s"); ``pimc+nullgate``: the
   contract search after a pick-up switches from the rule player's suit game or grand only
-  to a null with every suit safe (docs/players.md, "PIMC's nulls after a suit bid").
+  to a null with every suit safe, ``pimc+nullgatebid`` the same in the bidding search's
+  pick-ups (docs/players.md, "PIMC's nulls after a suit or grand first choice").
   ``pimc+calib``: the contract search scores a candidate with the chance at the table of
   its double-dummy win share (``Declaring(calib=True)``, docs/players.md, "Calibrating the
   contract search").

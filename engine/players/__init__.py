@@ -17,6 +17,9 @@
   (:func:`engine.players.pimc.long_ace_lead`); ``pimc+race`` (strength harness) PIMC
   whose cards race at a time budget (a card clearly behind after a few worlds is not
   solved in the later ones, :func:`engine.players.pimc.race_margin`; measured, not the
+  default); ``pimc+rollout`` (strength harness) PIMC whose first trick's cards tied on the
+  double-dummy goal are told apart by playouts of the same worlds with the rule players
+  (:mod:`engine.players.rollout`, ``PimcPlayer(rollout="ties")``; measured, not the
   default).
 - ``oracle`` (strength harness only, not in ``PLAYER_NAMES``): sees every card.
 - ``pimc+nullcheck`` (strength harness only): ``pimc`` with null judged by one line of play
@@ -65,11 +68,11 @@ PLAYER_NAMES = ("pimc", "pimc-2025", "random", "rule", "rule-2025")
 # only to measure a change against.
 HARNESS_NAMES = ("oracle", "pimc+nullcheck", "pimc+rulechoices", "pimc+rulediscard",
                  "pimc+nodes1500k", "pimc+allsuits", "pimc+discard", "pimc+longace",
-                 "pimc+race")
+                 "pimc+race", "pimc+rollout")
 # ``pimc+A+B``: PIMC with these harness options (``pimc_options``)
 PIMC_OPTIONS = ("allsuits", "bold", "calib", "countdiscard", "discard", "infer", "longace",
                 "nodes1500k", "nullcheck", "nullgate", "nullgatebid", "quick", "race",
-                "rulebid", "rulechoices", "rulediscard", "searchbid")
+                "rollout", "rulebid", "rulechoices", "rulediscard", "searchbid")
 
 
 def pimc_options(name: str) -> frozenset[str] | None:
@@ -154,14 +157,15 @@ def make_player(
     options = pimc_options(key)
     if options is not None:
         from engine.players.declaring import MAX_NODES_C, Declaring, RuleChoices
-        from engine.players.pimc import PimcPlayer
+        from engine.players.pimc import ROLLOUT_MODE, PimcPlayer
 
         p = PimcPlayer(seed=seed, budget=budget, worlds=worlds, workers=workers,
                        inference="infer" in options, discard="discard" in options,
-                       long_ace="longace" in options, race="race" in options)
+                       long_ace="longace" in options, race="race" in options,
+                       rollout=ROLLOUT_MODE if "rollout" in options else None)
         if "rulechoices" in options:
             p.declaring = RuleChoices(seed)  # type: ignore[assignment]
-        elif options - {"infer", "discard", "longace", "race"}:
+        elif options - {"infer", "discard", "longace", "race", "rollout"}:
             p.declaring = Declaring(
                 seed, budget, worlds, honest="nullcheck" in options,
                 rule_discard="rulediscard" in options,

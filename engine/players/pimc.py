@@ -27,6 +27,7 @@ True
 from __future__ import annotations
 
 import contextlib
+import dataclasses
 import multiprocessing
 import os
 import random
@@ -90,6 +91,11 @@ MIN_CONCEDE_WORLDS = 12
 # A card decided after a Kontra/Re was considered in the same decision gets what is left of
 # the budget, but at least this share of it.
 MIN_CARD_SHARE = 0.4
+# Playouts (``PimcPlayer(rollout=...)``, engine.players.rollout): at a budget, the share of a
+# decision's time they get (the double-dummy worlds the rest).
+ROLLOUT_SHARE = 0.5
+ROLLOUT_MODES = ("pure", "mix", "ties")
+ROLLOUT_MODE = "ties"  # the harness player pimc+rollout's
 
 
 @dataclass(frozen=True)
@@ -639,7 +645,14 @@ class PimcPlayer:
     rule, for measuring it. ``race=True`` (``pimc+race``, measured and not the default):
     at a time budget the cards race (:func:`race_margin`), a card clearly behind after a
     few worlds is not solved in the later ones, and the schneider question waits for
-    ``SCHNEIDER_MIN_WORLDS`` worlds.
+    ``SCHNEIDER_MIN_WORLDS`` worlds. ``rollout`` (``pimc+rollout``: ``"ties"``; measured,
+    not the default) judges the cards of the game's first ``rollout_cards`` cards (the
+    first trick) also by playouts of the worlds with the rule players, each seat deciding
+    from its own view (:mod:`engine.players.rollout`, Furtak and Buro's IIMC): ``"pure"``
+    by the playouts alone, ``"mix"`` by double-dummy and playout wins added, ``"ties"``
+    by the playouts only between the cards tied on the double-dummy goal; at fixed worlds
+    in ``rollout_worlds`` worlds (default as many as the double-dummy ones), at a budget
+    the playouts get ``ROLLOUT_SHARE`` of the time.
     """
 
     name = "pimc"
@@ -647,7 +660,9 @@ class PimcPlayer:
     def __init__(self, seed: int = 0, budget: float = DEFAULT_BUDGET,
                  worlds: int | None = None, workers: int | None = None,
                  searched_contracts: bool = True, inference: bool = False,
-                 discard: bool = False, long_ace: bool = False, race: bool = False) -> None:
+                 discard: bool = False, long_ace: bool = False, race: bool = False,
+                 rollout: str | None = None, rollout_cards: int = 3,
+                 rollout_worlds: int | None = None) -> None:
         if budget <= 0:
             raise ValueError(f"the time budget must be positive, not {budget}")
         if worlds is not None and worlds < 1:
@@ -669,6 +684,11 @@ class PimcPlayer:
         self.discard = discard
         self.long_ace = long_ace
         self.race = race
+        if rollout is not None and rollout not in ROLLOUT_MODES:
+            raise ValueError(f"rollout must be one of {', '.join(ROLLOUT_MODES)}, not {rollout!r}")
+        self.rollout = rollout
+        self.rollout_cards = rollout_cards
+        self.rollout_worlds = rollout_worlds
         self.schneider_min = SCHNEIDER_MIN_WORLDS if race else 0
         if not searched_contracts:
             self.name = "pimc-2025"
@@ -764,13 +784,33 @@ class PimcPlayer:
         reps = [g[0] for g in groups]
         if len(reps) == 1:
             return self._prefer(view, groups[0])
-        k = knowledge_of(view, reps, self.seed, self.budget if budget is None else budget,
-                         self.inference, self.discard)
+        budget = self.budget if budget is None else budget
+        start = time.monotonic()
+        mode = self.rollout if len(view.tricks) * 3 + len(view.trick) < self.rollout_cards \
+            else None
+        if mode is not None and self.worlds is None:
+            # at a budget the double-dummy worlds get their share, the playouts the rest
+            budget_dd = budget * (1 - ROLLOUT_SHARE)
+        else:
+            budget_dd = budget
+        k = knowledge_of(view, reps, self.seed, budget_dd, self.inference, self.discard)
+        if mode == "pure":
+            wins, self.last_worlds = self._playouts(view, k, start + 0.9 * budget,
+                                                    range(len(reps)))
+            return self._prefer(view, [c for i in _leaders(wins) for c in groups[i]])
         tally = self._solve(k)
         n = self.last_worlds = tally.solved
         if not n:  # every world was too hard to solve in time: play by the rules
             return self._prefer(view, [c for g in groups for c in g])
         tied = _leaders(tally.wins)
+        if mode == "mix":
+            wins, _ = self._playouts(view, k, start + 0.9 * budget, range(len(reps)), n)
+            tied = _leaders([a + b for a, b in zip(tally.wins, wins, strict=True)])
+        elif mode == "ties" and len(tied) > 1:
+            # the playouts decide between the cards tied on the double-dummy goal
+            wins, _ = self._playouts(view, k, start + 0.9 * budget, tied, n)
+            best = max(wins[j] for j in tied)
+            tied = tuple(j for j in tied if wins[j] == best)
         asked = self._asked
         if len(tied) > 1 and set(tied) <= set(asked):
             # the schneider question decides between cards equally good for the goal
@@ -787,6 +827,26 @@ class PimcPlayer:
             tied = tuple(j for j in tied if sch[j] == top)
         pool = [c for i in tied for c in groups[i]]
         return self._prefer(view, pool)
+
+    def _playouts(self, view: SeatView, k: Knowledge, deadline: float,
+                  among: Iterable[int], worlds: int | None = None) -> tuple[list[int], int]:
+        """Playouts (:mod:`engine.players.rollout`) of the candidates ``among`` (indices into
+        ``k.candidates``) in the decision's worlds: ``rollout_worlds`` of them at fixed
+        worlds (default as many as the double-dummy ``worlds``), else until ``deadline``;
+        the others' wins are 0."""
+        from engine.players.rollout import playout_wins
+
+        among = tuple(among)
+        sub = dataclasses.replace(k, candidates=tuple(k.candidates[j] for j in among))
+        if self.worlds is not None:
+            count = self.rollout_worlds or worlds or self.worlds
+            w, n = playout_wins(view, sub, range(count))
+        else:
+            w, n = playout_wins(view, sub, range(1 << 40), deadline)
+        wins = [0] * len(k.candidates)
+        for j, x in zip(among, w, strict=True):
+            wins[j] = x
+        return wins, n
 
     def _prefer(self, view: SeatView, cards: list[int]) -> int:
         """Among cards equally good by search, the one the rule player would lay."""

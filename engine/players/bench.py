@@ -29,10 +29,12 @@
 
 from __future__ import annotations
 
+import itertools
 import statistics
 import time
+from collections.abc import Iterable, Iterator
 
-from engine.actions import Play
+from engine.actions import Play, TakeSkat
 from engine.cards import mask_points
 from engine.contract import GameType
 from engine.deal import Deal
@@ -186,6 +188,28 @@ def first_trick_worlds(deals: int = FIRST_TRICK_DEALS, budget: float = FIRST_TRI
     return out
 
 
+def rule_pickups(seeds: Iterable[int]) -> Iterator[tuple[Game, RulePlayer]]:
+    """The pick-ups of the rule players' bidding: for each deal seed whose bidding ends with
+    a declarer who takes the skat, the game just after he took it, and his rule player.
+
+    >>> g, rule = next(rule_pickups(range(20_000, 20_100)))
+    >>> v = SeatView.of(g, g.declarer)
+    >>> (v.hand | v.skat).bit_count(), v.skat_original.bit_count(), isinstance(rule, RulePlayer)
+    (12, 2, True)
+    """
+    for s in seeds:
+        g = Game(Deal.shuffled(s))
+        rule = [RulePlayer(s + p) for p in range(3)]
+        while g.result is None and g.phase == Phase.BIDDING:
+            p = g.to_act
+            assert p is not None
+            g.push(rule[p].choose(SeatView.of(g, p)))
+        if g.result is not None or g.phase != Phase.SKAT or g.declarer is None:
+            continue
+        g.push(TakeSkat(g.declarer))
+        yield g, rule[g.declarer]
+
+
 def contract_limits(decisions: int = 40, seed: int = 20_000, budget: float = DEFAULT_BUDGET,
                     truth: bool = False, quick: bool = False) -> dict[str, float]:
     """What the node budget costs the contract search: ``decisions`` pick-ups (the rule
@@ -201,7 +225,6 @@ def contract_limits(decisions: int = 40, seed: int = 20_000, budget: float = DEF
     ``fallbacks`` those of them that solved fewer than ``MIN_WORLDS`` worlds (the first
     choice decided); ``quick``: ``Declaring(quick=True)``.
     """
-    from engine.actions import TakeSkat
     from engine.players import evaluate as ev
     from engine.players.declaring import GUESS_SCHNEIDER, GUESS_WON, MIN_WORLDS, Declaring
 
@@ -210,18 +233,9 @@ def contract_limits(decisions: int = 40, seed: int = 20_000, budget: float = DEF
     solvers.kept = []
     worlds: list[int] = []
     with_hits = searched = fallbacks = 0
-    s = seed
-    while len(worlds) < decisions:
-        g = Game(Deal.shuffled(s))
-        rule = [RulePlayer(s + p) for p in range(3)]
-        s += 1
-        while g.result is None and g.phase == Phase.BIDDING:
-            p = g.to_act
-            assert p is not None
-            g.push(rule[p].choose(SeatView.of(g, p)))
-        if g.result is not None or g.phase != Phase.SKAT or g.declarer is None:
-            continue
-        g.push(TakeSkat(g.declarer))
+    for g, _ in rule_pickups(itertools.count(seed)):
+        if len(worlds) >= decisions:
+            break
         v = SeatView.of(g, g.declarer)
         before = solvers.past_budget
         last, player.last_worlds = player.last_worlds, -1

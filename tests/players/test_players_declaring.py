@@ -16,6 +16,7 @@ from engine.game import Game, Phase
 from engine.players import HARNESS_NAMES, PLAYER_NAMES, PlayerError, make_player
 from engine.players import evaluate as ev
 from engine.players.base import SeatView, sees_all
+from engine.players.bench import rule_pickups
 from engine.players.declaring import (
     MIN_WORLDS,
     MISFIT,
@@ -443,21 +444,6 @@ def test_quick_contract_search_prunes_a_play_far_behind() -> None:
     assert make_player("pimc+quick", budget=0.2, workers=1).declaring.quick  # type: ignore[attr-defined]
 
 
-def _rule_pickups(seeds: range):
-    """(view after the pick-up, the rule player there) of the rule players' bidding."""
-    for s in seeds:
-        g = Game(Deal.shuffled(s))
-        rule = [RulePlayer(s + p) for p in range(3)]
-        while g.result is None and g.phase == Phase.BIDDING:
-            p = g.to_act
-            assert p is not None
-            g.push(rule[p].choose(SeatView.of(g, p)))
-        if g.result is not None or g.phase != Phase.SKAT or g.declarer is None:
-            continue
-        g.push(TakeSkat(g.declarer))
-        yield g, rule[g.declarer]
-
-
 def test_pimcs_first_choice_after_a_pick_up_is_the_rule_players() -> None:
     # With no world solved in the time (budget 0) the search declares its first choice,
     # and that is the rule player's game (``RulePlayer.contract_game``), also where the
@@ -468,7 +454,7 @@ def test_pimcs_first_choice_after_a_pick_up_is_the_rule_players() -> None:
     # at a time and recounts after the first, which differs in about 2.6 %).
     d = Declaring(seed=1, budget=0.0)
     pickups = 0
-    for g, rule in _rule_pickups(range(20_000, 20_700)):
+    for g, rule in rule_pickups(range(20_000, 20_700)):
         v = SeatView.of(g, g.declarer)
         twelve = v.hand | v.skat
         contract, play = d.plan(twelve, v.bid, v.pos, v.bidding, v.skat_original)

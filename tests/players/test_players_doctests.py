@@ -13,7 +13,7 @@ MODULES = [
     "engine.players.pimc", "engine.players.strength", "engine.players.analysis",
     "engine.players.hints", "engine.players.declaring", "engine.players.oracle",
     "engine.players.clues", "engine.players.decisions", "engine.players.nullcheck",
-    "engine.players.ddshare", "engine.players.rollout",
+    "engine.players.ddshare", "engine.players.rollout", "engine.players.bench",
 ]
 
 

@@ -205,6 +205,10 @@ def test_a_stale_will_after_reconnecting_is_overwritten(mqtt_broker, tmp_path) -
     t1.disconnect()
     rec = Recorder(mqtt_broker, "watcher", "skat/c1/table/t1/status")
     got = rec.wait_for(lambda ms: [json.loads(m.payload)["state"] for m in ms if m.retain], 5)
-    assert got == ["idle"]
+    # One retained message per topic; amqtt 0.12 (the fallback broker) sometimes sends that
+    # one twice on a single SUBSCRIBE, so what counts is that every copy says "idle".
+    assert got and set(got) == {"idle"}
+    time.sleep(0.3)
+    assert {json.loads(m.payload)["state"] for m in rec.messages} == {"idle"}
     rec.close()
     link.close()

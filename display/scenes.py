@@ -992,9 +992,15 @@ class SceneBuilder:
                 f.text(x + w * 0.66, ly, w * 0.34, 34, _("Bid: {value}").format(value=r.bid),
                        size=20, align="right", colour=MUTED, role="result-bid")
             ly += ch + 6
-            f.text(x, ly, w, 68, breakdown_text(r, self.tr), size=22, align="left",
-                   role="result-breakdown", wrap=True)
-            ly += 74
+            # Two lines usually; a grand ouvert counted level by level, with Kontra and Re,
+            # takes three or four rather than shrinking below readable or running over.
+            for bh in (68.0, 100.0, 132.0):
+                el = f.text(x, ly, w, bh, breakdown_text(r, self.tr), size=22, align="left",
+                            role="result-breakdown", wrap=True)
+                if el.fits or bh == 132.0:
+                    break
+                f.elements.remove(el)
+            ly += bh + 6
             if r.ramsch_points:
                 f.text(x, ly, w, 32, "  ".join(
                     f"{self.name(s)} {p}" for s, p in enumerate(r.ramsch_points)

@@ -6,6 +6,7 @@ from __future__ import annotations
 from dataclasses import replace
 
 import pygame
+import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 from test_disp_layout import check_layout
@@ -121,3 +122,22 @@ def test_odd_views_lay_out(renderer: Renderer, view, big: bool) -> None:
                 if "refusal-detail" not in p]  # free text from the engine may be anything
     assert not problems, problems
     renderer.draw(pygame.Surface(size), view, elements)
+
+
+@pytest.mark.parametrize("lang", LANGUAGES)
+def test_the_longest_real_breakdown_fits(renderer: Renderer, lang: str) -> None:
+    """A grand ouvert with four matadors counts every level (with 4 ... ouvert 11), and
+    Kontra and Re on top: the longest value line a real game has. It once ran over the
+    card points below it in Dutch and Polish."""
+    levels = (("with", 4), ("game", 5), ("hand", 6), ("schneider", 7),
+              ("schneider_announced", 8), ("schwarz", 9), ("schwarz_announced", 10),
+              ("ouvert", 11), ("kontra", 2), ("re", 2))
+    for players in (("Anna", "Ben", "Carla"), ("Anna", "Ben", "Carla", "Dieter")):
+        base = sample_view("result", lang, "french", players=players)
+        assert base.result is not None
+        view = replace(base, result=replace(base.result, contract="GO", breakdown=levels,
+                                            base_value=24, multiplier=11))
+        for size in ((800, 480), (1024, 600), (1280, 720), (1920, 1080)):
+            elements = renderer.layout(view, size)
+            assert not check_layout(elements, size), (lang, players, size)
+            assert next(e for e in elements if e.role == "result-breakdown").fits

@@ -8,14 +8,18 @@ of the seed (``skat-table duel``'s deal seeds) and every position, one seat is p
 ``--new`` and, in a second game with the same seeds, by ``--old``; the two other seats are
 XSkat's (``skat-table duel --b xskat``). Each game is first played up to the first card;
 only when the two versions did something different before it are both games played out,
-and the seat's Seeger-Fabian points compared. With ``--worlds`` (fixed worlds) identical
-choices give identical games, so the games skipped differ by nothing; under ``--budget``
-the choices also differ by the time the machine gave each search. ``--min-null`` plays only
-seats whose ten cards have at least this null strength (``evaluate.null_strength``).
-Prints one line per game played out and a summary: games, those that differed, new minus
-old in all, and the null games each version declared (won); then new minus old per seat
-(a seat not played out counts 0) with a 95 % bootstrap interval over the seats, the seats
-the new version scored more and less on, and the differing seats split by the pair of
+and compared as the duel counts them: the seat's Seeger-Fabian points minus the mean of the
+two XSkat seats' (a lost game costs its declarer's seat the 40 each defender gets too, and
+a defender gains from the declarer's loss what the declarer loses). The seat's own points
+alone, the measure of this harness before, are printed beside it. With ``--worlds`` (fixed
+worlds) identical choices give identical games, so the games skipped differ by nothing;
+under ``--budget`` the choices also differ by the time the machine gave each search.
+``--min-null`` plays only seats whose ten cards have at least this null strength
+(``evaluate.null_strength``). Prints one line per game played out and a summary: games,
+those that differed, new minus old in all (the duel's measure, and the seat's own points),
+and the null games each version declared (won); then new minus old per seat in the duel's
+measure (a seat not played out counts 0) with a 95 % bootstrap interval over the seats, the
+seats the new version scored more and less on, and the differing seats split by the pair of
 contracts the seat played (``kind``: suit, grand, null, "-hand", or defend).
 """
 
@@ -42,15 +46,27 @@ def kind(contract: str | None, declarer: int | None, pos: int) -> str:
     return base + "-hand" if base != "null" and "H" in contract[1:] else base
 
 
+def duel_measure(sf: tuple[int, int, int], pos: int) -> float:
+    """The seat's Seeger-Fabian points minus the mean of the other two seats': what one
+    seating of ``skat-table duel`` counts for a player alone at ``pos``.
+
+    >>> duel_measure((-146, 40, 40), 0)  # its grand lost: -146 and the defenders' 40 each
+    -186.0
+    >>> duel_measure((-146, 40, 40), 1)  # defending against that grand
+    93.0
+    """
+    return sf[pos] - sum(sf[q] for q in range(3) if q != pos) / 2
+
+
 @dataclass
 class Tally:
     """New minus old per seat (0 for the seats not played out) and by contract pair."""
 
     seats: int = 0
-    diffs: list[int] = field(default_factory=list)
-    pairs: dict[tuple[str, str], list[int]] = field(default_factory=dict)
+    diffs: list[float] = field(default_factory=list)
+    pairs: dict[tuple[str, str], list[float]] = field(default_factory=dict)
 
-    def add(self, diff: int, new: str, old: str) -> None:
+    def add(self, diff: float, new: str, old: str) -> None:
         self.diffs.append(diff)
         cell = self.pairs.setdefault((new, old), [0, 0])
         cell[0] += 1
@@ -75,10 +91,10 @@ class Tally:
         up = [d for d in self.diffs if d > 0]
         down = [d for d in self.diffs if d < 0]
         out = [f"per seat {mean:+.2f} [{lo:+.2f}, {hi:+.2f}] (95 % bootstrap over "
-               f"{self.seats} seats); up {len(up)} ({sum(up):+d}), down {len(down)} "
-               f"({sum(down):+d}), equal {len(self.diffs) - len(up) - len(down)}"]
+               f"{self.seats} seats); up {len(up)} ({sum(up):+.0f}), down {len(down)} "
+               f"({sum(down):+.0f}), equal {len(self.diffs) - len(up) - len(down)}"]
         for (new, old), (n, v) in sorted(self.pairs.items(), key=lambda kv: kv[1][1]):
-            out.append(f"  new {new:10s} old {old:10s} {n:4d} seats {v:+6d}")
+            out.append(f"  new {new:10s} old {old:10s} {int(n):4d} seats {v:+6.0f}")
         return out
 
 
@@ -131,7 +147,7 @@ def main(argv: Sequence[str] | None = None) -> int:
             actions.append(a)
         return actions
 
-    total = 0.0
+    total = own_total = 0.0
     games = differ = done = 0
     tally = Tally()
     nulls = {"new": [0, 0], "old": [0, 0]}
@@ -156,9 +172,12 @@ def main(argv: Sequence[str] | None = None) -> int:
             finally:
                 for _, t, _, _ in runs:
                     t.close()
-            sf = [seeger_fabian(g.result)[pos] for g in ends]  # type: ignore[arg-type]
-            total += sf[0] - sf[1]
-            tally.add(sf[0] - sf[1], *(
+            sfs = [seeger_fabian(g.result) for g in ends]  # type: ignore[arg-type]
+            sf = [t[pos] for t in sfs]
+            rel = [duel_measure(t, pos) for t in sfs]
+            total += rel[0] - rel[1]
+            own_total += sf[0] - sf[1]
+            tally.add(rel[0] - rel[1], *(
                 kind(str(g.result.contract) if g.result.contract is not None  # type: ignore[union-attr]
                      else None, g.result.declarer, pos) for g in ends))  # type: ignore[union-attr]
             for key, g in zip(("new", "old"), ends, strict=True):
@@ -171,8 +190,10 @@ def main(argv: Sequence[str] | None = None) -> int:
                 f"{key} {g.result.contract} by {g.result.declarer} "  # type: ignore[union-attr]
                 f"{'won' if g.result.won else 'lost'} {v:+d}"  # type: ignore[union-attr]
                 for key, g, v in zip(("new", "old"), ends, sf, strict=True))
-                + f" | new-old {sf[0] - sf[1]:+d}", flush=True)
-    print(f"deals {done}, seats {games}, differing {differ}, new-old {total:+.0f} in all; "
+                + f" | new-old {rel[0] - rel[1]:+.1f} (seat alone {sf[0] - sf[1]:+d})",
+                flush=True)
+    print(f"deals {done}, seats {games}, differing {differ}, new-old {total:+.0f} in all "
+          f"(the seat's own points {own_total:+.0f}); "
           f"nulls declared (won): new {nulls['new'][0]} ({nulls['new'][1]}), "
           f"old {nulls['old'][0]} ({nulls['old'][1]})")
     tally.seats = games

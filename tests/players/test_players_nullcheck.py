@@ -236,7 +236,7 @@ def test_the_paired_harness_plays_where_the_versions_differ(
 
     # pimc against itself: the same choices, nothing played out
     assert main(["--new", "pimc", "--old", "pimc", "--deals", "1", "--worlds", "2"]) == 0
-    assert "deals 1, seats 3, differing 0, new-old +0" in capsys.readouterr().out
+    assert "deals 1, seats 3, differing 0, new-old +0 in all" in capsys.readouterr().out
 
 
 def test_the_paired_harness_reports_per_seat_and_by_contract_pair() -> None:

@@ -44,7 +44,9 @@
   pick-ups (docs/players.md, "PIMC's nulls after a suit or grand first choice").
   ``pimc+calib``: the contract search scores a candidate with the chance at the table of
   its double-dummy win share (``Declaring(calib=True)``, docs/players.md, "Calibrating the
-  contract search").
+  contract search"). ``pimc+bolder``, ``pimc+last18``, ``pimc+timid``: the rule player that
+  bids for PIMC below 0.5 s a decision with its ``bolder`` or ``last18`` option, or a
+  quarter trick more timid (docs/players.md, "PIMC's bidding at 0.2 s").
 
 The controller builds players from the config with :func:`make_player`:
 
@@ -70,9 +72,10 @@ HARNESS_NAMES = ("oracle", "pimc+nullcheck", "pimc+rulechoices", "pimc+ruledisca
                  "pimc+nodes1500k", "pimc+allsuits", "pimc+discard", "pimc+longace",
                  "pimc+race", "pimc+rollout")
 # ``pimc+A+B``: PIMC with these harness options (``pimc_options``)
-PIMC_OPTIONS = ("allsuits", "bold", "calib", "countdiscard", "discard", "infer", "longace",
-                "nodes1500k", "nullcheck", "nullgate", "nullgatebid", "quick", "race",
-                "rollout", "rulebid", "rulechoices", "rulediscard", "searchbid")
+PIMC_OPTIONS = ("allsuits", "bold", "bolder", "calib", "countdiscard", "discard", "infer",
+                "last18", "longace", "nodes1500k", "nullcheck", "nullgate", "nullgatebid",
+                "quick", "race", "rollout", "rulebid", "rulechoices", "rulediscard",
+                "searchbid", "timid")
 
 
 def pimc_options(name: str) -> frozenset[str] | None:
@@ -175,7 +178,9 @@ def make_player(
                 rulebid=True if "rulebid" in options else False if "searchbid" in options
                 else None,
                 quick="quick" in options, nullgate="nullgate" in options,
-                calib="calib" in options, nullgatebid="nullgatebid" in options)
+                calib="calib" in options, nullgatebid="nullgatebid" in options,
+                bid_style=Style(bolder="bolder" in options, last18="last18" in options),
+                boldness=-0.25 if "timid" in options else 0.0)
         p.name = key
         return p
     options = ", ".join(Style.option_names())

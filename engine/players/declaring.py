@@ -708,6 +708,10 @@ class Declaring:
     ``calib``: the contract search after a pick-up scores a candidate with the chance at the
     table of its double-dummy win share (:func:`calibrated_points`, measured against XSkat),
     not with its mean over the worlds (harness ``pimc+calib``).
+    ``bid_style``, ``boldness``: the style and extra boldness of the rule player that bids
+    below ``SEARCH_BID_FROM`` and decides hand or skat (harness ``pimc+bolder``: its
+    ``bolder`` option, a quarter trick more; ``pimc+last18``: its ``last18``;
+    ``pimc+timid``: a quarter trick less).
     """
 
     def __init__(self, seed: int = 0, budget: float = 1.0, worlds: int | None = None,
@@ -716,7 +720,8 @@ class Declaring:
                  onesuit: bool = True, xdiscard: bool = True, bold: bool = False,
                  rulebid: bool | None = None, quick: bool = False,
                  nullgate: bool = False, calib: bool = False,
-                 nullgatebid: bool = False) -> None:
+                 nullgatebid: bool = False, bid_style: ev.Style | None = None,
+                 boldness: float = 0.0) -> None:
         self.seed = seed
         self.budget = budget
         self.worlds = worlds
@@ -737,7 +742,7 @@ class Declaring:
         self.onesuit = onesuit and truth is None
         self.solvers = Solvers(max_nodes)
         self.solvers.null_check = self.honest
-        self.fallback = RulePlayer(seed)
+        self.fallback = RulePlayer(seed, boldness=boldness, style=bid_style)
         # the first choice after a pick-up: the rule player's (``honest``: null by the
         # chance of its unsafe suits)
         self.chooser = RulePlayer(seed, style=ev.Style(nullchance=self.honest))

@@ -530,3 +530,17 @@ def test_nullgatebid_leaves_unsafe_nulls_out_of_the_bidding_searchs_pick_ups() -
     assert unsafe_switches(Declaring(seed=1, worlds=12)) > 0
     assert unsafe_switches(Declaring(seed=1, worlds=12, nullgatebid=True)) == 0
     assert make_player("pimc+nullgatebid", worlds=8).declaring.nullgatebid  # type: ignore[attr-defined]
+
+
+def test_the_bidding_rule_players_boldness_is_a_harness_option() -> None:
+    """``pimc+bolder`` and ``pimc+timid`` (harness): the rule player that bids for PIMC
+    below ``SEARCH_BID_FROM`` a quarter trick bolder or more timid; ``pimc`` is between."""
+    v = SeatView.of(Game(Deal.shuffled(140)), 1)
+    limits = {}
+    for name in ("pimc", "pimc+bolder", "pimc+timid", "pimc+last18"):
+        p = make_player(name, seed=1, budget=0.2, workers=1)
+        p.declaring.bid(v)  # type: ignore[attr-defined]
+        limits[name] = p.declaring.last_bid_limit  # type: ignore[attr-defined]
+    assert limits == {"pimc": 22, "pimc+bolder": 24, "pimc+timid": 0, "pimc+last18": 22}
+    assert make_player("pimc+last18", budget=0.2,
+                       workers=1).declaring.fallback.style.last18  # type: ignore[attr-defined]

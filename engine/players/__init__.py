@@ -46,7 +46,9 @@
   its double-dummy win share (``Declaring(calib=True)``, docs/players.md, "Calibrating the
   contract search"). ``pimc+bolder``, ``pimc+last18``, ``pimc+timid``: the rule player that
   bids for PIMC below 0.5 s a decision with its ``bolder`` or ``last18`` option, or a
-  quarter trick more timid (docs/players.md, "PIMC's bidding at 0.2 s").
+  quarter trick more timid; ``pimc+nullstop``: no null with an unsafe suit as the first
+  choice after a pick-up the ten cards bid on a suit or grand count (docs/players.md,
+  "PIMC's bidding at 0.2 s").
 
 The controller builds players from the config with :func:`make_player`:
 
@@ -74,8 +76,8 @@ HARNESS_NAMES = ("oracle", "pimc+nullcheck", "pimc+rulechoices", "pimc+ruledisca
 # ``pimc+A+B``: PIMC with these harness options (``pimc_options``)
 PIMC_OPTIONS = ("allsuits", "bold", "bolder", "calib", "countdiscard", "discard", "infer",
                 "last18", "longace", "nodes1500k", "nullcheck", "nullgate", "nullgatebid",
-                "quick", "race", "rollout", "rulebid", "rulechoices", "rulediscard",
-                "searchbid", "timid")
+                "nullstop", "quick", "race", "rollout", "rulebid", "rulechoices",
+                "rulediscard", "searchbid", "timid")
 
 
 def pimc_options(name: str) -> frozenset[str] | None:
@@ -180,7 +182,8 @@ def make_player(
                 quick="quick" in options, nullgate="nullgate" in options,
                 calib="calib" in options, nullgatebid="nullgatebid" in options,
                 bid_style=Style(bolder="bolder" in options, last18="last18" in options),
-                boldness=-0.25 if "timid" in options else 0.0)
+                boldness=-0.25 if "timid" in options else 0.0,
+                nullstop="nullstop" in options)
         p.name = key
         return p
     options = ", ".join(Style.option_names())

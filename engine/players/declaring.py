@@ -711,7 +711,9 @@ class Declaring:
     ``bid_style``, ``boldness``: the style and extra boldness of the rule player that bids
     below ``SEARCH_BID_FROM`` and decides hand or skat (harness ``pimc+bolder``: its
     ``bolder`` option, a quarter trick more; ``pimc+last18``: its ``last18``;
-    ``pimc+timid``: a quarter trick less).
+    ``pimc+timid``: a quarter trick less). ``nullstop``: the first choice after a pick-up
+    is no null with an unsafe suit when the ten cards held the bid on a suit or grand count
+    (the rule player's ``nullstop``; harness ``pimc+nullstop``).
     """
 
     def __init__(self, seed: int = 0, budget: float = 1.0, worlds: int | None = None,
@@ -721,7 +723,7 @@ class Declaring:
                  rulebid: bool | None = None, quick: bool = False,
                  nullgate: bool = False, calib: bool = False,
                  nullgatebid: bool = False, bid_style: ev.Style | None = None,
-                 boldness: float = 0.0) -> None:
+                 boldness: float = 0.0, nullstop: bool = False) -> None:
         self.seed = seed
         self.budget = budget
         self.worlds = worlds
@@ -745,7 +747,11 @@ class Declaring:
         self.fallback = RulePlayer(seed, boldness=boldness, style=bid_style)
         # the first choice after a pick-up: the rule player's (``honest``: null by the
         # chance of its unsafe suits)
-        self.chooser = RulePlayer(seed, style=ev.Style(nullchance=self.honest))
+        # (its ``nullstop`` asks whether the bid was held on the suit count: at the bidding
+        # rule player's boldness)
+        self.chooser = RulePlayer(seed, boldness=boldness, style=ev.Style(
+            nullchance=self.honest, nullstop=nullstop,
+            bolder=bid_style is not None and bid_style.bolder))
         self._bid_eval: BidEval | None = None
         self._plan: tuple[int, Play] | None = None  # (twelve cards, play) after a pick-up
         self.last_worlds = 0

@@ -544,3 +544,20 @@ def test_the_bidding_rule_players_boldness_is_a_harness_option() -> None:
     assert limits == {"pimc": 22, "pimc+bolder": 24, "pimc+timid": 0, "pimc+last18": 22}
     assert make_player("pimc+last18", budget=0.2,
                        workers=1).declaring.fallback.style.last18  # type: ignore[attr-defined]
+
+
+def test_nullstop_keeps_a_bolder_suit_bid_from_turning_into_a_null() -> None:
+    """``pimc+bolder`` holds C7 C8 CJ CQ S7 SK H8 DT DK DA to 24 (``pimc`` passes it); at 20
+    with the skat HT D7 the rule player's first choice is a null with unsafe suits (lost
+    against XSkat at seed 930, docs/players.md). ``pimc+bolder+nullstop`` asks whether the
+    ten cards held the bid on their suit count at the bidding boldness: a suit game."""
+    deal = Deal.shuffled(930002825)
+    hand, skat = deal.hands[0], deal.skat
+    bolder = make_player("pimc+bolder", seed=1, budget=0.2, workers=1).declaring  # type: ignore[attr-defined]
+    stop = make_player("pimc+bolder+nullstop", seed=1, budget=0.2,
+                       workers=1).declaring  # type: ignore[attr-defined]
+    assert bolder.fallback.bid_limit(hand, True) == 24
+    assert make_player("pimc", seed=1, budget=0.2,
+                       workers=1).declaring.fallback.bid_limit(hand, True) == 0  # type: ignore[attr-defined]
+    assert bolder.chooser.contract_game(hand | skat, skat, 20, True) == GameType.NULL
+    assert stop.chooser.contract_game(hand | skat, skat, 20, True) == GameType.CLUBS

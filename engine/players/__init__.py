@@ -46,7 +46,8 @@
   its double-dummy win share (``Declaring(calib=True)``, docs/players.md, "Calibrating the
   contract search"). ``pimc+bolder``, ``pimc+last18``, ``pimc+timid``: the rule player that
   bids for PIMC below 0.5 s a decision with its ``bolder`` or ``last18`` option, or a
-  quarter trick more timid; ``pimc+nullstop``: no null with an unsafe suit as the first
+  quarter trick more timid; ``pimc+boldest``: ``bolder`` and a quarter trick more;
+  ``pimc+nullstop``: no null with an unsafe suit as the first
   choice after a pick-up the ten cards bid on a suit or grand count (docs/players.md,
   "PIMC's bidding at 0.2 s").
 
@@ -74,10 +75,10 @@ HARNESS_NAMES = ("oracle", "pimc+nullcheck", "pimc+rulechoices", "pimc+ruledisca
                  "pimc+nodes1500k", "pimc+allsuits", "pimc+discard", "pimc+longace",
                  "pimc+race", "pimc+rollout")
 # ``pimc+A+B``: PIMC with these harness options (``pimc_options``)
-PIMC_OPTIONS = ("allsuits", "bold", "bolder", "calib", "countdiscard", "discard", "infer",
-                "last18", "longace", "nodes1500k", "nullcheck", "nullgate", "nullgatebid",
-                "nullstop", "quick", "race", "rollout", "rulebid", "rulechoices",
-                "rulediscard", "searchbid", "timid")
+PIMC_OPTIONS = ("allsuits", "bold", "bolder", "boldest", "calib", "countdiscard", "discard",
+                "infer", "last18", "longace", "nodes1500k", "nullcheck", "nullgate",
+                "nullgatebid", "nullstop", "quick", "race", "rollout", "rulebid",
+                "rulechoices", "rulediscard", "searchbid", "timid")
 
 
 def pimc_options(name: str) -> frozenset[str] | None:
@@ -181,8 +182,10 @@ def make_player(
                 else None,
                 quick="quick" in options, nullgate="nullgate" in options,
                 calib="calib" in options, nullgatebid="nullgatebid" in options,
-                bid_style=Style(bolder="bolder" in options, last18="last18" in options),
-                boldness=-0.25 if "timid" in options else 0.0,
+                bid_style=Style(bolder=bool({"bolder", "boldest"} & options),
+                                last18="last18" in options),
+                boldness=-0.25 if "timid" in options else 0.25 if "boldest" in options
+                else 0.0,
                 nullstop="nullstop" in options)
         p.name = key
         return p

@@ -537,11 +537,14 @@ def test_the_bidding_rule_players_boldness_is_a_harness_option() -> None:
     below ``SEARCH_BID_FROM`` a quarter trick bolder or more timid; ``pimc`` is between."""
     v = SeatView.of(Game(Deal.shuffled(140)), 1)
     limits = {}
-    for name in ("pimc", "pimc+bolder", "pimc+timid", "pimc+last18"):
+    for name in ("pimc", "pimc+bolder", "pimc+boldest", "pimc+timid", "pimc+last18"):
         p = make_player(name, seed=1, budget=0.2, workers=1)
         p.declaring.bid(v)  # type: ignore[attr-defined]
         limits[name] = p.declaring.last_bid_limit  # type: ignore[attr-defined]
-    assert limits == {"pimc": 22, "pimc+bolder": 24, "pimc+timid": 0, "pimc+last18": 22}
+    assert limits == {"pimc": 22, "pimc+bolder": 24, "pimc+boldest": 24, "pimc+timid": 0,
+                      "pimc+last18": 22}
+    assert make_player("pimc+boldest", budget=0.2,
+                       workers=1).declaring.fallback._bonus() == 1.0  # type: ignore[attr-defined]
     assert make_player("pimc+last18", budget=0.2,
                        workers=1).declaring.fallback.style.last18  # type: ignore[attr-defined]
 

@@ -47,6 +47,7 @@
   contract search"). ``pimc+bolder``, ``pimc+last18``, ``pimc+timid``: the rule player that
   bids for PIMC below 0.5 s a decision with its ``bolder`` or ``last18`` option, or a
   quarter trick more timid; ``pimc+boldest``: ``bolder`` and a quarter trick more;
+  ``pimc+boldsuit``: with ``bolder`` or ``boldest``, the null count stays ``pimc``'s;
   ``pimc+nullstop``: no null with an unsafe suit as the first
   choice after a pick-up the ten cards bid on a suit or grand count (docs/players.md,
   "PIMC's bidding at 0.2 s").
@@ -75,9 +76,9 @@ HARNESS_NAMES = ("oracle", "pimc+nullcheck", "pimc+rulechoices", "pimc+ruledisca
                  "pimc+nodes1500k", "pimc+allsuits", "pimc+discard", "pimc+longace",
                  "pimc+race", "pimc+rollout")
 # ``pimc+A+B``: PIMC with these harness options (``pimc_options``)
-PIMC_OPTIONS = ("allsuits", "bold", "bolder", "boldest", "calib", "countdiscard", "discard",
-                "infer", "last18", "longace", "nodes1500k", "nullcheck", "nullgate",
-                "nullgatebid", "nullstop", "quick", "race", "rollout", "rulebid",
+PIMC_OPTIONS = ("allsuits", "bold", "bolder", "boldest", "boldsuit", "calib", "countdiscard",
+                "discard", "infer", "last18", "longace", "nodes1500k", "nullcheck",
+                "nullgate", "nullgatebid", "nullstop", "quick", "race", "rollout", "rulebid",
                 "rulechoices", "rulediscard", "searchbid", "timid")
 
 
@@ -186,7 +187,10 @@ def make_player(
                                 last18="last18" in options),
                 boldness=-0.25 if "timid" in options else 0.25 if "boldest" in options
                 else 0.0,
-                nullstop="nullstop" in options)
+                nullstop="nullstop" in options,
+                null_boldness=-(0.25 * bool({"bolder", "boldest"} & options)
+                                + 0.25 * ("boldest" in options)) if "boldsuit" in options
+                else 0.0)
         p.name = key
         return p
     options = ", ".join(Style.option_names())

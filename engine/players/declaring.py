@@ -713,7 +713,9 @@ class Declaring:
     ``bolder`` option, a quarter trick more; ``pimc+last18``: its ``last18``;
     ``pimc+timid``: a quarter trick less). ``nullstop``: the first choice after a pick-up
     is no null with an unsafe suit when the ten cards held the bid on a suit or grand count
-    (the rule player's ``nullstop``; harness ``pimc+nullstop``).
+    (the rule player's ``nullstop``; harness ``pimc+nullstop``). ``null_boldness``: added
+    to the bidding rule player's null count alone (harness ``pimc+boldsuit``: the null
+    count of ``pimc`` whatever ``bolder`` or ``boldest`` add).
     """
 
     def __init__(self, seed: int = 0, budget: float = 1.0, worlds: int | None = None,
@@ -723,7 +725,8 @@ class Declaring:
                  rulebid: bool | None = None, quick: bool = False,
                  nullgate: bool = False, calib: bool = False,
                  nullgatebid: bool = False, bid_style: ev.Style | None = None,
-                 boldness: float = 0.0, nullstop: bool = False) -> None:
+                 boldness: float = 0.0, nullstop: bool = False,
+                 null_boldness: float = 0.0) -> None:
         self.seed = seed
         self.budget = budget
         self.worlds = worlds
@@ -744,7 +747,8 @@ class Declaring:
         self.onesuit = onesuit and truth is None
         self.solvers = Solvers(max_nodes)
         self.solvers.null_check = self.honest
-        self.fallback = RulePlayer(seed, boldness=boldness, style=bid_style)
+        self.fallback = RulePlayer(seed, boldness=boldness, style=bid_style,
+                                   null_boldness=null_boldness)
         # the first choice after a pick-up: the rule player's (``honest``: null by the
         # chance of its unsafe suits)
         # (its ``nullstop`` asks whether the bid was held on the suit count: at the bidding

@@ -873,9 +873,11 @@ def held_level(hand: int, game: int) -> int:
 
 
 def styled_bid_limit(hand: int, style: Style, forehand: bool = False,
-                     bonus: float = 0.0, null: bool = True, cap_without: bool = False) -> int:
+                     bonus: float = 0.0, null: bool = True, cap_without: bool = False,
+                     null_bonus: float | None = None) -> int:
     """The bid limit under ``style`` (``bid_limit`` itself when every option is off);
     ``null=False`` leaves null out (a searching player decides null itself);
+    ``null_bonus``: the null count's own bonus (default ``bonus``);
     ``cap_without`` (the rule player's ``xbid``) bids a suit game without the club jack
     only to twice its base value, as if "without 1", whatever jacks are missing.
 
@@ -888,7 +890,7 @@ def styled_bid_limit(hand: int, style: Style, forehand: bool = False,
     (40, 20)
     """
     if not (style.grand or style.null or style.bidding or style.nullsafe
-            or cap_without) and null:
+            or cap_without) and null and null_bonus in (None, bonus):
         return bid_limit(hand, bonus)
     best = 0
     for g in range(5):
@@ -912,6 +914,7 @@ def styled_bid_limit(hand: int, style: Style, forehand: bool = False,
     elif style.null:
         if null_biddable(hand, forehand):
             best = max(best, NULL_VALUES[(False, False)])
-    elif null_strength(hand) + SKAT_WORTH + bonus >= 8.5:
+    elif null_strength(hand) + SKAT_WORTH + (bonus if null_bonus is None else null_bonus) \
+            >= 8.5:
         best = max(best, NULL_VALUES[(False, False)])
     return best

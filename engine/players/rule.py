@@ -76,9 +76,12 @@ class RulePlayer:
     name = "rule"
 
     def __init__(self, seed: int = 0, boldness: float = 0.0, style: ev.Style | None = None,
-                 name: str = "rule") -> None:
+                 name: str = "rule", null_boldness: float = 0.0) -> None:
         self.rng = random.Random(seed)
         self.boldness = boldness
+        # added to the null count's bonus alone (PIMC's harness ``bolder`` and ``boldest``
+        # leave the null count as it was)
+        self.null_boldness = null_boldness
         self.style = style if style is not None else ev.Style()
         self.name = name
         # the limit of the last bidding decision (the duel's statistics report it)
@@ -143,7 +146,8 @@ class RulePlayer:
         """
         bonus = self._bonus()
         cap = self.style.xbid
-        limit = ev.styled_bid_limit(hand, self.style, forehand, bonus, cap_without=cap)
+        limit = ev.styled_bid_limit(hand, self.style, forehand, bonus, cap_without=cap,
+                                    null_bonus=bonus + self.null_boldness)
         if self.style.risk and limit > 18:
             limit = ev.styled_bid_limit(hand, self.style, forehand, bonus - RISK,
                                         cap_without=cap) or 18

@@ -564,3 +564,14 @@ def test_nullstop_keeps_a_bolder_suit_bid_from_turning_into_a_null() -> None:
                        workers=1).declaring.fallback.bid_limit(hand, True) == 0  # type: ignore[attr-defined]
     assert bolder.chooser.contract_game(hand | skat, skat, 20, True) == GameType.NULL
     assert stop.chooser.contract_game(hand | skat, skat, 20, True) == GameType.CLUBS
+
+
+def test_boldsuit_leaves_the_null_count_as_it_was() -> None:
+    """``pimc+boldest`` bids C7 C8 CJ S7 S9 ST H9 HQ D7 DK (deal 6, rearhand) to 23 on its
+    null count; ``pimc`` and ``pimc+boldest+boldsuit`` (bolder in suit and grand only)
+    pass it."""
+    hand = Deal.shuffled(6).hands[2]
+    limits = [make_player(name, seed=1, budget=0.2, workers=1).declaring  # type: ignore[attr-defined]
+              .fallback.bid_limit(hand, False)
+              for name in ("pimc", "pimc+boldest", "pimc+boldest+boldsuit")]
+    assert limits == [0, 23, 0]

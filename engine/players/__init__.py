@@ -44,9 +44,11 @@
   pick-ups (docs/players.md, "PIMC's nulls after a suit or grand first choice").
   ``pimc+calib``: the contract search scores a candidate with the chance at the table of
   its double-dummy win share (``Declaring(calib=True)``, docs/players.md, "Calibrating the
-  contract search"). ``pimc+bolder``, ``pimc+last18``, ``pimc+timid``: the rule player that
-  bids for PIMC below 0.5 s a decision with its ``bolder`` or ``last18`` option, or a
-  quarter trick more timid; ``pimc+boldest``: ``bolder`` and a quarter trick more;
+  contract search"). ``pimc+plainbid``: the rule player that bids for PIMC below 0.5 s a
+  decision without its ``bolder`` option (``pimc`` before it was on there);
+  ``pimc+bolder``, ``pimc+last18``, ``pimc+timid``: that rule player with ``bolder`` (at
+  1 s too) or ``last18``, or a quarter trick more timid than ``plainbid``;
+  ``pimc+boldest``: ``bolder`` and a quarter trick more;
   ``pimc+boldsuit``: with ``bolder`` or ``boldest``, the null count stays ``pimc``'s;
   ``pimc+nullstop``: no null with an unsafe suit as the first
   choice after a pick-up the ten cards bid on a suit or grand count (docs/players.md,
@@ -78,8 +80,8 @@ HARNESS_NAMES = ("oracle", "pimc+nullcheck", "pimc+rulechoices", "pimc+ruledisca
 # ``pimc+A+B``: PIMC with these harness options (``pimc_options``)
 PIMC_OPTIONS = ("allsuits", "bold", "bolder", "boldest", "boldsuit", "calib", "countdiscard",
                 "discard", "infer", "last18", "longace", "nodes1500k", "nullcheck",
-                "nullgate", "nullgatebid", "nullstop", "quick", "race", "rollout", "rulebid",
-                "rulechoices", "rulediscard", "searchbid", "timid")
+                "nullgate", "nullgatebid", "nullstop", "plainbid", "quick", "race", "rollout",
+                "rulebid", "rulechoices", "rulediscard", "searchbid", "timid")
 
 
 def pimc_options(name: str) -> frozenset[str] | None:
@@ -184,7 +186,8 @@ def make_player(
                 quick="quick" in options, nullgate="nullgate" in options,
                 calib="calib" in options, nullgatebid="nullgatebid" in options,
                 bid_style=Style(bolder=bool({"bolder", "boldest"} & options),
-                                last18="last18" in options),
+                                last18="last18" in options)
+                if options & {"bolder", "boldest", "last18", "plainbid", "timid"} else None,
                 boldness=-0.25 if "timid" in options else 0.25 if "boldest" in options
                 else 0.0,
                 nullstop="nullstop" in options,

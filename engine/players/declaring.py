@@ -709,9 +709,11 @@ class Declaring:
     table of its double-dummy win share (:func:`calibrated_points`, measured against XSkat),
     not with its mean over the worlds (harness ``pimc+calib``).
     ``bid_style``, ``boldness``: the style and extra boldness of the rule player that bids
-    below ``SEARCH_BID_FROM`` and decides hand or skat (harness ``pimc+bolder``: its
-    ``bolder`` option, a quarter trick more; ``pimc+last18``: its ``last18``;
-    ``pimc+timid``: a quarter trick less). ``nullstop``: the first choice after a pick-up
+    below ``SEARCH_BID_FROM`` and decides hand or skat; None: the rule player's default
+    style, with its ``bolder`` option (a quarter trick more) when it bids (``rulebid``);
+    harness ``pimc+plainbid``: without ``bolder``; ``pimc+boldest``: a quarter trick more
+    than ``bolder``; ``pimc+last18``: its ``last18``; ``pimc+timid``: a quarter trick less
+    than ``plainbid``. ``nullstop``: the first choice after a pick-up
     is no null with an unsafe suit when the ten cards held the bid on a suit or grand count
     (the rule player's ``nullstop``; harness ``pimc+nullstop``). ``null_boldness``: added
     to the bidding rule player's null count alone (harness ``pimc+boldsuit``: the null
@@ -747,6 +749,11 @@ class Declaring:
         self.onesuit = onesuit and truth is None
         self.solvers = Solvers(max_nodes)
         self.solvers.null_check = self.honest
+        if bid_style is None:
+            # PIMC wins the suit games a quarter trick short for the rule player often
+            # enough: at 0.2 s against XSkat +1.11 a seat over six seeds (docs/players.md,
+            # "PIMC's bidding at 0.2 s")
+            bid_style = ev.Style(bolder=self.rulebid)
         self.fallback = RulePlayer(seed, boldness=boldness, style=bid_style,
                                    null_boldness=null_boldness)
         # the first choice after a pick-up: the rule player's (``honest``: null by the

@@ -108,8 +108,10 @@ QUICK_NODES = 100_000
 PRUNE_AFTER = 3
 PRUNE_GAP = 60.0
 # Below this budget (seconds, timed) the rule player bids, not the search: at 0.2 s the
-# search's worlds are too few (docs/players.md, "PIMC's choices before play at 0.2 s").
-SEARCH_BID_FROM = 0.5
+# search's worlds are too few (docs/players.md, "PIMC's choices before play at 0.2 s"), and
+# at 1 s the rule player's bidding was ahead too (+2.73 a seat over three seeds, "PIMC's
+# bidding at 0.2 s"), so every timed budget up to 10 s bids by the rule player.
+SEARCH_BID_FROM = 10.0
 # Worlds kept per deal for the bidding (enough for a decision at any budget).
 MAX_BID_WORLDS = 240
 # The rule player's ``twojacks`` lesson (a two-jack grand without three aces and a ten, or
@@ -691,9 +693,10 @@ class Declaring:
     ``bold``: the evaluation's suit and grand bid limit with the rule player's ``bold``
     bonus (:func:`suit_limit`; harness ``pimc+bold``). ``rulebid``: the rule player bids
     (its limit, null by its count; the search does not raise it); None: when the search is
-    timed at a budget below ``SEARCH_BID_FROM`` (at 0.2 s against XSkat the rule player's
-    bidding gained on three seeds, docs/players.md; at 1 s not measured); harness
-    ``pimc+rulebid`` (always) and ``pimc+searchbid`` (never).
+    timed at a budget below ``SEARCH_BID_FROM`` (10 s: against XSkat the rule player's
+    bidding gained at 0.2 s on three seeds and at 1 s on three, docs/players.md); harness
+    ``pimc+rulebid`` (always) and ``pimc+searchbid`` (never: the search bids at every
+    budget, as ``pimc`` did at 1 s before).
     ``quick``: the contract search after a pick-up, when timed, solves only the goal
     (schneider by the evaluation's guess) with ``QUICK_NODES`` a question and stops solving
     a play ``PRUNE_GAP`` behind after ``PRUNE_AFTER`` worlds (harness ``pimc+quick``).

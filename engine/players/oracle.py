@@ -54,7 +54,7 @@ class OraclePlayer:
     def __init__(self, seed: int = 0) -> None:
         self.seed = seed
         self.rule = RulePlayer(seed)
-        self.declaring = Declaring(seed)
+        self.declaring = Declaring(seed, rulebid=False)  # it bids by solving the real deal
         self.declaring.solvers = ExactSolvers()
 
     @property

@@ -416,9 +416,11 @@ def test_at_a_short_budget_pimc_bids_as_the_rule_player() -> None:
     short = Declaring(seed=1, budget=0.2)
     assert short.rulebid and short.bid(v) == Bid(1, 18) == RulePlayer(1).choose(v)
     assert short.last_bid_limit == 18
-    assert not Declaring(seed=1, budget=1.0).rulebid
+    assert Declaring(seed=1, budget=1.0).rulebid and not Declaring(seed=1, budget=20.0).rulebid
     assert make_player("pimc", budget=0.2, workers=1).declaring.rulebid  # type: ignore[attr-defined]
-    assert not make_player("pimc", budget=1.0, workers=1).declaring.rulebid  # type: ignore[attr-defined]
+    assert make_player("pimc", budget=1.0, workers=1).declaring.rulebid  # type: ignore[attr-defined]
+    assert not make_player("pimc+searchbid", budget=1.0,
+                           workers=1).declaring.rulebid  # type: ignore[attr-defined]
     assert not make_player("pimc+searchbid", budget=0.2,
                            workers=1).declaring.rulebid  # type: ignore[attr-defined]
     assert make_player("pimc+rulebid", budget=1.0, workers=1).declaring.rulebid  # type: ignore[attr-defined]
@@ -537,7 +539,7 @@ def test_the_bidding_rule_players_boldness_at_a_short_budget() -> None:
     option (a quarter trick more: +1.11 a seat against XSkat over six seeds,
     docs/players.md); ``pimc+plainbid`` (harness) bids without it, as ``pimc`` did before,
     ``pimc+timid`` a quarter trick below that, ``pimc+boldest`` a quarter above ``bolder``.
-    At 1 s the search bids and the rule player's style is the default."""
+    With ``pimc+searchbid`` the search bids and the rule player's style is the default."""
     v = SeatView.of(Game(Deal.shuffled(140)), 1)
     limits = {}
     for name in ("pimc", "pimc+plainbid", "pimc+bolder", "pimc+boldest", "pimc+timid",
@@ -548,7 +550,9 @@ def test_the_bidding_rule_players_boldness_at_a_short_budget() -> None:
     assert limits == {"pimc": 24, "pimc+plainbid": 22, "pimc+bolder": 24, "pimc+boldest": 24,
                       "pimc+timid": 0, "pimc+last18": 22}
     assert make_player("pimc", budget=0.2, workers=1).declaring.fallback._bonus() == 0.75  # type: ignore[attr-defined]
-    assert make_player("pimc", budget=1.0, workers=1).declaring.fallback._bonus() == 0.5  # type: ignore[attr-defined]
+    assert make_player("pimc", budget=1.0, workers=1).declaring.fallback._bonus() == 0.75  # type: ignore[attr-defined]
+    assert make_player("pimc+searchbid", budget=1.0,
+                       workers=1).declaring.fallback._bonus() == 0.5  # type: ignore[attr-defined]
     assert make_player("pimc+boldest", budget=0.2,
                        workers=1).declaring.fallback._bonus() == 1.0  # type: ignore[attr-defined]
     assert make_player("pimc+last18", budget=0.2,

@@ -35,19 +35,20 @@
   ``pimc`` before the search kept one); ``pimc+countdiscard``: the count's discard
   (``Declaring(xdiscard=False)``, ``pimc`` before it took the rule player's own);
   ``pimc+bold``: the suit and grand bid limit with the rule player's ``bold`` bonus;
-  ``pimc+rulebid``: the rule player bids (``pimc`` below 0.5 s a decision;
-  ``pimc+searchbid``: the search bids at every budget); ``pimc+quick``: a cheaper timed
-  contract search after the pick-up (goal only, smaller node budget, plays far behind
-  pruned) (docs/players.md, "PIMC's choices before play at 0.2 s"); ``pimc+nullgate``: the
+  ``pimc+rulebid``: the rule player bids (``pimc`` when timed below 10 s a decision;
+  ``pimc+searchbid``: the search bids at every budget, as ``pimc`` did at 1 s before);
+  ``pimc+quick``: a cheaper timed contract search after the pick-up (goal only, smaller
+  node budget, plays far behind pruned) (docs/players.md, "PIMC's choices before play at
+  0.2 s"); ``pimc+nullgate``: the
   contract search after a pick-up switches from the rule player's suit game or grand only
   to a null with every suit safe, ``pimc+nullgatebid`` the same in the bidding search's
   pick-ups (docs/players.md, "PIMC's nulls after a suit or grand first choice").
   ``pimc+calib``: the contract search scores a candidate with the chance at the table of
   its double-dummy win share (``Declaring(calib=True)``, docs/players.md, "Calibrating the
-  contract search"). ``pimc+plainbid``: the rule player that bids for PIMC below 0.5 s a
-  decision without its ``bolder`` option (``pimc`` before it was on there);
-  ``pimc+bolder``, ``pimc+last18``, ``pimc+timid``: that rule player with ``bolder`` (at
-  1 s too) or ``last18``, or a quarter trick more timid than ``plainbid``;
+  contract search"). ``pimc+plainbid``: the rule player that bids for a timed PIMC
+  without its ``bolder`` option (``pimc`` before it was on there);
+  ``pimc+bolder``, ``pimc+last18``, ``pimc+timid``: that rule player with ``bolder`` (whatever
+  the budget) or ``last18``, or a quarter trick more timid than ``plainbid``;
   ``pimc+boldest``: ``bolder`` and a quarter trick more;
   ``pimc+boldsuit``: with ``bolder`` or ``boldest``, the null count stays ``pimc``'s;
   ``pimc+nullstop``: no null with an unsafe suit as the first

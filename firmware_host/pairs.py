@@ -46,18 +46,6 @@ def kind(contract: str | None, declarer: int | None, pos: int) -> str:
     return base + "-hand" if base != "null" and "H" in contract[1:] else base
 
 
-def duel_measure(sf: tuple[int, int, int], pos: int) -> float:
-    """The seat's Seeger-Fabian points minus the mean of the other two seats': what one
-    seating of ``skat-table duel`` counts for a player alone at ``pos``.
-
-    >>> duel_measure((-146, 40, 40), 0)  # its grand lost: -146 and the defenders' 40 each
-    -186.0
-    >>> duel_measure((-146, 40, 40), 1)  # defending against that grand
-    93.0
-    """
-    return sf[pos] - sum(sf[q] for q in range(3) if q != pos) / 2
-
-
 @dataclass
 class Tally:
     """New minus old per seat (0 for the seats not played out) and by contract pair."""
@@ -118,7 +106,12 @@ def main(argv: Sequence[str] | None = None) -> int:
     from engine.players import evaluate as ev
     from engine.players import make_player
     from engine.players.base import SeatView
-    from engine.players.strength import DuelSettings, deal_seeds, seeger_fabian
+    from engine.players.strength import (
+        DuelSettings,
+        deal_seeds,
+        seating_difference,
+        seeger_fabian,
+    )
     from firmware_host.anchor.xskat import XSkatPlayers, XSkatSourceError, build, find_source
 
     try:
@@ -174,7 +167,8 @@ def main(argv: Sequence[str] | None = None) -> int:
                     t.close()
             sfs = [seeger_fabian(g.result) for g in ends]  # type: ignore[arg-type]
             sf = [t[pos] for t in sfs]
-            rel = [duel_measure(t, pos) for t in sfs]
+            alone = "".join("A" if q == pos else "B" for q in range(3))
+            rel = [seating_difference(t, alone) for t in sfs]
             total += rel[0] - rel[1]
             own_total += sf[0] - sf[1]
             tally.add(rel[0] - rel[1], *(

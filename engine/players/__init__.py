@@ -70,7 +70,7 @@ from __future__ import annotations
 
 from engine.players.base import DuelPartner, Player, PlayerError, RandomPlayer, SeatView
 from engine.players.evaluate import Style
-from engine.players.rule import RulePlayer
+from engine.players.rule import BOLDER, RulePlayer
 
 PLAYER_NAMES = ("pimc", "pimc-2025", "random", "rule", "rule-2025")
 # Players only the strength harness may seat: they see cards no seat may see, or are kept
@@ -173,6 +173,8 @@ def make_player(
                        inference="infer" in options, discard="discard" in options,
                        long_ace="longace" in options, race="race" in options,
                        rollout=ROLLOUT_MODE if "rollout" in options else None)
+        bolder = bool({"bolder", "boldest"} & options)
+        extra = 0.25 if "boldest" in options else -0.25 if "timid" in options else 0.0
         if "rulechoices" in options:
             p.declaring = RuleChoices(seed)  # type: ignore[assignment]
         elif options - {"infer", "discard", "longace", "race", "rollout"}:
@@ -186,15 +188,11 @@ def make_player(
                 else None,
                 quick="quick" in options, nullgate="nullgate" in options,
                 calib="calib" in options, nullgatebid="nullgatebid" in options,
-                bid_style=Style(bolder=bool({"bolder", "boldest"} & options),
-                                last18="last18" in options)
+                bid_style=Style(bolder=bolder, last18="last18" in options)
                 if options & {"bolder", "boldest", "last18", "plainbid", "timid"} else None,
-                boldness=-0.25 if "timid" in options else 0.25 if "boldest" in options
-                else 0.0,
-                nullstop="nullstop" in options,
-                null_boldness=-(0.25 * bool({"bolder", "boldest"} & options)
-                                + 0.25 * ("boldest" in options)) if "boldsuit" in options
-                else 0.0)
+                boldness=extra, nullstop="nullstop" in options,
+                # ``boldsuit``: the null count without what ``bolder``/``boldest`` add
+                null_boldness=-(BOLDER * bolder + extra) if "boldsuit" in options else 0.0)
         p.name = key
         return p
     options = ", ".join(Style.option_names())

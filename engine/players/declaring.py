@@ -764,8 +764,7 @@ class Declaring:
         # (its ``nullstop`` asks whether the bid was held on the suit count: at the bidding
         # rule player's boldness)
         self.chooser = RulePlayer(seed, boldness=boldness, style=ev.Style(
-            nullchance=self.honest, nullstop=nullstop,
-            bolder=bid_style is not None and bid_style.bolder))
+            nullchance=self.honest, nullstop=nullstop, bolder=bid_style.bolder))
         self._bid_eval: BidEval | None = None
         self._plan: tuple[int, Play] | None = None  # (twelve cards, play) after a pick-up
         self.last_worlds = 0

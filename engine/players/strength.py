@@ -22,7 +22,7 @@ from __future__ import annotations
 import random
 import statistics
 import time
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Iterator, Sequence
 from concurrent.futures import ProcessPoolExecutor
 from dataclasses import dataclass, field, fields
 from typing import Protocol
@@ -352,6 +352,21 @@ def seeger_fabian(result: GameResult) -> tuple[int, int, int]:
     return (pts[0], pts[1], pts[2])
 
 
+def seating_difference(sf: tuple[int, int, int], seating: Sequence[str]) -> float:
+    """One seating's score in a duel: A's mean Seeger-Fabian points per seat minus B's
+    (``seating``: "A" or "B" at each position). For a player alone at a position it is
+    the seat's points minus the mean of the other two seats'.
+
+    >>> seating_difference((-146, 40, 40), "ABB")  # A's grand lost: the defenders' 40 too
+    -186.0
+    >>> seating_difference((-146, 40, 40), "BAB")  # A defends beside B against B's grand
+    93.0
+    """
+    a = [sf[i] for i in range(3) if seating[i] == "A"]
+    b = [sf[i] for i in range(3) if seating[i] == "B"]
+    return sum(a) / len(a) - sum(b) / len(b)
+
+
 def bootstrap_ci(values: list[float], rounds: int, seed: int, level: float = 0.95
                  ) -> tuple[float, float]:
     """Percentile bootstrap interval of the mean.
@@ -515,7 +530,7 @@ def play_deal(settings: DuelSettings, index: int, deal_seed: int) -> DealOutcome
         b = [sf[i] for i in range(3) if seating[i] == "B"]
         a_means.append(sum(a) / len(a))
         b_means.append(sum(b) / len(b))
-        diffs.append(a_means[-1] - b_means[-1])
+        diffs.append(seating_difference(sf, seating))
         contracts.append(str(game.result.contract) if game.result.contract else "-")
     return DealOutcome(index, deal_seed, statistics.fmean(diffs), statistics.fmean(a_means),
                        statistics.fmean(b_means), contracts, times, stats, checks, notes,

@@ -105,6 +105,9 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
     p.add_argument("--xskat-timeout", type=float, default=20.0, metavar="S",
                    help="player xskat: seconds one XSkat answer may take (default 20)")
     p.add_argument("--json", action="store_true", help="print the result as one JSON object")
+    p.add_argument("--games", default=None, metavar="FILE",
+                   help="write every game to FILE, one JSON object a line (seating, "
+                        "declarer, contract, result, Seeger-Fabian points), as it ends")
     p.add_argument("--quiet", action="store_true", help="no progress lines on stderr")
 
 
@@ -170,10 +173,21 @@ def cmd_duel(args: argparse.Namespace) -> int:
         rules=_rule_names(args), ramsch_only=args.ramsch, outside=outside,
     )
     total = 0.0
+    try:
+        # closed in the ``finally`` after the run: the progress callback writes to it
+        games = open(args.games, "w", encoding="utf-8") if args.games else None  # noqa: SIM115
+    except OSError as exc:
+        print(f"skat-table duel: cannot write the games to {args.games}: {exc.strerror}",
+              file=sys.stderr)
+        return 2
 
     def progress(done: int, o: DealOutcome) -> None:
         nonlocal total
         total += o.diff
+        if games is not None:
+            for g in o.games:
+                games.write(json.dumps(g) + "\n")
+            games.flush()
         if not args.quiet:
             print(f"deal {done}/{args.deals}: {o.diff:+.1f} (running mean {total / done:+.2f}) "
                   f"{' '.join(o.contracts)}", file=sys.stderr, flush=True)
@@ -187,6 +201,9 @@ def cmd_duel(args: argparse.Namespace) -> int:
             raise
         print(f"skat-table duel: stopped: {exc}", file=sys.stderr)
         return 1
+    finally:
+        if games is not None:
+            games.close()
     if args.json:
         print(json.dumps(report.to_json(), indent=2))
         return 0

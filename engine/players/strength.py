@@ -254,6 +254,8 @@ class DealOutcome:
     notes: list[str] = field(default_factory=list)
     # per player name, the times by kind of decision (:func:`decision_kind`)
     kind_times: dict[str, dict[str, list[float]]] = field(default_factory=dict)
+    # one record per seating (:func:`game_record`), for ``skat-table duel --games``
+    games: list[dict[str, object]] = field(default_factory=list)
 
 
 @dataclass
@@ -365,6 +367,31 @@ def seating_difference(sf: tuple[int, int, int], seating: Sequence[str]) -> floa
     a = [sf[i] for i in range(3) if seating[i] == "A"]
     b = [sf[i] for i in range(3) if seating[i] == "B"]
     return sum(a) / len(a) - sum(b) / len(b)
+
+
+def game_record(deal_seed: int, seating: Sequence[str], result: GameResult,
+                limits: Sequence[int | None] = (None, None, None)) -> dict[str, object]:
+    """One game of a duel as a JSON-ready record: who sat where, the contract and its
+    result, each position's Seeger-Fabian points and the seating's score (what a
+    where-were-the-points-lost analysis needs, one line per game).
+
+    >>> from engine.contract import Contract
+    >>> r = GameResult(declarer=0, contract=Contract.parse("G"), bid=18, won=False,
+    ...                value=-96, points=50, position_values=(-96, 0, 0))
+    >>> rec = game_record(7, "ABB", r)
+    >>> rec["declarer"], rec["contract"], rec["won"], rec["sf"], rec["diff"]
+    (0, 'G', False, [-146, 40, 40], -186.0)
+    """
+    sf = seeger_fabian(result)
+    return {
+        "deal_seed": deal_seed, "seating": "".join(seating),
+        "declarer": None if result.passed_in else result.declarer,
+        "contract": str(result.contract) if result.contract else None,
+        "bid": result.bid, "won": result.won, "value": result.value,
+        "points": result.points, "schneider": result.schneider, "overbid": result.overbid,
+        "limits": list(limits), "sf": list(sf),
+        "diff": round(seating_difference(sf, seating), 3),
+    }
 
 
 def bootstrap_ci(values: list[float], rounds: int, seed: int, level: float = 0.95
@@ -484,6 +511,7 @@ def play_deal(settings: DuelSettings, index: int, deal_seed: int) -> DealOutcome
     times: dict[str, list[float]] = {settings.a: [], settings.b: []}
     kind_times: dict[str, dict[str, list[float]]] = {settings.a: {}, settings.b: {}}
     diffs, a_means, b_means, contracts = [], [], [], []
+    records: list[dict[str, object]] = []
     stats = {"A": SideStats(), "B": SideStats()}
     checks: dict[str, int] = {}
     notes: list[str] = []
@@ -532,9 +560,10 @@ def play_deal(settings: DuelSettings, index: int, deal_seed: int) -> DealOutcome
         b_means.append(sum(b) / len(b))
         diffs.append(seating_difference(sf, seating))
         contracts.append(str(game.result.contract) if game.result.contract else "-")
+        records.append(game_record(deal_seed, seating, game.result, limits))
     return DealOutcome(index, deal_seed, statistics.fmean(diffs), statistics.fmean(a_means),
                        statistics.fmean(b_means), contracts, times, stats, checks, notes,
-                       kind_times)
+                       kind_times, records)
 
 
 def _play_deal_args(args: tuple[DuelSettings, int, int]) -> DealOutcome:

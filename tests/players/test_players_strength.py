@@ -232,3 +232,42 @@ def test_duel_statistics_add_up_over_a_run(capsys: pytest.CaptureFixture[str]) -
 def test_duel_command_refuses_an_unknown_player(capsys: pytest.CaptureFixture[str]) -> None:
     assert main(["duel", "--a", "kermit", "--deals", "1"]) == 2
     assert "--a" in capsys.readouterr().err
+
+
+def test_the_games_file_adds_up_to_the_duels_figure(
+        tmp_path: object, capsys: pytest.CaptureFixture[str]) -> None:
+    """``duel --games`` writes every game; paired by lone seat, the classes of
+    ``firmware_host.duelgames`` add up to the duel's own A - B per game."""
+    from pathlib import Path
+
+    from firmware_host import duelgames
+
+    path = Path(str(tmp_path)) / "games.jsonl"
+    assert main(["duel", "--a", "rule", "--b", "random", "--deals", "3", "--seed", "5",
+                 "--games", str(path), "--json", "--quiet"]) == 0
+    out = json.loads(capsys.readouterr().out)
+    records = [json.loads(line) for line in path.read_text().splitlines()]
+    assert len(records) == 18 and {r["seating"] for r in records} == {
+        "".join(s) for s in SEATINGS}
+    for r in records:
+        assert r["diff"] == pytest.approx(
+            sum(r["sf"][i] for i in range(3) if r["seating"][i] == "A")
+            / r["seating"].count("A")
+            - sum(r["sf"][i] for i in range(3) if r["seating"][i] == "B")
+            / r["seating"].count("B"))
+    w = duelgames.where(records)
+    assert w.deals == 3 and sum(int(n) for n, _ in w.classes.values()) == 9
+    assert w.total() == pytest.approx(out["diff_per_game"], abs=0.006)
+    assert duelgames.main([str(path)]) == 0
+    assert f"A - B per game {out['diff_per_game']:+.2f}" in capsys.readouterr().out
+    # a file that is not one, and a file that cannot be written, say so and stop
+    bad = Path(str(tmp_path)) / "bad.jsonl"
+    bad.write_text('{"seating": "ABB"}\nnot json\n')
+    assert duelgames.main([str(bad)]) == 2
+    assert "not a duel's games file" in capsys.readouterr().err
+    bad.write_text('{"seating": "ABB"}\n')
+    assert duelgames.main([str(bad)]) == 2
+    assert "not a duel's games file" in capsys.readouterr().err
+    assert main(["duel", "--a", "rule", "--b", "random", "--deals", "1", "--quiet",
+                 "--games", str(tmp_path)]) == 2
+    assert "cannot write the games" in capsys.readouterr().err

@@ -1,0 +1,134 @@
+"""Where a duel's points came from: ``python -m firmware_host.duelgames GAMES.jsonl``.
+
+``skat-table duel --games FILE`` writes every game of a run, one JSON object a line
+(:func:`engine.players.strength.game_record`). A duel's figure is the mean over deals of the
+six seatings' scores; this pairs the seating where A sits alone at a position with the one
+where B sits alone there (same cards, same position, the other player around it) and sorts
+the pairs by what the lone seat did in each: declared (and what), defended, or all passed.
+Each class's share of the duel's figure is printed, so the classes add up to the duel's
+"A - B per game":
+
+    python -m firmware_host.duelgames /tmp/duel930.jsonl
+
+(The pairs are the duplicate comparison the duel's score is made of: in the A-alone
+seating the score is A's points minus the mean of B's two seats, in the B-alone one the
+mean of A's two seats minus B's.)
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+from collections import defaultdict
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass
+
+# the seating with A alone at position p, and the one with B alone there
+ALONE = {0: ("ABB", "BAA"), 1: ("BAB", "ABA"), 2: ("BBA", "AAB")}
+
+
+def role(record: dict[str, object], pos: int) -> str:
+    """What the seat at ``pos`` did in a game: ``suit``/``grand``/``null`` (declared it,
+    with ``+`` or ``-`` for won or lost), ``defence``, or ``passed`` (nobody played).
+
+    >>> role({"declarer": 1, "contract": "GH", "won": True}, 1)
+    'grand+'
+    >>> role({"declarer": 1, "contract": "C", "won": False}, 0), role({"declarer": None}, 2)
+    ('defence', 'passed')
+    """
+    d = record.get("declarer")
+    if d is None:
+        return "passed"
+    if d != pos:
+        return "defence"
+    c = str(record.get("contract") or "")
+    kind = "null" if c.startswith("N") else "grand" if c.startswith("G") else "suit"
+    return kind + ("+" if record.get("won") else "-")
+
+
+@dataclass
+class Where:
+    """The classes of a run: (A's role, B's role) -> [pairs, sum of the two scores]."""
+
+    deals: int
+    classes: dict[tuple[str, str], list[float]]
+
+    def share(self, key: tuple[str, str]) -> float:
+        """A class's part of the duel's figure (A - B per game)."""
+        return self.classes[key][1] / (6 * self.deals) if self.deals else 0.0
+
+    def total(self) -> float:
+        return sum(self.share(k) for k in self.classes)
+
+
+def where(records: Iterable[dict[str, object]]) -> Where:
+    """Pair the games of a run (:data:`ALONE`) and sort the pairs by the lone seat's roles.
+
+    >>> g = [{"deal_seed": 1, "seating": s, "declarer": 0, "contract": "C", "won": True,
+    ...       "diff": 30.0 if s[0] == "A" and s.count("A") == 1 else 0.0} for s in
+    ...      ("ABB", "BAB", "BBA", "BAA", "ABA", "AAB")]
+    >>> w = where(g)
+    >>> w.classes[("suit+", "suit+")], w.total()
+    ([1, 30.0], 5.0)
+    """
+    by_deal: dict[object, dict[str, dict[str, object]]] = defaultdict(dict)
+    for r in records:
+        by_deal[r["deal_seed"]][str(r["seating"])] = r
+    classes: dict[tuple[str, str], list[float]] = defaultdict(lambda: [0, 0.0])
+    deals = 0
+    for games in by_deal.values():
+        if len(games) != 6:
+            continue  # a deal cut short: its pairs would not add up to its score
+        deals += 1
+        for pos, (a_alone, b_alone) in ALONE.items():
+            ga, gb = games[a_alone], games[b_alone]
+            c = classes[(role(ga, pos), role(gb, pos))]
+            c[0] += 1
+            c[1] += float(ga["diff"]) + float(gb["diff"])  # type: ignore[arg-type]
+    return Where(deals, dict(classes))
+
+
+def report(w: Where, top: int = 30) -> list[str]:
+    """The classes, largest part of the figure (either sign) first."""
+    lines = [f"{w.deals} deals; A - B per game {w.total():+.2f}, by what the lone seat did "
+             f"(A alone / B alone at the same position and cards):",
+             f"{'A alone':>10} {'B alone':>10} {'pairs':>6} {'per pair':>9} {'per game':>9}"]
+    keys = sorted(w.classes, key=lambda k: -abs(w.classes[k][1]))
+    for k in keys[:top]:
+        n, s = w.classes[k]
+        lines.append(f"{k[0]:>10} {k[1]:>10} {int(n):>6} {s / n:>+9.1f} {w.share(k):>+9.2f}")
+    if len(keys) > top:
+        rest = sum(w.share(k) for k in keys[top:])
+        lines.append(f"{'the rest':>21} {len(keys) - top:>6} {'':>9} {rest:>+9.2f}")
+    return lines
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    p = argparse.ArgumentParser(prog="python -m firmware_host.duelgames",
+                                description="where a duel's points came from")
+    p.add_argument("games", help="the file of skat-table duel --games")
+    p.add_argument("--top", type=int, default=30, help="classes shown (default 30)")
+    args = p.parse_args(argv)
+    try:
+        with open(args.games, encoding="utf-8") as f:
+            records = [json.loads(line) for line in f if line.strip()]
+    except OSError as exc:
+        print(f"duelgames: cannot read {args.games}: {exc.strerror}", file=sys.stderr)
+        return 2
+    except json.JSONDecodeError as exc:
+        print(f"duelgames: {args.games} is not a duel's games file (line {exc.lineno}: "
+              f"{exc.msg})", file=sys.stderr)
+        return 2
+    try:
+        w = where(records)
+    except (KeyError, TypeError, ValueError) as exc:
+        print(f"duelgames: {args.games} is not a duel's games file (a game without {exc})",
+              file=sys.stderr)
+        return 2
+    print("\n".join(report(w, args.top)))
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())

@@ -43,9 +43,10 @@
   contract search after a pick-up switches from the rule player's suit game or grand only
   to a null with every suit safe, ``pimc+nullgatebid`` the same in the bidding search's
   pick-ups (docs/players.md, "PIMC's nulls after a suit or grand first choice").
-  ``pimc+calib``: the contract search scores a candidate with the chance at the table of
-  its double-dummy win share (``Declaring(calib=True)``, docs/players.md, "Calibrating the
-  contract search"). ``pimc+plainbid``: the rule player that bids for a timed PIMC
+  ``pimc+nocalib``: the contract search scores a candidate with its mean over the
+  double-dummy worlds, not (as ``pimc`` does) with the chance at the table of its win share
+  (``Declaring(calib=False)``, docs/players.md, "Calibrating the contract search";
+  ``pimc+calib`` is ``pimc``). ``pimc+plainbid``: the rule player that bids for a timed PIMC
   without its ``bolder`` option (``pimc`` before it was on there);
   ``pimc+bolder``, ``pimc+last18``, ``pimc+timid``: that rule player with ``bolder`` (whatever
   the budget) or ``last18``, or a quarter trick more timid than ``plainbid``;
@@ -80,7 +81,7 @@ HARNESS_NAMES = ("oracle", "pimc+nullcheck", "pimc+rulechoices", "pimc+ruledisca
                  "pimc+race", "pimc+rollout")
 # ``pimc+A+B``: PIMC with these harness options (``pimc_options``)
 PIMC_OPTIONS = ("allsuits", "bold", "bolder", "boldest", "boldsuit", "calib", "countdiscard",
-                "discard", "infer", "last18", "longace", "nodes1500k", "nullcheck",
+                "discard", "infer", "last18", "longace", "nocalib", "nodes1500k", "nullcheck",
                 "nullgate", "nullgatebid", "nullstop", "plainbid", "quick", "race", "rollout",
                 "rulebid", "rulechoices", "rulediscard", "searchbid", "timid")
 
@@ -187,7 +188,7 @@ def make_player(
                 rulebid=True if "rulebid" in options else False if "searchbid" in options
                 else None,
                 quick="quick" in options, nullgate="nullgate" in options,
-                calib="calib" in options, nullgatebid="nullgatebid" in options,
+                calib="nocalib" not in options, nullgatebid="nullgatebid" in options,
                 bid_style=Style(bolder=bolder, last18="last18" in options)
                 if options & {"bolder", "boldest", "last18", "plainbid", "timid"} else None,
                 boldness=extra, nullstop="nullstop" in options,

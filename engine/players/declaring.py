@@ -708,9 +708,9 @@ class Declaring:
     unsafe suit (harness ``pimc+nullgate``). ``nullgatebid``: the same for the pick-ups
     of the bidding search (per sampled skat, against the rule player's choice for it;
     harness ``pimc+nullgatebid``).
-    ``calib``: the contract search after a pick-up scores a candidate with the chance at the
-    table of its double-dummy win share (:func:`calibrated_points`, measured against XSkat),
-    not with its mean over the worlds (harness ``pimc+calib``).
+    ``calib`` (the default): the contract search after a pick-up scores a candidate with the
+    chance at the table of its double-dummy win share (:func:`calibrated_points`, measured
+    against XSkat), not with its mean over the worlds (harness ``pimc+nocalib``: the mean).
     ``bid_style``, ``boldness``: the style and extra boldness of the rule player that bids
     below ``SEARCH_BID_FROM`` and decides hand or skat; None: the rule player's default
     style, with its ``bolder`` option (a quarter trick more) when it bids (``rulebid``);
@@ -728,7 +728,7 @@ class Declaring:
                  rule_discard: bool = False, max_nodes: int = MAX_NODES_C,
                  onesuit: bool = True, xdiscard: bool = True, bold: bool = False,
                  rulebid: bool | None = None, quick: bool = False,
-                 nullgate: bool = False, calib: bool = False,
+                 nullgate: bool = False, calib: bool = True,
                  nullgatebid: bool = False, bid_style: ev.Style | None = None,
                  boldness: float = 0.0, nullstop: bool = False,
                  null_boldness: float = 0.0) -> None:

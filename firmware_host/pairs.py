@@ -21,11 +21,17 @@ and the null games each version declared (won); then new minus old per seat in t
 measure (a seat not played out counts 0) with a 95 % bootstrap interval over the seats, the
 seats the new version scored more and less on, and the differing seats split by the pair of
 contracts the seat played (``kind``: suit, grand, null, "-hand", or defend).
+
+``--pool LOG...`` reads the output of several runs (other seeds, or the other budget) and
+prints the same summary over all their seats together:
+
+    python -m firmware_host.pairs --pool calib930.log calib950.log calib1300.log
 """
 
 from __future__ import annotations
 
 import argparse
+import re
 import sys
 import time
 from collections.abc import Sequence
@@ -86,6 +92,52 @@ class Tally:
         return out
 
 
+GAME_LINE = re.compile(r"deal \d+ pos (\d): new (\S+) by (\S+) (?:won|lost) \S+ \| "
+                       r"old (\S+) by (\S+) (?:won|lost) \S+ \| new-old ([+-]?[\d.]+) ")
+SUMMARY_LINE = re.compile(r"^deals (\d+), seats (\d+), differing (\d+)", re.MULTILINE)
+
+
+class PoolError(ValueError):
+    """A log that is not the whole output of one ``pairs`` run."""
+
+
+def pool(logs: Sequence[tuple[str, str]]) -> Tally:
+    """The seats of several runs' outputs ``(name, text)`` in one tally.
+
+    >>> log = ("deal 930002819 pos 0: new C by 0 won +74 | old N by 0 won +73 | "
+    ...        "new-old +1.0 (seat alone +1)\\n"
+    ...        "deals 1, seats 3, differing 1, new-old +1 in all (the seat's own points +1)\\n")
+    >>> t = pool([("a", log), ("b", log)])
+    >>> t.seats, t.diffs, t.pairs
+    (6, [1.0, 1.0], {('suit', 'null'): [2, 2.0]})
+    >>> pool([("c.log", "deal 1 pos 0: ...")])
+    Traceback (most recent call last):
+    ...
+    firmware_host.pairs.PoolError: c.log has no summary line (deals N, seats N, differing N): \
+is the run finished?
+    """
+    t = Tally()
+    for name, text in logs:
+        summary = SUMMARY_LINE.search(text)
+        if summary is None:
+            raise PoolError(f"{name} has no summary line (deals N, seats N, differing N): "
+                            "is the run finished?")
+        found = GAME_LINE.findall(text)
+        if len(found) != int(summary.group(3)):
+            raise PoolError(f"{name} names {len(found)} games played out, its summary "
+                            f"{summary.group(3)}")
+        t.seats += int(summary.group(2))
+        for pos, new, new_by, old, old_by, diff in found:
+            t.add(float(diff), _logged_kind(new, new_by, pos), _logged_kind(old, old_by, pos))
+    return t
+
+
+def _logged_kind(contract: str, declarer: str, pos: str) -> str:
+    """:func:`kind` of a game line's ``C by 0`` (``None by None``: all passed)."""
+    return kind(None if contract == "None" else contract,
+                None if declarer == "None" else int(declarer), int(pos))
+
+
 def main(argv: Sequence[str] | None = None) -> int:
     p = argparse.ArgumentParser(prog="python -m firmware_host.pairs", description=__doc__
                                 .split("\n\n")[0])
@@ -98,7 +150,26 @@ def main(argv: Sequence[str] | None = None) -> int:
     p.add_argument("--min-null", type=float, default=None)
     p.add_argument("--minutes", type=float, default=None, help="stop after this long")
     p.add_argument("--xskat-src", default=None, metavar="DIR")
+    p.add_argument("--pool", nargs="+", default=None, metavar="LOG",
+                   help="no games: the summary over the seats of these runs' outputs")
     args = p.parse_args(argv)
+    if args.pool:
+        try:
+            logs = []
+            for name in args.pool:
+                with open(name, encoding="utf-8") as f:
+                    logs.append((name, f.read()))
+            t = pool(logs)
+        except OSError as e:
+            print(f"pairs: cannot read {e.filename}: {e.strerror}", file=sys.stderr)
+            return 2
+        except PoolError as e:
+            print(f"pairs: {e}", file=sys.stderr)
+            return 2
+        print(f"{len(logs)} runs, seats {t.seats}, differing {len(t.diffs)}, new-old "
+              f"{sum(t.diffs):+.0f} in all")
+        print("\n".join(t.lines(args.seed)))
+        return 0
 
     from engine.contract import GameType
     from engine.deal import Deal

@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import os
 import random
+from pathlib import Path
 
 import pytest
 
@@ -258,3 +259,37 @@ def test_the_paired_harness_reports_per_seat_and_by_contract_pair() -> None:
         ["grand", "suit", "1", "seats", "-60"], ["grand", "grand", "1", "seats", "+0"],
         ["suit", "defend", "2", "seats", "+300"]]
     assert pairs.kind(None, None, 0) == "defend" and pairs.kind("G", 2, 2) == "grand"
+
+
+def test_the_paired_harness_pools_the_outputs_of_several_runs(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """``pairs --pool``: the seats of finished runs summed into one summary; a run cut
+    short (no summary) or a log that lost a game line is refused, not counted."""
+    from firmware_host.pairs import main
+
+    one = ("deal 930002819 pos 0: new C by 0 won +74 | old N by 0 lost -96 | new-old +210.0 "
+           "(seat alone +170)\n"
+           "deal 930002823 pos 2: new C by 2 won +86 | old G by 2 won +122 | new-old -36.0 "
+           "(seat alone -36)\n"
+           "deals 2, seats 6, differing 2, new-old +174 in all (the seat's own points +134)\n")
+    two = ("deal 950000001 pos 1: new None by None lost +0 | old S by 1 lost -94 | "
+           "new-old +134.0 (seat alone +94)\n"
+           "deals 1, seats 3, differing 1, new-old +134 in all (the seat's own points +94)\n")
+    a, b = tmp_path / "a.log", tmp_path / "b.log"
+    a.write_text(one)
+    b.write_text(two)
+    assert main(["--pool", str(a), str(b)]) == 0
+    out = capsys.readouterr().out.splitlines()
+    assert out[0] == "2 runs, seats 9, differing 3, new-old +308 in all"
+    assert out[1].startswith("per seat +34.22 [") and "over 9 seats" in out[1]
+    assert out[1].endswith("up 2 (+344), down 1 (-36), equal 0")
+    assert sorted(line.split()[1:4:2] + line.split()[-3:-2] for line in out[2:]) == [
+        ["defend", "suit", "1"], ["suit", "grand", "1"], ["suit", "null", "1"]]
+    b.write_text(two.splitlines()[0] + "\n")
+    assert main(["--pool", str(a), str(b)]) == 2
+    assert "is the run finished?" in capsys.readouterr().err
+    a.write_text(one.split("\n", 1)[1])
+    assert main(["--pool", str(a)]) == 2
+    assert "names 1 games played out, its summary 2" in capsys.readouterr().err
+    assert main(["--pool", str(tmp_path / "none.log")]) == 2
+    assert "cannot read" in capsys.readouterr().err

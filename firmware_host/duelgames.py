@@ -4,11 +4,12 @@
 (:func:`engine.players.strength.game_record`). A duel's figure is the mean over deals of the
 six seatings' scores; this pairs the seating where A sits alone at a position with the one
 where B sits alone there (same cards, same position, the other player around it) and sorts
-the pairs by what the lone seat did in each: declared (and what), defended, or all passed.
+the pairs by what the lone seat did in each: declared (and what, won or lost), defended (against
+what, won or lost by the declarer), or all passed.
 Each class's share of the duel's figure is printed, so the classes add up to the duel's
 "A - B per game":
 
-    python -m firmware_host.duelgames /tmp/duel930.jsonl
+    python -m firmware_host.duelgames duel930.jsonl
 
 (The pairs are the duplicate comparison the duel's score is made of: in the A-alone
 seating the score is A's points minus the mean of B's two seats, in the B-alone one the
@@ -30,21 +31,21 @@ ALONE = {0: ("ABB", "BAA"), 1: ("BAB", "ABA"), 2: ("BBA", "AAB")}
 
 def role(record: dict[str, object], pos: int) -> str:
     """What the seat at ``pos`` did in a game: ``suit``/``grand``/``null`` (declared it,
-    with ``+`` or ``-`` for won or lost), ``defence``, or ``passed`` (nobody played).
+    with ``+`` or ``-`` for won or lost), ``vs`` the same of another seat's game it
+    defended against, or ``passed`` (nobody played).
 
     >>> role({"declarer": 1, "contract": "GH", "won": True}, 1)
     'grand+'
     >>> role({"declarer": 1, "contract": "C", "won": False}, 0), role({"declarer": None}, 2)
-    ('defence', 'passed')
+    ('vs suit-', 'passed')
     """
     d = record.get("declarer")
     if d is None:
         return "passed"
-    if d != pos:
-        return "defence"
     c = str(record.get("contract") or "")
     kind = "null" if c.startswith("N") else "grand" if c.startswith("G") else "suit"
-    return kind + ("+" if record.get("won") else "-")
+    game = kind + ("+" if record.get("won") else "-")
+    return game if d == pos else "vs " + game
 
 
 @dataclass

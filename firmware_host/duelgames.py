@@ -105,6 +105,28 @@ def report(w: Where, top: int = 30) -> list[str]:
     return lines
 
 
+def coarse(w: Where) -> list[str]:
+    """The same pairs in four classes: both lone seats declared, only A's, only B's,
+    neither (both defended or all passed).
+
+    >>> w = Where(1, {("suit+", "vs suit+"): [2, 60.0], ("suit-", "grand+"): [1, -30.0]})
+    >>> [line.split()[-1] for line in coarse(w)[1:]]
+    ['-5.00', '+10.00', '+0.00', '+0.00']
+    """
+    groups = {"both declared": 0.0, "only A declared": 0.0, "only B declared": 0.0,
+              "neither declared": 0.0}
+    counts = dict.fromkeys(groups, 0)
+    for (a, b), (n, _) in w.classes.items():
+        da, db = a[-1] in "+-" and not a.startswith("vs"), b[-1] in "+-" and not b.startswith(
+            "vs")
+        key = ("both declared" if da and db else "only A declared" if da
+               else "only B declared" if db else "neither declared")
+        groups[key] += w.share((a, b))
+        counts[key] += int(n)
+    return ["by whether the lone seat declared:"] + [
+        f"{k:>21} {counts[k]:>6} {'':>9} {v:>+9.2f}" for k, v in groups.items()]
+
+
 def main(argv: Sequence[str] | None = None) -> int:
     p = argparse.ArgumentParser(prog="python -m firmware_host.duelgames",
                                 description="where a duel's points came from")
@@ -127,7 +149,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         print(f"duelgames: {args.games} is not a duel's games file (a game without {exc})",
               file=sys.stderr)
         return 2
-    print("\n".join(report(w, args.top)))
+    print("\n".join(report(w, args.top) + coarse(w)))
     return 0
 
 

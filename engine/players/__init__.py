@@ -51,7 +51,9 @@
   ``pimc+bolder``, ``pimc+last18``, ``pimc+timid``: that rule player with ``bolder`` (whatever
   the budget) or ``last18``, or a quarter trick more timid than ``plainbid``;
   ``pimc+boldest``: ``bolder`` and a quarter trick more;
-  ``pimc+boldsuit``: with ``bolder`` or ``boldest``, the null count stays ``pimc``'s;
+  ``pimc+boldsuit``: with ``bolder`` or ``boldest``, the null count stays the rule
+  player's default (``pimc+plainbid``'s); ``pimc+keepnull``: with ``boldest`` or
+  ``timid``, the null count stays ``pimc``'s (``bolder``);
   ``pimc+nullstop``: no null with an unsafe suit as the first
   choice after a pick-up the ten cards bid on a suit or grand count (docs/players.md,
   "PIMC's bidding at 0.2 s").
@@ -81,9 +83,9 @@ HARNESS_NAMES = ("oracle", "pimc+nullcheck", "pimc+rulechoices", "pimc+ruledisca
                  "pimc+race", "pimc+rollout")
 # ``pimc+A+B``: PIMC with these harness options (``pimc_options``)
 PIMC_OPTIONS = ("allsuits", "bold", "bolder", "boldest", "boldsuit", "calib", "countdiscard",
-                "discard", "infer", "last18", "longace", "nocalib", "nodes1500k", "nullcheck",
-                "nullgate", "nullgatebid", "nullstop", "plainbid", "quick", "race", "rollout",
-                "rulebid", "rulechoices", "rulediscard", "searchbid", "timid")
+                "discard", "infer", "keepnull", "last18", "longace", "nocalib", "nodes1500k",
+                "nullcheck", "nullgate", "nullgatebid", "nullstop", "plainbid", "quick", "race",
+                "rollout", "rulebid", "rulechoices", "rulediscard", "searchbid", "timid")
 
 
 def pimc_options(name: str) -> frozenset[str] | None:
@@ -192,8 +194,10 @@ def make_player(
                 bid_style=Style(bolder=bolder, last18="last18" in options)
                 if options & {"bolder", "boldest", "last18", "plainbid", "timid"} else None,
                 boldness=extra, nullstop="nullstop" in options,
-                # ``boldsuit``: the null count without what ``bolder``/``boldest`` add
-                null_boldness=-(BOLDER * bolder + extra) if "boldsuit" in options else 0.0)
+                # ``boldsuit``: the null count without what ``bolder``/``boldest`` add;
+                # ``keepnull``: without what ``boldest`` or ``timid`` change (``pimc``'s)
+                null_boldness=-(BOLDER * bolder + extra) if "boldsuit" in options
+                else -extra if "keepnull" in options else 0.0)
         p.name = key
         return p
     options = ", ".join(Style.option_names())

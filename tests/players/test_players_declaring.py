@@ -590,5 +590,11 @@ def test_boldsuit_leaves_the_null_count_as_it_was() -> None:
     hand = Deal.shuffled(6).hands[2]
     limits = [make_player(name, seed=1, budget=0.2, workers=1).declaring  # type: ignore[attr-defined]
               .fallback.bid_limit(hand, False)
-              for name in ("pimc", "pimc+boldest", "pimc+boldest+boldsuit")]
-    assert limits == [0, 23, 0]
+              for name in ("pimc", "pimc+boldest", "pimc+boldest+boldsuit",
+                           "pimc+boldest+keepnull")]
+    assert limits == [0, 23, 0, 0]
+    # what each takes off the null count: boldsuit all the boldness, keepnull what
+    # boldest adds to ``pimc``'s (bolder) count
+    assert [make_player(name, seed=1, budget=0.2, workers=1).declaring  # type: ignore[attr-defined]
+            .fallback.null_boldness for name in ("pimc", "pimc+boldest+boldsuit",
+                                                 "pimc+boldest+keepnull")] == [0.0, -0.5, -0.25]

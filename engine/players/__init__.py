@@ -53,7 +53,9 @@
   ``pimc+boldest``: ``bolder`` and a quarter trick more;
   ``pimc+boldsuit``: with ``bolder`` or ``boldest``, the null count stays the rule
   player's default (``pimc+plainbid``'s); ``pimc+keepnull``: with ``boldest`` or
-  ``timid``, the null count stays ``pimc``'s (``bolder``);
+  ``timid``, the null count stays ``pimc``'s (``bolder``); ``pimc+heldbid``: the bidding
+  rule player bids a suit game only to the level its ten cards keep whatever the skat
+  holds (its ``bidding`` option: "without 2" or more counts as 2);
   ``pimc+nullstop``: no null with an unsafe suit as the first
   choice after a pick-up the ten cards bid on a suit or grand count (docs/players.md,
   "PIMC's bidding at 0.2 s").
@@ -83,9 +85,10 @@ HARNESS_NAMES = ("oracle", "pimc+nullcheck", "pimc+rulechoices", "pimc+ruledisca
                  "pimc+race", "pimc+rollout")
 # ``pimc+A+B``: PIMC with these harness options (``pimc_options``)
 PIMC_OPTIONS = ("allsuits", "bold", "bolder", "boldest", "boldsuit", "calib", "countdiscard",
-                "discard", "infer", "keepnull", "last18", "longace", "nocalib", "nodes1500k",
-                "nullcheck", "nullgate", "nullgatebid", "nullstop", "plainbid", "quick", "race",
-                "rollout", "rulebid", "rulechoices", "rulediscard", "searchbid", "timid")
+                "discard", "heldbid", "infer", "keepnull", "last18", "longace", "nocalib",
+                "nodes1500k", "nullcheck", "nullgate", "nullgatebid", "nullstop", "plainbid",
+                "quick", "race", "rollout", "rulebid", "rulechoices", "rulediscard", "searchbid",
+                "timid")
 
 
 def pimc_options(name: str) -> frozenset[str] | None:
@@ -192,7 +195,13 @@ def make_player(
                 quick="quick" in options, nullgate="nullgate" in options,
                 calib="nocalib" not in options, nullgatebid="nullgatebid" in options,
                 bid_style=Style(bolder=bolder, last18="last18" in options)
-                if options & {"bolder", "boldest", "last18", "plainbid", "timid"} else None,
+                if options & {"bolder", "boldest", "last18", "plainbid", "timid"}
+                and "heldbid" not in options
+                # ``heldbid``: ``pimc``'s bidding (``bolder`` unless plainbid or timid) to
+                # the level the ten cards keep whatever the skat holds
+                else Style(bolder=not options & {"plainbid", "timid"},
+                           last18="last18" in options, bidding=True)
+                if "heldbid" in options else None,
                 boldness=extra, nullstop="nullstop" in options,
                 # ``boldsuit``: the null count without what ``bolder``/``boldest`` add;
                 # ``keepnull``: without what ``boldest`` or ``timid`` change (``pimc``'s)

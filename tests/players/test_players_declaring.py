@@ -598,3 +598,19 @@ def test_boldsuit_leaves_the_null_count_as_it_was() -> None:
     assert [make_player(name, seed=1, budget=0.2, workers=1).declaring  # type: ignore[attr-defined]
             .fallback.null_boldness for name in ("pimc", "pimc+boldest+boldsuit",
                                                  "pimc+boldest+keepnull")] == [0.0, -0.5, -0.25]
+
+
+def test_heldbid_bids_only_the_level_the_ten_cards_keep() -> None:
+    """Deal 930002989, forehand, no jack: C8 C9 CA S8 S9 SQ D9 DT DK DA. ``pimc``'s rule
+    player counts spades just enough (a quarter trick bolder) and bids it "without 7" to
+    88; a jack in the skat makes it "without 2" at most, and PIMC lost the clubs game it
+    declared at 24 with 6 card points against XSkat. ``pimc+heldbid`` bids it to 22."""
+    hand = Deal.shuffled(930002989).hands[0]
+    limits = [make_player(name, seed=1, budget=0.2, workers=1).declaring  # type: ignore[attr-defined]
+              .fallback.bid_limit(hand, True)
+              for name in ("pimc", "pimc+heldbid", "pimc+plainbid+heldbid")]
+    assert limits == [88, 22, 0]
+    # with the club jack the level is held ("with 1", game 2): both bid spades to 22
+    with_cj = parse_mask("CJ C9 CA S8 S9 SQ D9 DT DK DA")
+    assert [make_player(name, seed=1, budget=0.2, workers=1).declaring  # type: ignore[attr-defined]
+            .fallback.bid_limit(with_cj, True) for name in ("pimc", "pimc+heldbid")] == [22, 22]

@@ -108,6 +108,25 @@ def pimc_options(name: str) -> frozenset[str] | None:
     return parts if parts <= set(PIMC_OPTIONS) else None
 
 
+def _bid_style(options: frozenset[str]) -> Style | None:
+    """The style of the rule player that bids for PIMC, as harness options ask for it
+    (None: ``Declaring``'s default, ``pimc``'s).
+
+    >>> _bid_style(frozenset({"heldbid"})).bidding, _bid_style(frozenset({"plainbid"})).bolder
+    (True, False)
+    >>> _bid_style(frozenset({"calib"})) is None
+    True
+    """
+    last18 = "last18" in options
+    if "heldbid" in options:
+        # ``pimc``'s bidding (``bolder`` unless plainbid or timid) to the level the ten
+        # cards keep whatever the skat holds
+        return Style(bolder=not options & {"plainbid", "timid"}, last18=last18, bidding=True)
+    if options & {"bolder", "boldest", "last18", "plainbid", "timid"}:
+        return Style(bolder=bool({"bolder", "boldest"} & options), last18=last18)
+    return None
+
+
 def rule_style(name: str) -> Style | None:
     """The style of a rule player's name: ``rule`` (the defaults), ``rule-2025`` (none),
     ``rule-no-A-no-B`` (all but A and B), ``rule+A`` (the defaults and A),
@@ -194,14 +213,7 @@ def make_player(
                 else None,
                 quick="quick" in options, nullgate="nullgate" in options,
                 calib="nocalib" not in options, nullgatebid="nullgatebid" in options,
-                bid_style=Style(bolder=bolder, last18="last18" in options)
-                if options & {"bolder", "boldest", "last18", "plainbid", "timid"}
-                and "heldbid" not in options
-                # ``heldbid``: ``pimc``'s bidding (``bolder`` unless plainbid or timid) to
-                # the level the ten cards keep whatever the skat holds
-                else Style(bolder=not options & {"plainbid", "timid"},
-                           last18="last18" in options, bidding=True)
-                if "heldbid" in options else None,
+                bid_style=_bid_style(options),
                 boldness=extra, nullstop="nullstop" in options,
                 # ``boldsuit``: the null count without what ``bolder``/``boldest`` add;
                 # ``keepnull``: without what ``boldest`` or ``timid`` change (``pimc``'s)

@@ -32,16 +32,20 @@ ALONE = {0: ("ABB", "BAA"), 1: ("BAB", "ABA"), 2: ("BBA", "AAB")}
 def role(record: dict[str, object], pos: int) -> str:
     """What the seat at ``pos`` did in a game: ``suit``/``grand``/``null`` (declared it,
     with ``+`` or ``-`` for won or lost), ``vs`` the same of another seat's game it
-    defended against, or ``passed`` (nobody played).
+    defended against, ``ramsch`` (all passed and a Ramsch was played), or ``passed``
+    (nobody played).
 
     >>> role({"declarer": 1, "contract": "GH", "won": True}, 1)
     'grand+'
     >>> role({"declarer": 1, "contract": "C", "won": False}, 0), role({"declarer": None}, 2)
     ('vs suit-', 'passed')
+    >>> role({"declarer": None, "contract": "R"}, 0)
+    'ramsch'
     """
     d = record.get("declarer")
     if d is None:
-        return "passed"
+        # all passed: a Ramsch where the house rules play one, else nothing
+        return "ramsch" if str(record.get("contract") or "").startswith("R") else "passed"
     c = str(record.get("contract") or "")
     kind = "null" if c.startswith("N") else "grand" if c.startswith("G") else "suit"
     game = kind + ("+" if record.get("won") else "-")

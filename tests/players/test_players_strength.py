@@ -260,6 +260,12 @@ def test_the_games_file_adds_up_to_the_duels_figure(
     assert w.total() == pytest.approx(out["diff_per_game"], abs=0.006)
     assert duelgames.main([str(path)]) == 0
     assert f"A - B per game {out['diff_per_game']:+.2f}" in capsys.readouterr().out
+    # a Ramsch has no declarer: its pairs are told apart from a deal all passed
+    assert main(["duel", "--a", "rule", "--b", "random", "--deals", "1", "--ramsch",
+                 "--games", str(path), "--quiet"]) == 0
+    ramsch = duelgames.where(json.loads(line) for line in path.read_text().splitlines())
+    assert list(ramsch.classes) == [("ramsch", "ramsch")]
+    capsys.readouterr()
     # a file that is not one, and a file that cannot be written, say so and stop
     bad = Path(str(tmp_path)) / "bad.jsonl"
     bad.write_text('{"seating": "ABB"}\nnot json\n')

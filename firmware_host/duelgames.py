@@ -25,6 +25,8 @@ from collections import defaultdict
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 
+from firmware_host.pairs import game_kind
+
 # the seating with A alone at position p, and the one with B alone there
 ALONE = {0: ("ABB", "BAA"), 1: ("BAB", "ABA"), 2: ("BBA", "AAB")}
 
@@ -46,10 +48,17 @@ def role(record: dict[str, object], pos: int) -> str:
     if d is None:
         # all passed: a Ramsch where the house rules play one, else nothing
         return "ramsch" if str(record.get("contract") or "").startswith("R") else "passed"
-    c = str(record.get("contract") or "")
-    kind = "null" if c.startswith("N") else "grand" if c.startswith("G") else "suit"
-    game = kind + ("+" if record.get("won") else "-")
+    game = game_kind(str(record.get("contract") or "")) + ("+" if record.get("won") else "-")
     return game if d == pos else "vs " + game
+
+
+def declared(role_: str) -> bool:
+    """Did the lone seat declare (a :func:`role` of its own game)?
+
+    >>> declared("null+"), declared("vs suit-"), declared("passed"), declared("ramsch")
+    (True, False, False, False)
+    """
+    return role_.endswith(("+", "-")) and not role_.startswith("vs ")
 
 
 @dataclass
@@ -121,8 +130,7 @@ def coarse(w: Where) -> list[str]:
               "neither declared": 0.0}
     counts = dict.fromkeys(groups, 0)
     for (a, b), (n, _) in w.classes.items():
-        da, db = a[-1] in "+-" and not a.startswith("vs"), b[-1] in "+-" and not b.startswith(
-            "vs")
+        da, db = declared(a), declared(b)
         key = ("both declared" if da and db else "only A declared" if da
                else "only B declared" if db else "neither declared")
         groups[key] += w.share((a, b))

@@ -47,9 +47,18 @@ def kind(contract: str | None, declarer: int | None, pos: int) -> str:
     """
     if contract is None or declarer != pos:
         return "defend"
-    base = "null" if contract.startswith("N") else "grand" if contract.startswith("G") \
-        else "suit"
+    base = game_kind(contract)
     return base + "-hand" if base != "null" and "H" in contract[1:] else base
+
+
+def game_kind(contract: str) -> str:
+    """``null``, ``grand`` or ``suit``: the kind of game a contract's notation names.
+
+    >>> game_kind("NO"), game_kind("GH"), game_kind("SHS")
+    ('null', 'grand', 'suit')
+    """
+    return "null" if contract.startswith("N") else "grand" if contract.startswith("G") \
+        else "suit"
 
 
 @dataclass

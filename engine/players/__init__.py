@@ -55,7 +55,8 @@
   player's default (``pimc+plainbid``'s); ``pimc+keepnull``: with ``boldest`` or
   ``timid``, the null count stays ``pimc``'s (``bolder``); ``pimc+heldbid``: the bidding
   rule player bids a suit game only to the level its ten cards keep whatever the skat
-  holds (its ``bidding`` option: "without 2" or more counts as 2);
+  holds (its ``bidding`` option: "without 2" or more counts as 2); ``pimc+xbid3``: it
+  bids a suit game "without 3" or more only to twice its base value (its ``xbid3``);
   ``pimc+nullstop``: no null with an unsafe suit as the first
   choice after a pick-up the ten cards bid on a suit or grand count (docs/players.md,
   "PIMC's bidding at 0.2 s").
@@ -88,7 +89,7 @@ PIMC_OPTIONS = ("allsuits", "bold", "bolder", "boldest", "boldsuit", "calib", "c
                 "discard", "heldbid", "infer", "keepnull", "last18", "longace", "nocalib",
                 "nodes1500k", "nullcheck", "nullgate", "nullgatebid", "nullstop", "plainbid",
                 "quick", "race", "rollout", "rulebid", "rulechoices", "rulediscard", "searchbid",
-                "timid")
+                "timid", "xbid3")
 
 
 def pimc_options(name: str) -> frozenset[str] | None:
@@ -122,8 +123,10 @@ def _bid_style(options: frozenset[str]) -> Style | None:
         # ``pimc``'s bidding (``bolder`` unless plainbid or timid) to the level the ten
         # cards keep whatever the skat holds
         return Style(bolder=not options & {"plainbid", "timid"}, last18=last18, bidding=True)
-    if options & {"bolder", "boldest", "last18", "plainbid", "timid"}:
-        return Style(bolder=bool({"bolder", "boldest"} & options), last18=last18)
+    if options & {"bolder", "boldest", "last18", "plainbid", "timid", "xbid3"}:
+        bolder = bool({"bolder", "boldest"} & options) or (
+            "xbid3" in options and not options & {"plainbid", "timid"})
+        return Style(bolder=bolder, last18=last18, xbid3="xbid3" in options)
     return None
 
 

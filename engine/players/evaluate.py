@@ -458,6 +458,11 @@ class Style:
       ``rule.BOLDER`` above ``bold``); ``cashfirst`` (a suit-game declarer who began the
       play with at most ``rule.CASHFIRST_TRUMPS`` trumps cashes his standing side cards
       before he draws trumps, as XSkat does).
+    - ``xbid3`` (off; PIMC's harness ``pimc+xbid3``): ``xbid`` for the weakest trumps
+      only: a suit game "without 3" or more (no club, spade or heart jack among the ten
+      cards) is bid only to twice its base value, "without 2" to its count as before
+      (PIMC's suit games "without 3" or more bid above twice the base value were won
+      55 % against XSkat, -12 points a game, docs/players.md).
 
     >>> Style.legacy().grand, Style().without("grand").grand, Style().without("grand").play
     (False, False, True)
@@ -521,6 +526,7 @@ class Style:
     bolder: bool = False
     shed: bool = True
     cashfirst: bool = False
+    xbid3: bool = False
 
     @property
     def grand_loser(self) -> float:
@@ -879,7 +885,8 @@ def styled_bid_limit(hand: int, style: Style, forehand: bool = False,
     ``null=False`` leaves null out (a searching player decides null itself);
     ``null_bonus``: the null count's own bonus (default ``bonus``);
     ``cap_without`` (the rule player's ``xbid``) bids a suit game without the club jack
-    only to twice its base value, as if "without 1", whatever jacks are missing.
+    only to twice its base value, as if "without 1", whatever jacks are missing;
+    ``style.xbid3`` the same for a suit game "without 3" or more only.
 
     >>> from engine.cards import parse_mask
     >>> null = parse_mask("C7 C9 CJ S7 SA H7 HA D7 D8 D9")  # spades and hearts unsafe
@@ -888,9 +895,12 @@ def styled_bid_limit(hand: int, style: Style, forehand: bool = False,
     >>> without3 = parse_mask("DJ HA HK HQ H9 H8 H7 SA CA DA")
     >>> styled_bid_limit(without3, Style()), styled_bid_limit(without3, Style(bidding=True))
     (40, 20)
+    >>> without2 = parse_mask("DJ HJ HA HK HQ H9 H8 H7 SA CA")
+    >>> styled_bid_limit(without3, Style(xbid3=True)), styled_bid_limit(without2, Style(xbid3=True))
+    (20, 30)
     """
     if not (style.grand or style.null or style.bidding or style.nullsafe
-            or cap_without) and null and null_bonus in (None, bonus):
+            or cap_without or style.xbid3) and null and null_bonus in (None, bonus):
         return bid_limit(hand, bonus)
     best = 0
     for g in range(5):
@@ -903,7 +913,8 @@ def styled_bid_limit(hand: int, style: Style, forehand: bool = False,
             ok = suit_strength(hand, g) + SKAT_WORTH + bonus >= 9.0
         if ok:
             level = held_level(hand, g) if style.bidding else abs(matadors(hand, g)) + 1
-            if cap_without and g < GRAND and not hand >> 4 & 1:
+            if g < GRAND and ((cap_without and not hand >> 4 & 1)
+                              or (style.xbid3 and matadors(hand, g) <= -3)):
                 level = min(level, 2)
             best = max(best, BASE_VALUES[g] * level)
     if not null:

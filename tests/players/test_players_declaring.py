@@ -614,3 +614,16 @@ def test_heldbid_bids_only_the_level_the_ten_cards_keep() -> None:
     with_cj = parse_mask("CJ C9 CA S8 S9 SQ D9 DT DK DA")
     assert [make_player(name, seed=1, budget=0.2, workers=1).declaring  # type: ignore[attr-defined]
             .fallback.bid_limit(with_cj, True) for name in ("pimc", "pimc+heldbid")] == [22, 22]
+
+
+def test_xbid3_caps_only_the_hands_without_three_or_more() -> None:
+    """``pimc+xbid3`` bids a suit game "without 3" or more to twice its base value (the
+    no-jack spades of deal 930002989 to 22, not 88), and "without 2" as ``pimc`` does."""
+    def limits(hand: int) -> list[int]:
+        return [make_player(name, seed=1, budget=0.2, workers=1).declaring  # type: ignore[attr-defined]
+                .fallback.bid_limit(hand, True) for name in ("pimc", "pimc+xbid3")]
+    assert limits(Deal.shuffled(930002989).hands[0]) == [88, 22]
+    # hearts "without 2" (the heart and diamond jacks): 30 for both
+    assert limits(parse_mask("DJ HJ HA HK HQ H9 H8 H7 SA CA")) == [30, 30]
+    # hearts "without 3" (only the diamond jack): 40 against 20
+    assert limits(parse_mask("DJ HA HK HQ H9 H8 H7 SA CA DA")) == [40, 20]

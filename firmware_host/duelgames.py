@@ -139,6 +139,27 @@ def coarse(w: Where) -> list[str]:
         f"{k:>21} {counts[k]:>6} {'':>9} {v:>+9.2f}" for k, v in groups.items()]
 
 
+class GamesFileError(ValueError):
+    """A games file that cannot be read, or is not one (the message says which line)."""
+
+
+def read_games(path: str) -> list[dict[str, object]]:
+    """The records of a ``skat-table duel --games`` file; :class:`GamesFileError` if it
+    cannot be read or a line is not a JSON object."""
+    try:
+        with open(path, encoding="utf-8") as f:
+            records = [json.loads(line) for line in f if line.strip()]
+    except OSError as exc:
+        raise GamesFileError(f"cannot read {path}: {exc.strerror}") from None
+    except (json.JSONDecodeError, UnicodeDecodeError) as exc:
+        where_ = f"line {exc.lineno}: {exc.msg}" if isinstance(exc, json.JSONDecodeError) \
+            else "not text"
+        raise GamesFileError(f"{path} is not a duel's games file ({where_})") from None
+    if not all(isinstance(r, dict) for r in records):
+        raise GamesFileError(f"{path} is not a duel's games file (a line is not a game)")
+    return records
+
+
 def main(argv: Sequence[str] | None = None) -> int:
     p = argparse.ArgumentParser(prog="python -m firmware_host.duelgames",
                                 description="where a duel's points came from")
@@ -146,14 +167,9 @@ def main(argv: Sequence[str] | None = None) -> int:
     p.add_argument("--top", type=int, default=30, help="classes shown (default 30)")
     args = p.parse_args(argv)
     try:
-        with open(args.games, encoding="utf-8") as f:
-            records = [json.loads(line) for line in f if line.strip()]
-    except OSError as exc:
-        print(f"duelgames: cannot read {args.games}: {exc.strerror}", file=sys.stderr)
-        return 2
-    except json.JSONDecodeError as exc:
-        print(f"duelgames: {args.games} is not a duel's games file (line {exc.lineno}: "
-              f"{exc.msg})", file=sys.stderr)
+        records = read_games(args.games)
+    except GamesFileError as exc:
+        print(f"duelgames: {exc}", file=sys.stderr)
         return 2
     try:
         w = where(records)

@@ -370,10 +370,13 @@ def seating_difference(sf: tuple[int, int, int], seating: Sequence[str]) -> floa
 
 
 def game_record(deal_seed: int, seating: Sequence[str], result: GameResult,
-                limits: Sequence[int | None] = (None, None, None)) -> dict[str, object]:
+                limits: Sequence[int | None] = (None, None, None),
+                game: Game | None = None) -> dict[str, object]:
     """One game of a duel as a JSON-ready record: who sat where, the contract and its
     result, each position's Seeger-Fabian points and the seating's score (what a
-    where-were-the-points-lost analysis needs, one line per game).
+    where-were-the-points-lost analysis needs, one line per game); with ``game``, under
+    ``"game"`` the deal, rules and every action (:meth:`Game.to_json`), so that the game
+    can be replayed and solved with open cards (``python -m firmware_host.duelopen``).
 
     >>> from engine.contract import Contract
     >>> r = GameResult(declarer=0, contract=Contract.parse("G"), bid=18, won=False,
@@ -391,7 +394,7 @@ def game_record(deal_seed: int, seating: Sequence[str], result: GameResult,
         "points": result.points, "schneider": result.schneider, "overbid": result.overbid,
         "limits": list(limits), "sf": list(sf),
         "diff": round(seating_difference(sf, seating), 3),
-    }
+    } | ({"game": game.to_json()} if game is not None else {})
 
 
 def bootstrap_ci(values: list[float], rounds: int, seed: int, level: float = 0.95
@@ -560,7 +563,7 @@ def play_deal(settings: DuelSettings, index: int, deal_seed: int) -> DealOutcome
         b_means.append(sum(b) / len(b))
         diffs.append(seating_difference(sf, seating))
         contracts.append(str(game.result.contract) if game.result.contract else "-")
-        records.append(game_record(deal_seed, seating, game.result, limits))
+        records.append(game_record(deal_seed, seating, game.result, limits, game))
     return DealOutcome(index, deal_seed, statistics.fmean(diffs), statistics.fmean(a_means),
                        statistics.fmean(b_means), contracts, times, stats, checks, notes,
                        kind_times, records)

@@ -277,3 +277,54 @@ def test_the_games_file_adds_up_to_the_duels_figure(
     assert main(["duel", "--a", "rule", "--b", "random", "--deals", "1", "--quiet",
                  "--games", str(tmp_path)]) == 2
     assert "cannot write the games" in capsys.readouterr().err
+
+
+def test_duelopen_finds_whose_cards_turned_the_games(
+        tmp_path: object, capsys: pytest.CaptureFixture[str]) -> None:
+    """``duel --games`` keeps each game's actions; ``firmware_host.duelopen`` solves them
+    with open cards. With the rule players' contracts, random card play throws away made
+    games and the rule player's hardly any; the first lead's verdict is the solver's."""
+    from pathlib import Path
+
+    from engine.cards import mask_points
+    from engine.game import Game
+    from engine.players.analysis import first_lead, goal_of
+    from engine.players.solver import Solver
+    from engine.trick import matadors
+    from firmware_host import duelopen
+
+    path = Path(str(tmp_path)) / "games.jsonl"
+    assert main(["duel", "--a", "rule", "--b", "random", "--deals", "3", "--seed", "5",
+                 "--fixed-contract", "--games", str(path), "--quiet"]) == 0
+    capsys.readouterr()
+    records = [json.loads(line) for line in path.read_text().splitlines()]
+    checked = [duelopen.check(r) for r in records]
+    assert all(c is not None for c in checked) and len(checked) == 18
+    t = duelopen.tally(c for c in checked if c is not None)
+    assert sum(sum(s.declared.values()) for s in t.values()) == 18
+    assert t["A"].defended == t["B"].defended == 18
+    assert t["B"].games_thrown > t["A"].games_thrown
+    assert t["B"].declarer_turns > 3 * max(1, t["A"].declarer_turns)
+    # the verdict at the first lead, asked of a fresh solver on the replayed game
+    for r, c in zip(records, checked, strict=True):
+        g0 = first_lead(Game.from_json(r["game"]))
+        assert g0.contract is not None and g0.declarer is not None
+        goal = goal_of(g0.contract, g0.bid, matadors(g0.declarer_cards(), g0.contract.game))
+        if goal not in ("61", "90"):
+            continue
+        s = Solver(int(g0.contract.game), g0.declarer)
+        need = int(goal) - mask_points(g0.skat)
+        assert c is not None and c.made == s.reaches(list(g0.hands), 0, [], need), r
+    assert duelopen.main([str(path), "--a", "rule", "--b", "random"]) == 0
+    out = capsys.readouterr().out
+    assert "18 declared games solved" in out and "rule" in out.splitlines()[1]
+    # a file from before the games kept their cards, and a game that does not replay
+    old = Path(str(tmp_path)) / "old.jsonl"
+    old.write_text(json.dumps({k: v for k, v in records[0].items() if k != "game"}) + "\n")
+    assert duelopen.main([str(old)]) == 2
+    assert "line 1: a game without its cards" in capsys.readouterr().err
+    broken = dict(records[0])
+    broken["game"] = dict(records[0]["game"], actions=records[0]["game"]["actions"][::-1])
+    old.write_text(json.dumps(broken) + "\n")
+    assert duelopen.main([str(old)]) == 2
+    assert "is illegal" in capsys.readouterr().err

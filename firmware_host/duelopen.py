@@ -1,0 +1,232 @@
+"""Which cards turned a duel's games: ``python -m firmware_host.duelopen GAMES.jsonl``.
+
+``skat-table duel --games FILE`` keeps each game's deal and actions. This solves every
+declared game of the file with all cards open (:func:`engine.players.analysis.analyse`,
+made or not only) and counts, for A and for B:
+
+- as declarer: the games declared, how many were made with best play on both sides at the
+  first lead (with the discard laid), how many of those were won and how many of the others
+  (the defence let them through); the cards of the declarer that turned a made game into a
+  lost one (his errors with open cards); after a pick-up not made, whether another discard
+  would have made it;
+- as defender: the seat-games defended and the defender's cards that turned a game the
+  declarer had lost into one he makes (the defence's errors with open cards).
+
+An error with open cards is not always a mistake at the table (the cards are hidden
+there), but the two players meet the same deals, so their rates compare.
+
+    python -m firmware_host.duelopen duel930.jsonl --jobs 2
+"""
+
+from __future__ import annotations
+
+import argparse
+import sys
+from collections.abc import Iterable, Sequence
+from concurrent.futures import ProcessPoolExecutor
+from dataclasses import dataclass, field
+
+from engine.game import Game
+from engine.players.analysis import DECLARER, OUTCOME, AnalysisError, analyse
+from firmware_host.duelgames import GamesFileError, read_games
+from firmware_host.pairs import game_kind
+
+# a question past this many nodes is left undecided (a few proofs take tens of millions)
+MAX_NODES = 5_000_000
+KINDS = ("suit", "grand", "null")
+
+
+@dataclass(frozen=True)
+class Checked:
+    """One declared game with open cards: the declarer's player (``A``/``B``) and game kind,
+    made at the first lead (None: undecided), won at the table, the declarer's turning cards,
+    the defenders' turning cards by player, and after a pick-up not made whether another
+    discard makes it (None: not a pick-up, made, or undecided)."""
+
+    declarer: str
+    kind: str
+    made: bool | None
+    won: bool
+    declarer_turns: int
+    defence_turns: tuple[str, ...]
+    defenders: tuple[str, str]
+    other_discard: bool | None
+
+
+def check(record: dict[str, object], max_nodes: int = MAX_NODES) -> Checked | None:
+    """Solve one record's game with open cards (None: no declarer's game was played).
+
+    Raises :class:`ValueError` for a record without its game (a file written before the
+    duel kept the actions) or whose actions do not replay.
+    """
+    if record.get("declarer") is None:
+        return None
+    data = record.get("game")
+    if not isinstance(data, dict):
+        raise ValueError("a game without its cards: the file was written before "
+                         "skat-table duel --games kept them; run the duel again")
+    game = Game.from_json(data)
+    seating = str(record["seating"])
+    try:
+        a = analyse(game, detail=OUTCOME, max_nodes=max_nodes)
+    except AnalysisError:
+        return None  # ended before the first card (a concession), nothing to solve
+    declarer_turns = 0
+    defence: list[str] = []
+    for s in a.steps:
+        before, after = a.before(s.index).makes, s.after.makes
+        if before is None or after is None or before == after:
+            continue
+        if a.side_of(s.pos) == DECLARER:
+            declarer_turns += 1
+        else:
+            defence.append(seating[s.pos])
+    bd = a.best_discard
+    other = None
+    if bd is not None and a.start.makes is False:
+        other = bd.makes
+    d = a.declarer
+    return Checked(seating[d], game_kind(a.contract), a.start.makes, bool(record["won"]),
+                   declarer_turns, tuple(defence),
+                   (seating[(d + 1) % 3], seating[(d + 2) % 3]), other)
+
+
+@dataclass
+class Side:
+    """What one player's games showed with open cards."""
+
+    declared: dict[str, int] = field(default_factory=lambda: dict.fromkeys(KINDS, 0))
+    made: dict[str, int] = field(default_factory=lambda: dict.fromkeys(KINDS, 0))
+    made_won: dict[str, int] = field(default_factory=lambda: dict.fromkeys(KINDS, 0))
+    lost_won: dict[str, int] = field(default_factory=lambda: dict.fromkeys(KINDS, 0))
+    undecided: int = 0
+    declarer_turns: int = 0
+    games_thrown: int = 0  # made at the first lead, lost at the table
+    pickups_not_made: int = 0
+    other_discard: int = 0
+    defended: int = 0
+    defence_turns: int = 0
+
+
+def tally(checked: Iterable[Checked]) -> dict[str, Side]:
+    """Add up checked games per player.
+
+    >>> t = tally([Checked("A", "suit", True, False, 1, (), ("B", "B"), None),
+    ...            Checked("B", "suit", False, True, 0, ("A",), ("A", "B"), True)])
+    >>> t["A"].games_thrown, t["A"].defence_turns, t["B"].lost_won["suit"], t["B"].defended
+    (1, 1, 1, 1)
+    """
+    out = {"A": Side(), "B": Side()}
+    for c in checked:
+        s = out[c.declarer]
+        s.declared[c.kind] += 1
+        if c.made is None:
+            s.undecided += 1
+        elif c.made:
+            s.made[c.kind] += 1
+            s.made_won[c.kind] += c.won
+            s.games_thrown += not c.won
+        else:
+            s.lost_won[c.kind] += c.won
+            if c.other_discard is not None:
+                s.pickups_not_made += 1
+                s.other_discard += c.other_discard
+        s.declarer_turns += c.declarer_turns
+        for who in c.defenders:
+            out[who].defended += 1
+        for who in c.defence_turns:
+            out[who].defence_turns += 1
+    return out
+
+
+def _share(n: int, d: int) -> str:
+    return f"{n}/{d} ({n / d:.0%})" if d else "0/0"
+
+
+def report(t: dict[str, Side], names: tuple[str, str] = ("A", "B")) -> list[str]:
+    """The figures side by side."""
+    a, b = t["A"], t["B"]
+    rows: list[tuple[str, str, str]] = []
+    for kind in KINDS:
+        if not (a.declared[kind] or b.declared[kind]):
+            continue
+        rows.append((f"{kind}: declared", str(a.declared[kind]), str(b.declared[kind])))
+        rows.append(("  made with open cards",
+                     _share(a.made[kind], a.declared[kind]),
+                     _share(b.made[kind], b.declared[kind])))
+        rows.append(("  of those won at the table",
+                     _share(a.made_won[kind], a.made[kind]),
+                     _share(b.made_won[kind], b.made[kind])))
+        lost = [s.declared[kind] - s.made[kind] for s in (a, b)]
+        rows.append(("  not made, won at the table",
+                     _share(a.lost_won[kind], lost[0]), _share(b.lost_won[kind], lost[1])))
+    rows += [
+        ("declarer: made games lost", str(a.games_thrown), str(b.games_thrown)),
+        ("declarer: his cards that turned it",
+         f"{a.declarer_turns} ({a.declarer_turns / max(1, sum(a.declared.values())):.2f} a game)",
+         f"{b.declarer_turns} ({b.declarer_turns / max(1, sum(b.declared.values())):.2f} a game)"),
+        ("pick-ups not made: another discard makes it",
+         _share(a.other_discard, a.pickups_not_made), _share(b.other_discard, b.pickups_not_made)),
+        ("defender: seat-games", str(a.defended), str(b.defended)),
+        ("defender: his cards that turned it",
+         f"{a.defence_turns} ({a.defence_turns / max(1, a.defended):.2f} a seat-game)",
+         f"{b.defence_turns} ({b.defence_turns / max(1, b.defended):.2f} a seat-game)"),
+    ]
+    if a.undecided or b.undecided:
+        rows.append(("undecided at the first lead (node budget)", str(a.undecided),
+                     str(b.undecided)))
+    width = max(len(r[0]) for r in rows)
+    cols = [max(len(names[0]), *(len(r[1]) for r in rows)),
+            max(len(names[1]), *(len(r[2]) for r in rows))]
+    lines = [f"{'':<{width}}  {names[0]:>{cols[0]}}  {names[1]:>{cols[1]}}"]
+    lines += [f"{r[0]:<{width}}  {r[1]:>{cols[0]}}  {r[2]:>{cols[1]}}" for r in rows]
+    return lines
+
+
+def _check_line(args: tuple[int, dict[str, object]]) -> tuple[int, Checked | None, str | None]:
+    i, record = args
+    try:
+        return i, check(record), None
+    except (KeyError, TypeError) as exc:
+        return i, None, f"not a duel's game (no {exc})"
+    except ValueError as exc:
+        return i, None, str(exc)
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    p = argparse.ArgumentParser(prog="python -m firmware_host.duelopen",
+                                description="a duel's games solved with open cards: "
+                                            "whose cards turned them")
+    p.add_argument("games", help="the file of skat-table duel --games")
+    p.add_argument("--jobs", type=int, default=1, help="processes (default 1)")
+    p.add_argument("--a", default="A", help="A's name in the table")
+    p.add_argument("--b", default="B", help="B's name in the table")
+    args = p.parse_args(argv)
+    if args.jobs < 1:
+        print("duelopen: --jobs must be 1 or more", file=sys.stderr)
+        return 2
+    try:
+        records = read_games(args.games)
+    except GamesFileError as exc:
+        print(f"duelopen: {exc}", file=sys.stderr)
+        return 2
+    checked: list[Checked] = []
+    work = list(enumerate(records, 1))
+    if args.jobs > 1:
+        with ProcessPoolExecutor(args.jobs) as pool:
+            results = list(pool.map(_check_line, work, chunksize=4))
+    else:
+        results = [_check_line(w) for w in work]
+    for i, c, error in results:
+        if error is not None:
+            print(f"duelopen: {args.games} line {i}: {error}", file=sys.stderr)
+            return 2
+        if c is not None:
+            checked.append(c)
+    print(f"{len(records)} games, {len(checked)} declared games solved with open cards")
+    print("\n".join(report(tally(checked), (args.a, args.b))))
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())

@@ -51,6 +51,9 @@ class Checked:
     defence_turns: tuple[str, ...]
     defenders: tuple[str, str]
     other_discard: bool | None
+    # the tricks (1 to 10) of the declarer's and the defenders' turning cards
+    declarer_tricks: tuple[int, ...] = ()
+    defence_tricks: tuple[int, ...] = ()
 
 
 def check(record: dict[str, object], max_nodes: int = MAX_NODES) -> Checked | None:
@@ -71,24 +74,27 @@ def check(record: dict[str, object], max_nodes: int = MAX_NODES) -> Checked | No
         a = analyse(game, detail=OUTCOME, max_nodes=max_nodes)
     except AnalysisError:
         return None  # ended before the first card (a concession), nothing to solve
-    declarer_turns = 0
+    declarer_tricks: list[int] = []
     defence: list[str] = []
+    defence_tricks: list[int] = []
     for s in a.steps:
         before, after = a.before(s.index).makes, s.after.makes
         if before is None or after is None or before == after:
             continue
         if a.side_of(s.pos) == DECLARER:
-            declarer_turns += 1
+            declarer_tricks.append(s.trick)
         else:
             defence.append(seating[s.pos])
+            defence_tricks.append(s.trick)
     bd = a.best_discard
     other = None
     if bd is not None and a.start.makes is False:
         other = bd.makes
     d = a.declarer
     return Checked(seating[d], game_kind(a.contract), a.start.makes, bool(record["won"]),
-                   declarer_turns, tuple(defence),
-                   (seating[(d + 1) % 3], seating[(d + 2) % 3]), other)
+                   len(declarer_tricks), tuple(defence),
+                   (seating[(d + 1) % 3], seating[(d + 2) % 3]), other,
+                   tuple(declarer_tricks), tuple(defence_tricks))
 
 
 @dataclass
@@ -106,15 +112,29 @@ class Side:
     other_discard: int = 0
     defended: int = 0
     defence_turns: int = 0
+    # turning cards by trick: the first, the second and third, the fourth to the last
+    declarer_by_trick: list[int] = field(default_factory=lambda: [0, 0, 0])
+    defence_by_trick: list[int] = field(default_factory=lambda: [0, 0, 0])
+
+
+def trick_bucket(trick: int) -> int:
+    """0 for the first trick, 1 for the second and third, 2 for the rest.
+
+    >>> [trick_bucket(t) for t in (1, 2, 3, 4, 10)]
+    [0, 1, 1, 2, 2]
+    """
+    return 0 if trick == 1 else 1 if trick <= 3 else 2
 
 
 def tally(checked: Iterable[Checked]) -> dict[str, Side]:
     """Add up checked games per player.
 
-    >>> t = tally([Checked("A", "suit", True, False, 1, (), ("B", "B"), None),
-    ...            Checked("B", "suit", False, True, 0, ("A",), ("A", "B"), True)])
+    >>> t = tally([Checked("A", "suit", True, False, 1, (), ("B", "B"), None, (5,)),
+    ...            Checked("B", "suit", False, True, 0, ("A",), ("A", "B"), True, (), (1,))])
     >>> t["A"].games_thrown, t["A"].defence_turns, t["B"].lost_won["suit"], t["B"].defended
-    (1, 1, 1, 1)
+    (1, 1, 1, 3)
+    >>> t["A"].declarer_by_trick, t["A"].defence_by_trick
+    ([0, 0, 1], [1, 0, 0])
     """
     out = {"A": Side(), "B": Side()}
     for c in checked:
@@ -132,8 +152,12 @@ def tally(checked: Iterable[Checked]) -> dict[str, Side]:
                 s.pickups_not_made += 1
                 s.other_discard += c.other_discard
         s.declarer_turns += c.declarer_turns
+        for trick in c.declarer_tricks:
+            s.declarer_by_trick[trick_bucket(trick)] += 1
         for who in c.defenders:
             out[who].defended += 1
+        for who, trick in zip(c.defence_turns, c.defence_tricks, strict=True):
+            out[who].defence_by_trick[trick_bucket(trick)] += 1
         for who in c.defence_turns:
             out[who].defence_turns += 1
     return out
@@ -165,12 +189,16 @@ def report(t: dict[str, Side], names: tuple[str, str] = ("A", "B")) -> list[str]
         ("declarer: his cards that turned it",
          f"{a.declarer_turns} ({a.declarer_turns / max(1, sum(a.declared.values())):.2f} a game)",
          f"{b.declarer_turns} ({b.declarer_turns / max(1, sum(b.declared.values())):.2f} a game)"),
+        ("  in trick 1 / 2-3 / 4-10", "/".join(map(str, a.declarer_by_trick)),
+         "/".join(map(str, b.declarer_by_trick))),
         ("pick-ups not made: another discard makes it",
          _share(a.other_discard, a.pickups_not_made), _share(b.other_discard, b.pickups_not_made)),
         ("defender: seat-games", str(a.defended), str(b.defended)),
         ("defender: his cards that turned it",
          f"{a.defence_turns} ({a.defence_turns / max(1, a.defended):.2f} a seat-game)",
          f"{b.defence_turns} ({b.defence_turns / max(1, b.defended):.2f} a seat-game)"),
+        ("  in trick 1 / 2-3 / 4-10", "/".join(map(str, a.defence_by_trick)),
+         "/".join(map(str, b.defence_by_trick))),
     ]
     if a.undecided or b.undecided:
         rows.append(("undecided at the first lead (node budget)", str(a.undecided),

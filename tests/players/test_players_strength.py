@@ -305,6 +305,9 @@ def test_duelopen_finds_whose_cards_turned_the_games(
     assert t["A"].defended == t["B"].defended == 18
     assert t["B"].games_thrown > t["A"].games_thrown
     assert t["B"].declarer_turns > 3 * max(1, t["A"].declarer_turns)
+    for side in t.values():
+        assert sum(side.declarer_by_trick) == side.declarer_turns
+        assert sum(side.defence_by_trick) == side.defence_turns
     # the verdict at the first lead, asked of a fresh solver on the replayed game
     for r, c in zip(records, checked, strict=True):
         g0 = first_lead(Game.from_json(r["game"]))

@@ -100,6 +100,9 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
                    help="every deal is played as a Ramsch (all pass): Ramsch play only")
     p.add_argument("--jobs", type=int, default=1,
                    help="deals played in parallel processes (default 1)")
+    p.add_argument("--workers", type=int, default=1,
+                   help="processes each PIMC seat spreads its worlds over, as a table "
+                        "does with its cores (default 1; with --jobs 1)")
     p.add_argument("--xskat-src", default=None, metavar="DIR",
                    help="player xskat: an unpacked XSkat 4.0 source tree (default $XSKAT_SRC)")
     p.add_argument("--xskat-timeout", type=float, default=20.0, metavar="S",
@@ -130,6 +133,10 @@ def _check(args: argparse.Namespace) -> str | None:
         return f"--rules: {exc}"
     from engine.players import PlayerError, make_player
 
+    if args.workers < 1:
+        return f"--workers must be at least 1, not {args.workers}"
+    if args.workers > 1 and args.jobs > 1:
+        return "--workers spreads one game's worlds over processes: use it with --jobs 1"
     if XSKAT in (args.a, args.b):
         if args.fixed_contract or args.ramsch or _rule_names(args):
             return ("xskat plays plain ISkO games only: no --fixed-contract, --ramsch or "
@@ -171,6 +178,7 @@ def cmd_duel(args: argparse.Namespace) -> int:
         a=args.a, b=args.b, deals=args.deals, seed=args.seed, budget=args.budget,
         worlds=args.worlds, fixed_contract=args.fixed_contract, jobs=args.jobs,
         rules=_rule_names(args), ramsch_only=args.ramsch, outside=outside,
+        workers=args.workers,
     )
     total = 0.0
     try:

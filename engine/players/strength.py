@@ -82,8 +82,10 @@ class OutsidePlayers(Protocol):
 
 @dataclass(frozen=True)
 class DuelSettings:
-    """One strength run. ``budget``/``worlds`` apply to PIMC players; ``outside`` plays
-    the seats of the player named ``outside.name`` (an outside program)."""
+    """One strength run. ``budget``/``worlds``/``workers`` apply to PIMC players
+    (``workers``: the processes each PIMC seat spreads its worlds over, as a table's
+    ``os.cpu_count()``); ``outside`` plays the seats of the player named ``outside.name``
+    (an outside program)."""
 
     a: str
     b: str
@@ -99,6 +101,7 @@ class DuelSettings:
     rules: tuple[str, ...] = ()
     ramsch_only: bool = False
     outside: OutsidePlayers | None = None
+    workers: int = 1
 
     def game_rules(self) -> Rules:
         names = set(self.rules) | ({"ramsch"} if self.ramsch_only else set())
@@ -533,7 +536,8 @@ def play_deal(settings: DuelSettings, index: int, deal_seed: int) -> DealOutcome
                     p: Player = table.player(pos)
                 else:
                     p = make_player(name, seed=deal_seed * 31 + k * 3 + pos,
-                                    budget=settings.budget, worlds=settings.worlds, workers=1)
+                                    budget=settings.budget, worlds=settings.worlds,
+                                    workers=settings.workers)
                 players.append(Timed(p, times[name], kinds=kind_times[name]))
             start = fixed_start(deal, deal_seed, rules) if settings.fixed_contract else None
             if settings.ramsch_only:

@@ -331,3 +331,24 @@ def test_duelopen_finds_whose_cards_turned_the_games(
     old.write_text(json.dumps(broken) + "\n")
     assert duelopen.main([str(old)]) == 2
     assert "is illegal" in capsys.readouterr().err
+
+
+def test_duel_workers_spread_the_worlds_and_keep_the_games(
+        tmp_path: object, capsys: pytest.CaptureFixture[str]) -> None:
+    """``duel --workers 2`` seats PIMC with two processes, as a table with cores does;
+    at fixed worlds the games are the same as with one (world i is the same deal)."""
+    from pathlib import Path
+
+    files = []
+    for workers in (1, 2):
+        path = Path(str(tmp_path)) / f"w{workers}.jsonl"
+        assert main(["duel", "--a", "pimc", "--b", "rule", "--deals", "1", "--seed", "3",
+                     "--worlds", "6", "--workers", str(workers), "--games", str(path),
+                     "--quiet"]) == 0
+        files.append([json.loads(line) for line in path.read_text().splitlines()])
+    capsys.readouterr()
+    assert len(files[0]) == 6 and files[0] == files[1]
+    assert main(["duel", "--deals", "1", "--workers", "0"]) == 2
+    assert "--workers must be at least 1" in capsys.readouterr().err
+    assert main(["duel", "--deals", "1", "--workers", "2", "--jobs", "2"]) == 2
+    assert "use it with --jobs 1" in capsys.readouterr().err

@@ -22,7 +22,7 @@ from __future__ import annotations
 
 import argparse
 import sys
-from collections.abc import Iterable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from concurrent.futures import ProcessPoolExecutor
 from dataclasses import dataclass, field
 
@@ -171,35 +171,29 @@ def report(t: dict[str, Side], names: tuple[str, str] = ("A", "B")) -> list[str]
     """The figures side by side."""
     a, b = t["A"], t["B"]
     rows: list[tuple[str, str, str]] = []
+
+    def row(label: str, cell: Callable[[Side], str]) -> None:
+        rows.append((label, cell(a), cell(b)))
+
     for kind in KINDS:
         if not (a.declared[kind] or b.declared[kind]):
             continue
-        rows.append((f"{kind}: declared", str(a.declared[kind]), str(b.declared[kind])))
-        rows.append(("  made with open cards",
-                     _share(a.made[kind], a.declared[kind]),
-                     _share(b.made[kind], b.declared[kind])))
-        rows.append(("  of those won at the table",
-                     _share(a.made_won[kind], a.made[kind]),
-                     _share(b.made_won[kind], b.made[kind])))
-        lost = [s.declared[kind] - s.made[kind] for s in (a, b)]
-        rows.append(("  not made, won at the table",
-                     _share(a.lost_won[kind], lost[0]), _share(b.lost_won[kind], lost[1])))
-    rows += [
-        ("declarer: made games lost", str(a.games_thrown), str(b.games_thrown)),
-        ("declarer: his cards that turned it",
-         f"{a.declarer_turns} ({a.declarer_turns / max(1, sum(a.declared.values())):.2f} a game)",
-         f"{b.declarer_turns} ({b.declarer_turns / max(1, sum(b.declared.values())):.2f} a game)"),
-        ("  in trick 1 / 2-3 / 4-10", "/".join(map(str, a.declarer_by_trick)),
-         "/".join(map(str, b.declarer_by_trick))),
-        ("pick-ups not made: another discard makes it",
-         _share(a.other_discard, a.pickups_not_made), _share(b.other_discard, b.pickups_not_made)),
-        ("defender: seat-games", str(a.defended), str(b.defended)),
-        ("defender: his cards that turned it",
-         f"{a.defence_turns} ({a.defence_turns / max(1, a.defended):.2f} a seat-game)",
-         f"{b.defence_turns} ({b.defence_turns / max(1, b.defended):.2f} a seat-game)"),
-        ("  in trick 1 / 2-3 / 4-10", "/".join(map(str, a.defence_by_trick)),
-         "/".join(map(str, b.defence_by_trick))),
-    ]
+        row(f"{kind}: declared", lambda s, k=kind: str(s.declared[k]))
+        row("  made with open cards", lambda s, k=kind: _share(s.made[k], s.declared[k]))
+        row("  of those won at the table",
+            lambda s, k=kind: _share(s.made_won[k], s.made[k]))
+        row("  not made, won at the table",
+            lambda s, k=kind: _share(s.lost_won[k], s.declared[k] - s.made[k]))
+    row("declarer: made games lost", lambda s: str(s.games_thrown))
+    row("declarer: his cards that turned it", lambda s: (
+        f"{s.declarer_turns} ({s.declarer_turns / max(1, sum(s.declared.values())):.2f} a game)"))
+    row("  in trick 1 / 2-3 / 4-10", lambda s: "/".join(map(str, s.declarer_by_trick)))
+    row("pick-ups not made: another discard makes it",
+        lambda s: _share(s.other_discard, s.pickups_not_made))
+    row("defender: seat-games", lambda s: str(s.defended))
+    row("defender: his cards that turned it", lambda s: (
+        f"{s.defence_turns} ({s.defence_turns / max(1, s.defended):.2f} a seat-game)"))
+    row("  in trick 1 / 2-3 / 4-10", lambda s: "/".join(map(str, s.defence_by_trick)))
     if a.undecided or b.undecided:
         rows.append(("undecided at the first lead (node budget)", str(a.undecided),
                      str(b.undecided)))

@@ -321,6 +321,11 @@ def test_duelopen_finds_whose_cards_turned_the_games(
     assert duelopen.main([str(path), "--a", "rule", "--b", "random"]) == 0
     out = capsys.readouterr().out
     assert "18 declared games solved" in out and "rule" in out.splitlines()[1]
+    # spread over processes: the same report
+    assert duelopen.main([str(path), "--a", "rule", "--b", "random", "--jobs", "2"]) == 0
+    assert capsys.readouterr().out == out
+    assert duelopen.main([str(path), "--jobs", "0"]) == 2
+    assert "--jobs must be 1 or more" in capsys.readouterr().err
     # a file from before the games kept their cards, and a game that does not replay
     old = Path(str(tmp_path)) / "old.jsonl"
     old.write_text(json.dumps({k: v for k, v in records[0].items() if k != "game"}) + "\n")

@@ -39,21 +39,19 @@ KINDS = ("suit", "grand", "null")
 @dataclass(frozen=True)
 class Checked:
     """One declared game with open cards: the declarer's player (``A``/``B``) and game kind,
-    made at the first lead (None: undecided), won at the table, the declarer's turning cards,
-    the defenders' turning cards by player, and after a pick-up not made whether another
-    discard makes it (None: not a pick-up, made, or undecided)."""
+    made at the first lead (None: undecided), won at the table, the defenders' players,
+    after a pick-up not made whether another discard makes it (None: not a pick-up, made,
+    or undecided), the tricks (1 to 10) of the declarer's turning cards, and the player and
+    trick of each defender's turning card."""
 
     declarer: str
     kind: str
     made: bool | None
     won: bool
-    declarer_turns: int
-    defence_turns: tuple[str, ...]
     defenders: tuple[str, str]
     other_discard: bool | None
-    # the tricks (1 to 10) of the declarer's and the defenders' turning cards
-    declarer_tricks: tuple[int, ...] = ()
-    defence_tricks: tuple[int, ...] = ()
+    declarer_turns: tuple[int, ...] = ()
+    defence_turns: tuple[tuple[str, int], ...] = ()
 
 
 def check(record: dict[str, object], max_nodes: int = MAX_NODES) -> Checked | None:
@@ -74,27 +72,24 @@ def check(record: dict[str, object], max_nodes: int = MAX_NODES) -> Checked | No
         a = analyse(game, detail=OUTCOME, max_nodes=max_nodes)
     except AnalysisError:
         return None  # ended before the first card (a concession), nothing to solve
-    declarer_tricks: list[int] = []
-    defence: list[str] = []
-    defence_tricks: list[int] = []
+    declarer_turns: list[int] = []
+    defence_turns: list[tuple[str, int]] = []
     for s in a.steps:
         before, after = a.before(s.index).makes, s.after.makes
         if before is None or after is None or before == after:
             continue
         if a.side_of(s.pos) == DECLARER:
-            declarer_tricks.append(s.trick)
+            declarer_turns.append(s.trick)
         else:
-            defence.append(seating[s.pos])
-            defence_tricks.append(s.trick)
+            defence_turns.append((seating[s.pos], s.trick))
     bd = a.best_discard
     other = None
     if bd is not None and a.start.makes is False:
         other = bd.makes
     d = a.declarer
     return Checked(seating[d], game_kind(a.contract), a.start.makes, bool(record["won"]),
-                   len(declarer_tricks), tuple(defence),
                    (seating[(d + 1) % 3], seating[(d + 2) % 3]), other,
-                   tuple(declarer_tricks), tuple(defence_tricks))
+                   tuple(declarer_turns), tuple(defence_turns))
 
 
 @dataclass
@@ -106,15 +101,21 @@ class Side:
     made_won: dict[str, int] = field(default_factory=lambda: dict.fromkeys(KINDS, 0))
     lost_won: dict[str, int] = field(default_factory=lambda: dict.fromkeys(KINDS, 0))
     undecided: int = 0
-    declarer_turns: int = 0
     games_thrown: int = 0  # made at the first lead, lost at the table
     pickups_not_made: int = 0
     other_discard: int = 0
     defended: int = 0
-    defence_turns: int = 0
     # turning cards by trick: the first, the second and third, the fourth to the last
     declarer_by_trick: list[int] = field(default_factory=lambda: [0, 0, 0])
     defence_by_trick: list[int] = field(default_factory=lambda: [0, 0, 0])
+
+    @property
+    def declarer_turns(self) -> int:
+        return sum(self.declarer_by_trick)
+
+    @property
+    def defence_turns(self) -> int:
+        return sum(self.defence_by_trick)
 
 
 def trick_bucket(trick: int) -> int:
@@ -129,8 +130,8 @@ def trick_bucket(trick: int) -> int:
 def tally(checked: Iterable[Checked]) -> dict[str, Side]:
     """Add up checked games per player.
 
-    >>> t = tally([Checked("A", "suit", True, False, 1, (), ("B", "B"), None, (5,)),
-    ...            Checked("B", "suit", False, True, 0, ("A",), ("A", "B"), True, (), (1,))])
+    >>> t = tally([Checked("A", "suit", True, False, ("B", "B"), None, (5,)),
+    ...            Checked("B", "suit", False, True, ("A", "B"), True, (), (("A", 1),))])
     >>> t["A"].games_thrown, t["A"].defence_turns, t["B"].lost_won["suit"], t["B"].defended
     (1, 1, 1, 3)
     >>> t["A"].declarer_by_trick, t["A"].defence_by_trick
@@ -151,15 +152,12 @@ def tally(checked: Iterable[Checked]) -> dict[str, Side]:
             if c.other_discard is not None:
                 s.pickups_not_made += 1
                 s.other_discard += c.other_discard
-        s.declarer_turns += c.declarer_turns
-        for trick in c.declarer_tricks:
+        for trick in c.declarer_turns:
             s.declarer_by_trick[trick_bucket(trick)] += 1
         for who in c.defenders:
             out[who].defended += 1
-        for who, trick in zip(c.defence_turns, c.defence_tricks, strict=True):
+        for who, trick in c.defence_turns:
             out[who].defence_by_trick[trick_bucket(trick)] += 1
-        for who in c.defence_turns:
-            out[who].defence_turns += 1
     return out
 
 

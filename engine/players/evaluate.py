@@ -462,7 +462,8 @@ class Style:
       only: a suit game "without 3" or more (no club, spade or heart jack among the ten
       cards) is bid only to twice its base value, "without 2" to its count as before
       (PIMC's suit games "without 3" or more bid above twice the base value were won
-      55 % against XSkat, -12 points a game, docs/players.md).
+      55 % against XSkat, -12 points a game; paired against ``pimc`` it measured -0.90
+      [-2.26, +0.49] a seat, so it stays off: docs/players.md).
 
     >>> Style.legacy().grand, Style().without("grand").grand, Style().without("grand").play
     (False, False, True)

@@ -178,7 +178,7 @@ def cmd_duel(args: argparse.Namespace) -> int:
         a=args.a, b=args.b, deals=args.deals, seed=args.seed, budget=args.budget,
         worlds=args.worlds, fixed_contract=args.fixed_contract, jobs=args.jobs,
         rules=_rule_names(args), ramsch_only=args.ramsch, outside=outside,
-        workers=args.workers,
+        workers=args.workers, keep_games=args.games is not None,
     )
     total = 0.0
     try:

@@ -102,6 +102,9 @@ class DuelSettings:
     ramsch_only: bool = False
     outside: OutsidePlayers | None = None
     workers: int = 1
+    # each game's record keeps the game itself (``duel --games``; about 2 KB a game, so
+    # only when the games are written)
+    keep_games: bool = False
 
     def game_rules(self) -> Rules:
         names = set(self.rules) | ({"ramsch"} if self.ramsch_only else set())
@@ -567,7 +570,8 @@ def play_deal(settings: DuelSettings, index: int, deal_seed: int) -> DealOutcome
         b_means.append(sum(b) / len(b))
         diffs.append(seating_difference(sf, seating))
         contracts.append(str(game.result.contract) if game.result.contract else "-")
-        records.append(game_record(deal_seed, seating, game.result, limits, game))
+        records.append(game_record(deal_seed, seating, game.result, limits,
+                                   game if settings.keep_games else None))
     return DealOutcome(index, deal_seed, statistics.fmean(diffs), statistics.fmean(a_means),
                        statistics.fmean(b_means), contracts, times, stats, checks, notes,
                        kind_times, records)

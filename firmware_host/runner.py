@@ -52,7 +52,10 @@ class EventLoop:
         self.notifier = notifier or Notifier(None)
         self.simulator = simulator
         self.beep = beep
-        self.queue: queue.Queue[Any] = queue.Queue()
+        # SimpleQueue, not Queue: the SIGTERM handler puts STOP on it, and Queue.put from a
+        # handler that interrupts Queue.get in the same thread waits forever on Queue's own
+        # (non-reentrant) lock; SimpleQueue.put is reentrant.
+        self.queue: queue.SimpleQueue[Any] = queue.SimpleQueue()
         self.reader_faults: dict[str, str] = {}
         self.language: str | None = None
         self.card_style: str | None = None

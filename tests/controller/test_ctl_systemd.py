@@ -198,18 +198,36 @@ def test_run_under_a_notify_socket_until_sigterm(tmp_path: Path) -> None:
             if received(sock) == ["WATCHDOG=1"]:
                 break
         else:
-            pytest.fail("no watchdog ping")
+            proc.kill()
+            pytest.fail(f"no watchdog ping; the table said: {proc.communicate()[1]}")
         proc.send_signal(signal.SIGTERM)
         for _ in range(20):
             message = received(sock)
             if message[0] == "STOPPING=1":
                 break
         else:
-            pytest.fail("no STOPPING=1")
-        assert proc.wait(timeout=30) == 0
+            proc.kill()
+            pytest.fail(f"no STOPPING=1; the table said: {proc.communicate()[1]}")
+        assert proc.wait(timeout=30) == 0, proc.stderr.read() if proc.stderr else ""
     finally:
         if proc.poll() is None:
             proc.kill()
             proc.wait()
         sock.close()
     assert (tmp_path / "data" / "journal.sqlite").exists()
+
+
+def test_a_stop_signal_at_any_moment_of_the_loop_stops_it() -> None:
+    """systemd's SIGTERM may land anywhere in the loop, also inside its queue's ``get``: it
+    once deadlocked there (the handler's ``put`` waited on the lock ``get`` held), so the
+    table neither stopped nor pinged its watchdog. Every line of a turn is tried, in a child
+    process so that a hang fails the test instead of hanging the suite."""
+    import sys
+
+    try:
+        done = subprocess.run([sys.executable, str(Path(__file__).with_name("signal_turns.py"))],
+                              cwd=ROOT, capture_output=True, text=True, timeout=60)
+    except subprocess.TimeoutExpired as e:
+        pytest.fail(f"the loop hung after a stop signal: {e.stdout!r} {e.stderr!r}")
+    assert done.returncode == 0, done.stdout + done.stderr
+    assert ": 0 did not stop" in done.stdout

@@ -541,6 +541,11 @@ def play_deal(settings: DuelSettings, index: int, deal_seed: int) -> DealOutcome
                     p = make_player(name, seed=deal_seed * 31 + k * 3 + pos,
                                     budget=settings.budget, worlds=settings.worlds,
                                     workers=settings.workers)
+                # as the table does when it seats the computer: worker processes start
+                # here, not inside the first timed decision
+                warm_up = getattr(p, "warm_up", None)
+                if warm_up is not None:
+                    warm_up()
                 players.append(Timed(p, times[name], kinds=kind_times[name]))
             start = fixed_start(deal, deal_seed, rules) if settings.fixed_contract else None
             if settings.ramsch_only:

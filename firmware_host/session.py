@@ -426,7 +426,7 @@ class Session:
         seat = self.table.seat_to_act()
         if seat is None or seat not in self.players or seat in self.table.prompts:
             return None
-        move = to_move(ask(self.players[seat], self.table.game), seat)
+        move = to_move(self._decide(seat), seat)
         if move.card is not None:
             self.table.prompts[seat] = move.card
             self._write({"seat": seat, "prompt": str(move.card)}, "prompt",
@@ -435,6 +435,19 @@ class Session:
             self.submit(move.input, "computer")
         return move
 
+
+    def _decide(self, seat: int) -> Any:
+        """The seat's player's action; if the player fails (a bug, a worker process gone),
+        the rule player decides this once, so the table never waits on a computer that
+        cannot answer."""
+        try:
+            return ask(self.players[seat], self.table.game)
+        except Exception:
+            log.exception("the computer player of seat %d failed: the rule player decides", seat)
+            computer = self.config.computer
+            stand_in = make_player("rule", computer.seed + seat, computer.budget_ms,
+                                   never_declare=seat in computer.uncredited)
+            return ask(stand_in, self.table.game)
 
     def _computer_doubling(self) -> Move | None:
         """Before the first card anyone may say Kontra (and the declarer then Re), not only

@@ -34,6 +34,7 @@ import random
 import time
 from collections.abc import Iterable
 from concurrent.futures import Executor, ProcessPoolExecutor
+from concurrent.futures.process import BrokenProcessPool
 from dataclasses import dataclass, field
 
 from engine.actions import Action, Concede, Declare, Discard, Play
@@ -674,6 +675,7 @@ class PimcPlayer:
         # pimc-2025 leans on the 2025 rule player too, so that it stays the player it was
         self.rule = RulePlayer(seed, style=None if searched_contracts else ev.Style.legacy())
         self._pool: Executor | None = None
+        self.pool_failures = 0  # decisions solved here because a worker process had died
         self._plan: tuple[int, int, int] | None = None  # (cards, game, discard)
         self._push_second: int | None = None  # Schieberamsch: the second card to push
         self.last_worlds = 0
@@ -931,8 +933,23 @@ class PimcPlayer:
         """:func:`run_worlds` of each job, in the worker processes when there are several."""
         if len(jobs) == 1 or self.workers <= 1:
             return [run_worlds(*job) for job in jobs]
-        ex = self._executor()
-        return [f.result() for f in [ex.submit(run_worlds, *job) for job in jobs]]
+        try:
+            ex = self._executor()
+            return [f.result() for f in [ex.submit(run_worlds, *job) for job in jobs]]
+        except BrokenProcessPool:
+            # A worker died (on a Pi most likely the kernel's out-of-memory killer): this
+            # decision is solved here, one job after the other, and the next decision
+            # starts new workers. Only the first job's first world may pass the deadline.
+            self._discard_pool()
+            self.pool_failures += 1
+            return [run_worlds(*job) if i == 0 else run_worlds(*job[:-1], False)
+                    for i, job in enumerate(jobs)]
+
+    def _discard_pool(self) -> None:
+        if self._pool is not None:
+            with contextlib.suppress(Exception):
+                self._pool.shutdown(wait=False, cancel_futures=True)
+            self._pool = None
 
     def _map(self, jobs: list[_Job]) -> Tally:
         return _merge_tallies(self._tallies(jobs))
@@ -953,9 +970,13 @@ class PimcPlayer:
         decision (the controller calls this when a computer seat is set up)."""
         _warm_up()
         if self.workers > 1:
-            ex = self._executor()
-            for f in [ex.submit(_warm_up) for _ in range(self.workers)]:
-                f.result()
+            try:
+                ex = self._executor()
+                for f in [ex.submit(_warm_up) for _ in range(self.workers)]:
+                    f.result()
+            except BrokenProcessPool:
+                self._discard_pool()  # the first decision tries again
+                self.pool_failures += 1
 
     # ------------------------------------------------------------------ declaring
 

@@ -251,3 +251,26 @@ def test_a_contract_declared_anew_after_an_undo_is_a_new_kontra_question(
     assert session.computer_move() is None and asked.questions == 2
     assert session.computer_move() is None and asked.questions == 2
     session.close()
+
+
+def test_a_computer_player_that_fails_is_stood_in_for_by_the_rule_player(caplog) -> None:  # type: ignore[no-untyped-def]
+    """A player that raises (a bug, its worker processes gone) must not leave the table
+    waiting for a move that never comes: the rule player decides for it, and the log says
+    so. Before, every attempt raised again and the computer's seat never moved."""
+    import logging
+
+    class Broken:
+        name = "broken"
+
+        def choose(self, view: object) -> object:
+            raise RuntimeError("no worker answers")
+
+    cfg = simulated_config(computer_seats=(0, 1, 2), series_length=None)
+    session = Session(cfg, computer_seats=(0, 1, 2))
+    session.players[1] = Broken()  # type: ignore[assignment]
+    deal(session, 3)
+    with caplog.at_level(logging.ERROR, logger="skat-table"):
+        computers_until_prompt(session)
+    table = session.table
+    assert table.phase not in ("dealing", "bidding")  # seat 1 said its word by its stand-in
+    assert "the computer player of seat 1 failed" in caplog.text

@@ -78,3 +78,35 @@ def test_at_a_budget_both_rounds_give_a_card(monkeypatch) -> None:
                "CQ SQ SK HT HK HQ DA DT DK DQ", "D8 D9"))
     asked, _ = _goals_asked(monkeypatch, SeatView.of(g, 0), budget=0.3)
     assert asked[0] == 61
+
+
+def test_a_dead_worker_process_costs_one_decision_its_speed_not_the_table_its_player() -> None:
+    """A worker killed (on a Pi, by the out-of-memory killer) broke the process pool for
+    good: every later decision raised BrokenProcessPool and the computer seat never moved
+    again. Now the decision is solved in this process (at fixed worlds: the same card as
+    with one process) and the next one starts new workers."""
+    import os
+    import signal
+    import time
+
+    view = _decided()
+    alone = PimcPlayer(seed=3, worlds=12, workers=1).choose(view)
+    p = PimcPlayer(seed=3, worlds=12, workers=2)
+    p.warm_up()
+    try:
+        for round_ in (1, 2):  # killed while idle between decisions, twice
+            pool = p._pool
+            assert pool is not None
+            victim = next(iter(pool._processes))  # type: ignore[attr-defined]
+            os.kill(victim, signal.SIGKILL)
+            for _ in range(100):  # until the pool has noticed
+                if pool._broken:  # type: ignore[attr-defined]
+                    break
+                time.sleep(0.05)
+            assert p.choose(view) == alone
+            assert p.pool_failures == round_
+            assert p.choose(view) == alone  # on new workers
+            assert p._pool is not None and p._pool is not pool
+            assert p.pool_failures == round_
+    finally:
+        p.close()

@@ -11,6 +11,13 @@ Each class's share of the duel's figure is printed, so the classes add up to the
 
     python -m firmware_host.duelgames duel930.jsonl
 
+``--paired OTHER`` compares two runs on the same deals instead (two versions of a player, or
+one at two budgets, each against the same B): each deal's score (the mean of its six
+seatings) in this run minus the other's, over the deals both played in full, with a 95 %
+bootstrap interval, and how many deals' scores differ:
+
+    python -m firmware_host.duelgames duel930-w2.jsonl --paired duel930-w1.jsonl
+
 (The pairs are the duplicate comparison the duel's score is made of: in the A-alone
 seating the score is A's points minus the mean of B's two seats, in the B-alone one the
 mean of A's two seats minus B's.)
@@ -139,6 +146,57 @@ def coarse(w: Where) -> list[str]:
         f"{k:>21} {counts[k]:>6} {'':>9} {v:>+9.2f}" for k, v in groups.items()]
 
 
+def deal_scores(records: Iterable[dict[str, object]]) -> dict[object, float]:
+    """Each deal's score (the duel's A - B: the mean of its six seatings' ``diff``), for the
+    deals played in full.
+
+    >>> deal_scores([{"deal_seed": 7, "seating": s, "diff": d} for s, d in
+    ...              zip(("ABB", "BAB", "BBA", "BAA", "ABA", "AAB"), (6, 0, 0, 6, 0, 0))])
+    {7: 2.0}
+    """
+    by_deal: dict[object, dict[str, float]] = defaultdict(dict)
+    for r in records:
+        by_deal[r["deal_seed"]][str(r["seating"])] = float(r["diff"])  # type: ignore[arg-type]
+    return {d: sum(g.values()) / 6 for d, g in by_deal.items() if len(g) == 6}
+
+
+@dataclass
+class Paired:
+    """This run minus another on the deals both played in full."""
+
+    deals: int
+    differ: int
+    mean: float
+    low: float
+    high: float
+    this: float   # this run's figure on those deals
+    other: float  # the other's
+
+
+def paired(this: Iterable[dict[str, object]], other: Iterable[dict[str, object]],
+           seed: int = 0) -> Paired:
+    """Deal by deal: this run's score minus the other's (see :func:`deal_scores`).
+
+    >>> a = [{"deal_seed": d, "seating": s, "diff": float(d)} for d in (1, 2)
+    ...      for s in ("ABB", "BAB", "BBA", "BAA", "ABA", "AAB")]
+    >>> b = [dict(r, diff=0.0) if r["deal_seed"] == 1 else r for r in a]
+    >>> p = paired(a, b)
+    >>> p.deals, p.differ, p.mean, p.this, p.other
+    (2, 1, 0.5, 1.5, 1.0)
+    """
+    from engine.players.strength import bootstrap_ci
+
+    mine, theirs = deal_scores(this), deal_scores(other)
+    common = [d for d in mine if d in theirs]
+    diffs = [mine[d] - theirs[d] for d in common]
+    if not diffs:
+        return Paired(0, 0, 0.0, 0.0, 0.0, 0.0, 0.0)
+    low, high = bootstrap_ci(diffs, 2000, seed)
+    n = len(diffs)
+    return Paired(n, sum(1 for x in diffs if x), sum(diffs) / n, low, high,
+                  sum(mine[d] for d in common) / n, sum(theirs[d] for d in common) / n)
+
+
 class GamesFileError(ValueError):
     """A games file that cannot be read, or is not one (the message says which line)."""
 
@@ -165,12 +223,30 @@ def main(argv: Sequence[str] | None = None) -> int:
                                 description="where a duel's points came from")
     p.add_argument("games", help="the file of skat-table duel --games")
     p.add_argument("--top", type=int, default=30, help="classes shown (default 30)")
+    p.add_argument("--paired", metavar="OTHER",
+                   help="instead: this run minus OTHER (a games file of the same deals), "
+                        "deal by deal, with a 95%% bootstrap interval")
     args = p.parse_args(argv)
     try:
         records = read_games(args.games)
+        other = read_games(args.paired) if args.paired else None
     except GamesFileError as exc:
         print(f"duelgames: {exc}", file=sys.stderr)
         return 2
+    if other is not None:
+        try:
+            r = paired(records, other)
+        except (KeyError, TypeError, ValueError) as exc:
+            print(f"duelgames: not a duel's games file (a game without {exc})", file=sys.stderr)
+            return 2
+        if not r.deals:
+            print(f"duelgames: {args.games} and {args.paired} have no deal in common",
+                  file=sys.stderr)
+            return 2
+        print(f"{r.deals} deals in both ({r.differ} scored differently): "
+              f"{args.games} {r.this:+.2f}, {args.paired} {r.other:+.2f} per game; "
+              f"paired {r.mean:+.2f} [{r.low:+.2f}, {r.high:+.2f}]")
+        return 0
     try:
         w = where(records)
     except (KeyError, TypeError, ValueError) as exc:

@@ -389,3 +389,39 @@ def test_duel_starts_each_pimc_seats_workers_before_its_first_timed_decision(
     started = [ok for _, ok in started_by]
     assert len(started) == 9  # A sits once in three seatings and twice in three
     assert all(started)
+
+
+def test_two_runs_on_the_same_deals_compare_deal_by_deal(
+        tmp_path: object, capsys: pytest.CaptureFixture[str]) -> None:
+    """``duelgames A --paired B``: each run's own figure on the common deals agrees with
+    the duel's, and the paired mean is their difference (a run against itself: zero)."""
+    from pathlib import Path
+
+    from firmware_host import duelgames
+
+    figures, paths = [], []
+    for a, deals in (("rule", 3), ("random", 2)):
+        path = Path(str(tmp_path)) / f"{a}.jsonl"
+        assert main(["duel", "--a", a, "--b", "rule-2025", "--deals", str(deals), "--seed",
+                     "5", "--games", str(path), "--json", "--quiet"]) == 0
+        figures.append(json.loads(capsys.readouterr().out)["diff_per_game"])
+        paths.append(str(path))
+    rule = duelgames.read_games(paths[0])
+    two = [r for r in rule if r["deal_seed"] in {g["deal_seed"] for g in
+                                                duelgames.read_games(paths[1])}]
+    r = duelgames.paired(duelgames.read_games(paths[0]), duelgames.read_games(paths[1]))
+    assert r.deals == 2  # the common deals
+    assert r.this == pytest.approx(sum(duelgames.deal_scores(two).values()) / 2)
+    assert r.other == pytest.approx(figures[1], abs=0.006)
+    assert r.mean == pytest.approx(r.this - r.other)
+    assert r.low <= r.mean <= r.high
+    same = duelgames.paired(rule, rule)
+    assert (same.deals, same.differ, same.mean) == (3, 0, 0.0)
+    assert duelgames.main([paths[0], "--paired", paths[1]]) == 0
+    assert f"paired {r.mean:+.2f}" in capsys.readouterr().out
+    other = Path(str(tmp_path)) / "other.jsonl"
+    assert main(["duel", "--a", "rule", "--b", "random", "--deals", "1", "--seed", "99",
+                 "--games", str(other), "--quiet"]) == 0
+    capsys.readouterr()
+    assert duelgames.main([paths[0], "--paired", str(other)]) == 2
+    assert "no deal in common" in capsys.readouterr().err

@@ -477,7 +477,12 @@ class Session:
                 continue
             self._doubling_asked.add(key)
             double = getattr(self.players[seat], "double", None)
-            action = double(SeatView.of(game, act.pos)) if double is not None else None
+            try:
+                action = double(SeatView.of(game, act.pos)) if double is not None else None
+            except Exception:  # as in _decide: a failing player must not stop the table
+                log.exception("the computer player of seat %d failed on %s: it says no",
+                              seat, act.kind)
+                action = None
             if action is not None:
                 move = to_move(action, seat)
                 self.submit(move.input, "computer")  # type: ignore[arg-type]

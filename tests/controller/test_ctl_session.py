@@ -274,3 +274,25 @@ def test_a_computer_player_that_fails_is_stood_in_for_by_the_rule_player(caplog)
     table = session.table
     assert table.phase not in ("dealing", "bidding")  # seat 1 said its word by its stand-in
     assert "the computer player of seat 1 failed" in caplog.text
+
+
+def test_a_computer_whose_kontra_question_fails_says_no(tmp_path: Path, caplog) -> None:  # type: ignore[no-untyped-def]
+    """The out-of-turn Kontra question fails like any decision may: the seat says no (it
+    is journalled as declined), the log says why, and play goes on."""
+    import logging
+
+    class Failing(_Asked):
+        def double(self, view: object) -> object:
+            self.questions += 1
+            raise RuntimeError("no worker answers")
+
+    computer = Failing()
+    session = _middlehand_grand_hand(
+        tmp_path, computer, middle="C8 C9 CQ CK S8 S9 SQ SK H8 H9",
+        rear="CJ SJ CA SA HA DA CT ST HT DT")
+    with caplog.at_level(logging.ERROR, logger="skat-table"):
+        assert session.computer_move() is None  # it said no: forehand, a person, plays
+    assert computer.questions == 1 and session.table.game.kontra == 1
+    assert "failed on kontra: it says no" in caplog.text
+    assert session.computer_move() is None  # not asked again
+    assert computer.questions == 1

@@ -675,7 +675,7 @@ class PimcPlayer:
         # pimc-2025 leans on the 2025 rule player too, so that it stays the player it was
         self.rule = RulePlayer(seed, style=None if searched_contracts else ev.Style.legacy())
         self._pool: Executor | None = None
-        self.pool_failures = 0  # decisions solved here because a worker process had died
+        self.pool_failures = 0  # worker pools lost to a dead worker process
         self._plan: tuple[int, int, int] | None = None  # (cards, game, discard)
         self._push_second: int | None = None  # Schieberamsch: the second card to push
         self.last_worlds = 0
@@ -940,12 +940,13 @@ class PimcPlayer:
             # A worker died (on a Pi most likely the kernel's out-of-memory killer): this
             # decision is solved here, one job after the other, and the next decision
             # starts new workers. Only the first job's first world may pass the deadline.
-            self._discard_pool()
-            self.pool_failures += 1
+            self._pool_broke()
             return [run_worlds(*job) if i == 0 else run_worlds(*job[:-1], False)
                     for i, job in enumerate(jobs)]
 
-    def _discard_pool(self) -> None:
+    def _pool_broke(self) -> None:
+        """Drop a pool whose worker died; the next use starts a new one."""
+        self.pool_failures += 1
         if self._pool is not None:
             with contextlib.suppress(Exception):
                 self._pool.shutdown(wait=False, cancel_futures=True)
@@ -975,8 +976,7 @@ class PimcPlayer:
                 for f in [ex.submit(_warm_up) for _ in range(self.workers)]:
                     f.result()
             except BrokenProcessPool:
-                self._discard_pool()  # the first decision tries again
-                self.pool_failures += 1
+                self._pool_broke()  # the first decision tries again
 
     # ------------------------------------------------------------------ declaring
 

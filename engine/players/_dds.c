@@ -162,16 +162,19 @@ static size_t slot(uint32_t h0, uint32_t h1, uint32_t h2, int leader, size_t mas
     return (size_t)(x & mask);
 }
 
-static int search(Ctx *c, uint32_t h[3], int leader, int need) {
+/* The declarer's points from here (tricks in trick mode), fail-soft against `need`: a
+ * result v >= need says the value is at least v, v < need that it is at most v. The
+ * bound a search proves is often tighter than `need`, and the transposition table keeps
+ * it for the later questions of other needs (the schneider question, other worlds' cards). */
+static int search(Ctx *c, uint32_t h[3], int leader, int need, int total) {
     const Tables *t = c->t;
     if (out_of_budget(++c->nodes, c->max_nodes, c->stop_at)) {
         c->aborted = 1;
         return 0;
     }
     uint32_t remaining = h[0] | h[1] | h[2];
-    int total = left_value(c, remaining);
     if (need > total)
-        return 0;
+        return total;
     if (t->trumps) {
         /* A trump above every trump of the other side wins its trick whenever it is laid:
          * its own value is sure for its side. */
@@ -179,8 +182,9 @@ static int search(Ctx *c, uint32_t h[3], int leader, int need) {
         uint32_t theirs = remaining & t->trumps & ~mine;
         if (mine) {
             uint32_t sure = theirs ? mine & ~((2u << (31 - __builtin_clz(theirs))) - 1) : mine;
-            if (sure_value(t, sure) >= need)
-                return 1;
+            int value = sure_value(t, sure);
+            if (value >= need)
+                return value;
         }
         if (theirs) {
             /* the defenders' sure trumps: all their points count, but two of them may fall
@@ -193,7 +197,7 @@ static int search(Ctx *c, uint32_t h[3], int leader, int need) {
                 value = (n1 > n2 ? n1 : n2) * (int)t->bonus;
             }
             if (total - value < need)
-                return 0;
+                return total - value;
         }
     }
     Entry *e = &c->tt[slot(h[0], h[1], h[2], leader, c->tt_mask)];
@@ -204,9 +208,9 @@ static int search(Ctx *c, uint32_t h[3], int leader, int need) {
         hi = e->hi;
         hash_move = (int)e->best - 1;
         if (lo >= need)
-            return 1;
+            return lo;
         if (hi < need)
-            return 0;
+            return hi;
     }
     int p1 = leader, p2 = NEXT[p1], p3 = NEXT[p2];
     uint32_t h1 = h[p1], h2 = h[p2], h3 = h[p3];
@@ -225,7 +229,9 @@ static int search(Ctx *c, uint32_t h[3], int leader, int need) {
             }
         }
     }
-    int r = !w1;
+    /* each level keeps its mover's best so far: the maximiser's highest, the other side's
+     * lowest (every value is a bound of the kind its side of `need` says) */
+    int best1 = w1 ? -1 : 1 << 20;
     int decided = -1;
     for (int i1 = 0; i1 < n1; i1++) {
         int c1 = mv1[i1];
@@ -242,7 +248,7 @@ static int search(Ctx *c, uint32_t h[3], int leader, int need) {
             if (!(m3l & b1))
                 smear_order(t, mv2, n2);
         }
-        r = !w2;
+        int best2 = w2 ? -1 : 1 << 20;
         for (int i2 = 0; i2 < n2; i2++) {
             int c2 = mv2[i2];
             int wc, wp;
@@ -265,42 +271,44 @@ static int search(Ctx *c, uint32_t h[3], int leader, int need) {
                 n3 = ordered(t, m3, h3, remaining, m3 & bw, mv3);
             }
             int base = (int)(t->value[c1] + t->value[c2] + t->bonus);
-            r = !w3;
+            int best3 = w3 ? -1 : 1 << 20;
             for (int i3 = 0; i3 < n3; i3++) {
                 int c3 = mv3[i3];
                 int winner = ((1u << c3) & bw) ? p3 : wp;
-                int n_need = need;
-                if (winner == t->declarer)
-                    n_need = need - base - (int)t->value[c3];
-                if (n_need <= 0) {
-                    r = 1;
-                } else if (last) {
-                    r = 0;
-                } else {
+                int trick = base + (int)t->value[c3];
+                int gained = winner == t->declarer ? trick : 0;
+                int v = gained; /* need met already (a lower bound), or the last trick */
+                if (gained < need && !last) {
                     uint32_t hh[3];
                     hh[p1] = h1 & ~(1u << c1);
                     hh[p2] = h2 & ~(1u << c2);
                     hh[p3] = h3 & ~(1u << c3);
-                    r = search(c, hh, winner, n_need);
+                    v = gained + search(c, hh, winner, need - gained, total - trick);
                     if (c->aborted)
                         return 0; /* unwind without storing half-searched results */
                 }
-                if (r == w3)
+                if (w3 ? v > best3 : v < best3)
+                    best3 = v;
+                if ((v >= need) == w3)
                     break;
             }
-            if (r == w2)
+            if (w2 ? best3 > best2 : best3 < best2)
+                best2 = best3;
+            if ((best3 >= need) == w2)
                 break;
         }
-        if (r == w1) {
+        if (w1 ? best2 > best1 : best2 < best1)
+            best1 = best2;
+        if ((best2 >= need) == w1) {
             decided = c1;
             break;
         }
     }
-    if (r) {
-        if (need > lo)
-            lo = need;
-    } else if (need - 1 < hi) {
-        hi = need - 1;
+    if (best1 >= need) {
+        if (best1 > lo)
+            lo = best1;
+    } else if (best1 < hi) {
+        hi = best1;
     }
     e->h0 = h[0];
     e->h1 = h[1];
@@ -309,7 +317,7 @@ static int search(Ctx *c, uint32_t h[3], int leader, int need) {
     e->lo = (uint8_t)lo;
     e->hi = (uint8_t)hi;
     e->best = (uint8_t)(decided + 1);
-    return r;
+    return best1;
 }
 
 /* ------------------------------------------------------------------ null
@@ -735,7 +743,7 @@ static PyObject *py_search(PyObject *self, PyObject *args) {
         /* The search touches only the two buffers (held until released below), so other
          * threads run meanwhile: the table's analysis worker must not stall its main loop. */
         Py_BEGIN_ALLOW_THREADS
-        r = search(&c, h, leader, need);
+        r = search(&c, h, leader, need, left_value(&c, h0 | h1 | h2)) >= need;
         Py_END_ALLOW_THREADS
         PyObject *answer = c.aborted ? Py_None : (r ? Py_True : Py_False);
         result = Py_BuildValue("(OK)", answer, (unsigned long long)c.nodes);

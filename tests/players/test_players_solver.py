@@ -176,6 +176,25 @@ def test_c_core_answers_like_python_on_larger_positions() -> None:
     assert answers > 2000, answers
 
 
+@pytest.mark.skipif(not HAVE_C, reason="the C core is not built")
+def test_c_core_keeps_the_bound_it_proved_for_later_questions() -> None:
+    """The C search is fail-soft: asked for 15 points, it proves the 22 of the first two
+    tricks it found (the club ace, then the spade ace) and keeps that, so the question for
+    22 is answered by the table in one node (PIMC asks each world's goal, then the
+    schneider question, on one table)."""
+    hands = [parse_mask("CA CT SA"), parse_mask("C7 C8 S7"), parse_mask("C9 CK S8")]
+    s = Solver(GameType.GRAND, 0)
+    assert s.reaches(hands, 0, (), 15)
+    before = s.nodes
+    assert s.reaches(hands, 0, (), 22)
+    assert s.nodes - before == 1
+    before = s.nodes
+    assert s.reaches(hands, 0, (), 23)
+    assert s.nodes - before > 1  # beyond the bound: searched
+    assert s.max_points(hands, 0, ()) == 36
+    assert not s.reaches(hands, 0, (), 37)
+
+
 def test_tables_follow_the_engine_rules() -> None:
     t = tables(2)  # hearts: jacks on top, then A T K Q 9 8 7 of hearts
     order = [str(Card(t.to_engine[i])) for i in range(32)]

@@ -86,8 +86,7 @@ HARNESS_NAMES = ("oracle", "pimc+nullcheck", "pimc+rulechoices", "pimc+ruledisca
                  "pimc+race", "pimc+rollout")
 # ``pimc+A+B``: PIMC with these harness options (``pimc_options``)
 PIMC_OPTIONS = ("allsuits", "bold", "bolder", "boldest", "boldsuit", "calib", "countdiscard",
-                "discard", "heldbid", "hope", "infer", "keepnull", "last18", "longace",
-                "nocalib",
+                "discard", "heldbid", "infer", "keepnull", "last18", "longace", "nocalib",
                 "nodes1500k", "nullcheck", "nullgate", "nullgatebid", "nullstop", "plainbid",
                 "quick", "race", "rollout", "rulebid", "rulechoices", "rulediscard", "searchbid",
                 "timid", "xbid3")
@@ -201,13 +200,12 @@ def make_player(
         p = PimcPlayer(seed=seed, budget=budget, worlds=worlds, workers=workers,
                        inference="infer" in options, discard="discard" in options,
                        long_ace="longace" in options, race="race" in options,
-                       rollout=ROLLOUT_MODE if "rollout" in options else None,
-                       hope="hope" in options)
+                       rollout=ROLLOUT_MODE if "rollout" in options else None)
         bolder = bool({"bolder", "boldest"} & options)
         extra = 0.25 if "boldest" in options else -0.25 if "timid" in options else 0.0
         if "rulechoices" in options:
             p.declaring = RuleChoices(seed)  # type: ignore[assignment]
-        elif options - {"infer", "discard", "longace", "race", "rollout", "hope"}:
+        elif options - {"infer", "discard", "longace", "race", "rollout"}:
             p.declaring = Declaring(
                 seed, budget, worlds, honest="nullcheck" in options,
                 rule_discard="rulediscard" in options,

@@ -97,9 +97,6 @@ MIN_CARD_SHARE = 0.4
 ROLLOUT_SHARE = 0.5
 ROLLOUT_MODES = ("pure", "mix", "ties")
 ROLLOUT_MODE = "ties"  # the harness player pimc+rollout's
-# ``hope`` (harness ``pimc+hope``): a declarer who loses in every world whatever he lays plays
-# for this many points, not for 31 (a defender's slip turns a game lost by a few points)
-HOPE_LEVEL = 51
 
 
 @dataclass(frozen=True)
@@ -132,9 +129,6 @@ class Knowledge:
     clues: tuple[tuple[int, int, str], ...] = ()
     weigh_declarer: bool = False  # weigh worlds by the declarer's hand (declarer_fit)
     weigh_discard: bool = False  # weigh worlds by the declarer's discard (discard_weight)
-    # the declarer's second question in a world he loses whatever he lays: 31 (escape
-    # schneider), or with ``hope`` more (stay close enough to 61 for a defender's slip)
-    lost_level: int = 31
 
 
 def played_by(view: SeatView) -> tuple[int, int, int]:
@@ -423,7 +417,7 @@ def _world_scores(k: Knowledge, solver: Solver, hands: list[int], skat: int) -> 
     scores = [float(r == me_decl) for r in primary]
     if k.game != ev.NULL and not k.schwarz and len(set(primary)) == 1:
         # the result does not depend on the card: play for (or against) schneider
-        level = 90 if primary[0] else k.lost_level if me_decl else 31
+        level = 90 if primary[0] else 31
         if level == 90 and k.schneider:
             return scores
         second = [_outcome(k, solver, hands, skat, c, level) for c in k.candidates]
@@ -499,7 +493,7 @@ def _schneider_level(k: Knowledge, reached: bool) -> int | None:
     """The schneider question of a world where the card does not change the result."""
     if k.game == ev.NULL or k.schwarz:
         return None
-    level = 90 if reached else k.lost_level if k.me == k.declarer else 31
+    level = 90 if reached else 31
     return None if level == 90 and k.schneider else level
 
 
@@ -669,7 +663,7 @@ class PimcPlayer:
                  searched_contracts: bool = True, inference: bool = False,
                  discard: bool = False, long_ace: bool = False, race: bool = False,
                  rollout: str | None = None, rollout_cards: int = 3,
-                 rollout_worlds: int | None = None, hope: bool = False) -> None:
+                 rollout_worlds: int | None = None) -> None:
         if budget <= 0:
             raise ValueError(f"the time budget must be positive, not {budget}")
         if worlds is not None and worlds < 1:
@@ -692,7 +686,6 @@ class PimcPlayer:
         self.discard = discard
         self.long_ace = long_ace
         self.race = race
-        self.hope = hope
         if rollout is not None and rollout not in ROLLOUT_MODES:
             raise ValueError(f"rollout must be one of {', '.join(ROLLOUT_MODES)}, not {rollout!r}")
         self.rollout = rollout
@@ -803,8 +796,6 @@ class PimcPlayer:
         else:
             budget_dd = budget
         k = knowledge_of(view, reps, self.seed, budget_dd, self.inference, self.discard)
-        if self.hope:
-            k = dataclasses.replace(k, lost_level=HOPE_LEVEL)
         if mode == "pure":
             wins, self.last_worlds = self._playouts(view, k, start + 0.9 * budget,
                                                     range(len(reps)))
@@ -830,10 +821,8 @@ class PimcPlayer:
             # Every world lost, and below 31 points whatever is played: a declarer who
             # concedes now loses at the simple level (plus announced levels) instead of
             # schneider.
-            # (with ``hope`` the question was not 31: no concession on its answer)
             self.hopeless = (
-                not self.hope and tally.wins[tied[0]] == 0 and top == 0
-                and len(tied) == len(reps)
+                tally.wins[tied[0]] == 0 and top == 0 and len(tied) == len(reps)
                 and n >= MIN_CONCEDE_WORLDS and view.pos == view.declarer
                 and view.game_type != GameType.NULL and not k.schwarz
             )

@@ -478,7 +478,8 @@ class Tally:
     finish (a worker goes on from there). ``live``: the candidates still solved when the
     batch ended (racing drops the others, whose ``wins`` then count fewer worlds);
     ``reached``: each world's index and the candidates (a bit each) after which the
-    declarer reaches the goal, among those solved in it."""
+    declarer reaches the goal, among those solved in it; ``asked_worlds``: the worlds whose
+    schneider question was answered (``schneider`` counts among those)."""
 
     wins: list[int]
     schneider: list[int]
@@ -487,6 +488,7 @@ class Tally:
     next: int | None = None
     live: tuple[int, ...] = ()
     reached: list[tuple[int, int]] = field(default_factory=list)
+    asked_worlds: int = 0
 
 
 def _schneider_level(k: Knowledge, reached: bool) -> int | None:
@@ -537,6 +539,7 @@ def run_worlds(k: Knowledge, indices: Iterable[int], deadline: float | None,
         if answers is None:
             return t
         t.schneider = [a + (r == me_decl) for a, r in zip(t.schneider, answers, strict=True)]
+        t.asked_worlds += 1
     for i in indices:
         t.next = i
         if deadline is not None and tried and time.monotonic() >= deadline:
@@ -567,6 +570,7 @@ def run_worlds(k: Knowledge, indices: Iterable[int], deadline: float | None,
         if level is not None and asked:
             t.schneider = [a + (r == me_decl) for a, r in zip(t.schneider, extra or [],
                                                                strict=True)]
+            t.asked_worlds += 1
         elif level is not None:
             t.flat.append((i, level))
         t.solved += 1
@@ -598,10 +602,11 @@ def _merge_tallies(parts: Iterable[Tally]) -> Tally:
     for t in parts:
         if out is None:
             out = Tally(list(t.wins), list(t.schneider), t.solved, list(t.flat),
-                        live=t.live, reached=list(t.reached))
+                        live=t.live, reached=list(t.reached), asked_worlds=t.asked_worlds)
             continue
         out.wins = [a + b for a, b in zip(out.wins, t.wins, strict=True)]
         out.schneider = [a + b for a, b in zip(out.schneider, t.schneider, strict=True)]
+        out.asked_worlds += t.asked_worlds
         out.solved += t.solved
         out.flat += t.flat
         out.live = tuple(j for j in out.live if j in t.live)
@@ -820,10 +825,11 @@ class PimcPlayer:
             top = max(sch.values())
             # Every world lost, and below 31 points whatever is played: a declarer who
             # concedes now loses at the simple level (plus announced levels) instead of
-            # schneider.
+            # schneider. Counted over the worlds whose schneider question was answered:
+            # at a budget its round may end before any (no answer is not "below 31").
             self.hopeless = (
                 tally.wins[tied[0]] == 0 and top == 0 and len(tied) == len(reps)
-                and n >= MIN_CONCEDE_WORLDS and view.pos == view.declarer
+                and tally.asked_worlds >= MIN_CONCEDE_WORLDS and view.pos == view.declarer
                 and view.game_type != GameType.NULL and not k.schwarz
             )
             tied = tuple(j for j in tied if sch[j] == top)
@@ -880,6 +886,7 @@ class PimcPlayer:
             redo = [flat[w::len(chunks)] for w in range(len(chunks))]
             second = self._map([(k, (), None, tied, r, None, False, True) for r in redo])
             first.schneider = second.schneider
+            first.asked_worlds = second.asked_worlds
             return first
         start = time.monotonic()
         end = start + k.budget * 0.9
@@ -925,6 +932,7 @@ class PimcPlayer:
         first.wins = [a + b if a >= 0 else a for a, b in zip(first.wins, more.wins,
                                                              strict=True)]
         first.schneider = more.schneider  # the first round asked nobody
+        first.asked_worlds = more.asked_worlds
         first.solved += more.solved
         first.flat += more.flat
         return first

@@ -289,6 +289,40 @@ def test_pimc_declarer_concedes_a_hopeless_game_and_plays_on_otherwise() -> None
     assert isinstance(p.choose(SeatView.of(g, 0)), Play)
 
 
+def test_pimc_declarer_does_not_concede_on_schneider_questions_never_answered(monkeypatch
+                                                                                ) -> None:
+    """At a budget the schneider round may end before it answers any world. A lost game
+    with no answer about 31 was taken as "below 31 in every world" and conceded: in a duel
+    against XSkat at 0.2 s, six games conceded before the first card, which the same seat
+    played out in another run for 33 to 67 points, two of them won. Now only answered
+    worlds count."""
+    from engine.actions import Bid, Declare
+    from engine.cards import parse_cards
+    from engine.contract import Contract
+    from engine.players import pimc
+
+    hopeless = Deal.from_positions(
+        parse_cards("C7 C8 C9 S7 S8 S9 H7 H8 H9 D7"),
+        parse_cards("CJ SJ CA CT CK SA ST SK HA HT"),
+        parse_cards("HJ DJ CQ SQ HK HQ DA DT DK DQ"),
+        parse_cards("D8 D9"),
+    )
+    g = Game(hopeless)
+    for a in (Pass(1), Pass(2), Bid(0, 18), Declare(0, Contract.parse("GH"))):
+        g.push(a)
+    ask = pimc._ask
+
+    def out_of_time_for_schneider(k, hands, skat, cards, goal, deadline):  # type: ignore[no-untyped-def]
+        return None if goal != pimc._goal(k) else ask(k, hands, skat, cards, goal, deadline)
+
+    monkeypatch.setattr(pimc, "_ask", out_of_time_for_schneider)
+    p = PimcPlayer(seed=1, worlds=16, workers=1)
+    action = p.choose(SeatView.of(g, 0))
+    assert isinstance(action, Play) and not p.hopeless
+    monkeypatch.setattr(pimc, "_ask", ask)  # answered: the same game is conceded
+    assert isinstance(p.choose(SeatView.of(g, 0)), Concede)
+
+
 @pytest.mark.parametrize("contract, pickup", [("NO", True), ("GO", False), ("SHZ", False),
                                               ("NOH", False), ("CHS", False)])
 def test_pimc_plays_announced_and_open_games_legally(contract: str, pickup: bool) -> None:

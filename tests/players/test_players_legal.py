@@ -257,36 +257,33 @@ def test_duel_partner_always_defends() -> None:
     assert declared_by_computer == 0
 
 
-def test_pimc_declarer_concedes_a_hopeless_game_and_plays_on_otherwise() -> None:
+def _grand_hand(forehand: str, middlehand: str) -> Game:
+    """Forehand declares a grand hand at 18 with these ten cards against these."""
     from engine.actions import Bid, Declare
     from engine.cards import parse_cards
     from engine.contract import Contract
 
-    hopeless = Deal.from_positions(
-        parse_cards("C7 C8 C9 S7 S8 S9 H7 H8 H9 D7"),
-        parse_cards("CJ SJ CA CT CK SA ST SK HA HT"),
-        parse_cards("HJ DJ CQ SQ HK HQ DA DT DK DQ"),
-        parse_cards("D8 D9"),
-    )
-    g = Game(hopeless)
+    g = Game(Deal.from_positions(parse_cards(forehand), parse_cards(middlehand),
+                                 parse_cards("HJ DJ CQ SQ HK HQ DA DT DK DQ"),
+                                 parse_cards("D8 D9")))
     for a in (Pass(1), Pass(2), Bid(0, 18), Declare(0, Contract.parse("GH"))):
         g.push(a)
+    return g
+
+
+WEAK = "C7 C8 C9 S7 S8 S9 H7 H8 H9 D7"
+STRONG = "CJ SJ CA CT CK SA ST SK HA HT"
+
+
+def test_pimc_declarer_concedes_a_hopeless_game_and_plays_on_otherwise() -> None:
+    g = _grand_hand(WEAK, STRONG)
     p = PimcPlayer(seed=1, worlds=16, workers=1)
     action = p.choose(SeatView.of(g, 0))
     assert isinstance(action, Concede)
     g.push(action)
     assert g.result is not None and not g.result.won and not g.result.schneider
     # the same seat with the cards swapped is winning: it plays a card
-    strong = Deal.from_positions(
-        parse_cards("CJ SJ CA CT CK SA ST SK HA HT"),
-        parse_cards("C7 C8 C9 S7 S8 S9 H7 H8 H9 D7"),
-        parse_cards("HJ DJ CQ SQ HK HQ DA DT DK DQ"),
-        parse_cards("D8 D9"),
-    )
-    g = Game(strong)
-    for a in (Pass(1), Pass(2), Bid(0, 18), Declare(0, Contract.parse("GH"))):
-        g.push(a)
-    assert isinstance(p.choose(SeatView.of(g, 0)), Play)
+    assert isinstance(p.choose(SeatView.of(_grand_hand(STRONG, WEAK), 0)), Play)
 
 
 def test_pimc_declarer_does_not_concede_on_schneider_questions_never_answered(monkeypatch
@@ -296,20 +293,9 @@ def test_pimc_declarer_does_not_concede_on_schneider_questions_never_answered(mo
     against XSkat at 0.2 s, six games conceded before the first card, which the same seat
     played out in another run for 33 to 67 points, two of them won. Now only answered
     worlds count."""
-    from engine.actions import Bid, Declare
-    from engine.cards import parse_cards
-    from engine.contract import Contract
     from engine.players import pimc
 
-    hopeless = Deal.from_positions(
-        parse_cards("C7 C8 C9 S7 S8 S9 H7 H8 H9 D7"),
-        parse_cards("CJ SJ CA CT CK SA ST SK HA HT"),
-        parse_cards("HJ DJ CQ SQ HK HQ DA DT DK DQ"),
-        parse_cards("D8 D9"),
-    )
-    g = Game(hopeless)
-    for a in (Pass(1), Pass(2), Bid(0, 18), Declare(0, Contract.parse("GH"))):
-        g.push(a)
+    g = _grand_hand(WEAK, STRONG)
     ask = pimc._ask
 
     def out_of_time_for_schneider(k, hands, skat, cards, goal, deadline):  # type: ignore[no-untyped-def]

@@ -104,14 +104,6 @@ static int moves_of(const Tables *t, uint32_t m, uint32_t hand, uint32_t remaini
     return n;
 }
 
-static void reverse(int *a, int n) {
-    for (int i = 0, j = n - 1; i < j; i++, j--) {
-        int x = a[i];
-        a[i] = a[j];
-        a[j] = x;
-    }
-}
-
 /* Opponent of the mover is winning: cheapest winners first, then the rest lowest first. */
 static int ordered(const Tables *t, uint32_t m, uint32_t hand, uint32_t remaining, uint32_t win,
                    int *out) {

@@ -2,7 +2,7 @@
 trick-by-trick view (the value after each card; cards that lost points and the card that
 turned the game marked).
 
-The values come from the controller (``firmware_host.analysis``, which runs
+The values come from the controller (``firmware_host.screen.analysis``, which runs
 ``engine.players.analysis`` in the background): :class:`AnalysisView` holds them by table
 seat. The screen always says that this is an analysis with all cards open, never what a player
 could have known.

@@ -18,12 +18,12 @@ GROUPS: dict[str, str] = {
     "engine": "engine.bench:bench",
     "iss": "engine.iss_bench:bench",
     "readers": "drivers.bench:bench",
-    "controller": "firmware_host.latency:bench",
+    "controller": "firmware_host.series.latency:bench",
     "display": "display.bench:bench",
-    "kiosk": "firmware_host.tapbench:bench",
+    "kiosk": "firmware_host.screen.tapbench:bench",
     "players": "engine.players.bench:bench",
     "analysis": "engine.players.analysis_bench:bench",
-    "club": "firmware_host.link.bench:bench",
+    "club": "firmware_host.clubside.link.bench:bench",
     "club-server": "club.bench:bench",
 }
 

@@ -2,7 +2,7 @@
 
 Each sub-command lives in its own module with ``add_arguments(parser)`` and ``cmd_NAME(args)``.
 Only the module of the command being run is imported (``skat-table run`` never loads the club
-link, ``firmware_host.link``, nor its network library); ``build_parser()`` without a name
+link, ``firmware_host.clubside.link``, nor its network library); ``build_parser()`` without a name
 imports them all. Command modules keep their module level light: pygame, the drivers and
 anything slow are imported inside the ``cmd_`` function.
 """
@@ -18,32 +18,40 @@ from collections.abc import Callable, Sequence
 # name -> (module, function, one-line help). The function takes the parsed arguments and
 # returns the exit status.
 COMMANDS: dict[str, tuple[str, str, str]] = {
-    "run": ("firmware_host.runner", "cmd_run", "run the table on its real hardware (the kiosk)"),
+    "run": (
+        "firmware_host.service.runner",
+        "cmd_run",
+        "run the table on its real hardware (the kiosk)",
+    ),
     "simulate": (
-        "firmware_host.simulator",
+        "firmware_host.tools.simulator",
         "cmd_simulate",
         "the same table on simulated hardware (a window, or headless with a printed log)",
     ),
-    "enroll": ("firmware_host.enroll", "cmd_enroll", "enrol a deck: lay each card on a reader"),
+    "enroll": (
+        "firmware_host.tools.enroll",
+        "cmd_enroll",
+        "enrol a deck: lay each card on a reader",
+    ),
     "replay": (
-        "firmware_host.replay",
+        "firmware_host.tools.replay",
         "cmd_replay",
         "play a table script through the simulated hardware",
     ),
     "iss-check": (
-        "firmware_host.isscheck",
+        "firmware_host.tools.isscheck",
         "cmd_iss_check",
         "replay ISS game records and compare with the server's results",
     ),
     "export": (
-        "firmware_host.export",
+        "firmware_host.series.export",
         "cmd_export",
         "write a journalled series as ISS records and as a table script",
     ),
     "club": ("club.cli", "cmd_club", "the club server: a tournament across many tables, live"),
     "bench": ("firmware_host.bench", "cmd_bench", "measure speed and resource use"),
     "link": (
-        "firmware_host.link.command",
+        "firmware_host.clubside.link.command",
         "cmd_link",
         "the table's club link: publish finished games to the club's broker, take the seating",
     ),
@@ -53,12 +61,12 @@ COMMANDS: dict[str, tuple[str, str, str]] = {
         "bring-up: each MFRC522 reader's chip, gain, SPI integrity, read rate and errors",
     ),
     "duel": (
-        "firmware_host.duel",
+        "lab.duel",
         "cmd_duel",
         "strength harness: computer players against each other on duplicate deals",
     ),
     "decisions": (
-        "firmware_host.decisions",
+        "lab.decisions",
         "cmd_decisions",
         "card-play decision quality: each card against the best one in the real deal",
     ),

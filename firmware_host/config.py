@@ -24,7 +24,7 @@ from pathlib import Path
 from typing import Any
 
 from engine.cards import Card
-from firmware_host.clubconfig import ClubConfig, parse_club
+from firmware_host.clubside.clubconfig import ClubConfig, parse_club
 
 ZONES = ("deal", "centre", "skat", "seat0", "seat1", "seat2", "seat3")
 RULE_SETS = ("isko", "pub")

@@ -2,9 +2,9 @@
 
 engine/ imports the standard library only; drivers/ and display/ never import each other;
 nothing imports Pi-only modules at module level. The controller opens no socket: no network
-module anywhere in its modules, i.e. in ``firmware_host`` except ``firmware_host/link``; the
-one socket module import, the systemd notify datagram (AF_UNIX), is in sdnotify.py only. The
-club traffic is the link's, ``firmware_host/link``, its own process: the rest of
+module anywhere in its modules, i.e. in ``firmware_host`` except ``firmware_host/clubside/link``;
+the one socket module import, the systemd notify datagram (AF_UNIX), is in sdnotify.py only.
+The club traffic is the link's, ``firmware_host/clubside/link``, its own process: the rest of
 ``firmware_host`` never imports it; the command line names it as text and imports it only to
 run ``skat-table link`` (and the bench its ``club`` group). A running ``skat-table run`` has
 neither the link nor paho nor ssl loaded (checked in a child process).
@@ -20,10 +20,10 @@ from pathlib import Path
 import pytest
 
 ROOT = Path(__file__).resolve().parent.parent
-LINK = "firmware_host.link"
+LINK = "firmware_host.clubside.link"
 # Areas of the source: a package, or the controller (firmware_host without its link) and the
-# link (firmware_host/link) separately.
-PACKAGES = ("engine", "drivers", "display", "controller", "link", "club")
+# link (firmware_host/clubside/link) separately.
+PACKAGES = ("engine", "drivers", "display", "controller", "link", "club", "lab")
 NETWORK = {"socket", "ssl", "paho", "amqtt", "http", "urllib", "asyncio", "aiohttp",
            "websockets", "requests", "socketserver", "smtplib", "ftplib", "xmlrpc", "club",
            "link", LINK}
@@ -36,6 +36,7 @@ FORBIDDEN = {
     "club": {"drivers", "display", "firmware_host", "pygame", "serial", "gpiozero", "spidev"},
     # the link reads the journal and the club files of firmware_host, never the hardware
     "link": {"display", "drivers", "pygame", "serial", "gpiozero", "spidev"},
+    "lab": {"drivers", "display", "firmware_host", "pygame", "serial", "gpiozero", "spidev"},
 }
 # Modules of the controller that may name the link as text, for importlib when that command
 # runs: the command table and the bench's table of groups.
@@ -50,7 +51,7 @@ def _module_name(path: Path) -> str:
 
 def _imported(path: Path, node: ast.Import | ast.ImportFrom) -> list[str]:
     """The full names a statement imports: ``from firmware_host import link`` and ``from .
-    import link`` (in firmware_host) both give ``firmware_host.link``."""
+    import link`` (in firmware_host) both give ``firmware_host.clubside.link``."""
     if isinstance(node, ast.Import):
         return [a.name for a in node.names]
     base = node.module or ""
@@ -80,14 +81,14 @@ def _imports(path: Path, tree: ast.AST, top_level_only: bool) -> list[tuple[int,
 def _sources(area: str) -> list[Path]:
     if area == "controller":
         return [p for p in sorted((ROOT / "firmware_host").rglob("*.py"))
-                if (ROOT / "firmware_host" / "link") not in p.parents]
+                if (ROOT / "firmware_host" / "clubside" / "link") not in p.parents]
     if area == "link":
-        return sorted((ROOT / "firmware_host" / "link").rglob("*.py"))
+        return sorted((ROOT / "firmware_host" / "clubside" / "link").rglob("*.py"))
     return sorted((ROOT / area).rglob("*.py"))
 
 
 def test_the_areas_cover_every_source_file() -> None:
-    every = {p for d in ("engine", "drivers", "display", "firmware_host", "club")
+    every = {p for d in ("engine", "drivers", "display", "firmware_host", "club", "lab")
              for p in (ROOT / d).rglob("*.py")}
     covered = [p for area in PACKAGES for p in _sources(area)]
     assert len(covered) == len(set(covered)) and set(covered) == every
@@ -122,7 +123,7 @@ def test_packages_import_on_a_pc_without_pi_modules() -> None:
     """Import every module of the project in a fresh interpreter and check no Pi module loaded."""
     code = (
         "import importlib, pkgutil, sys\n"
-        f"for pkg in {('engine', 'drivers', 'display', 'firmware_host', 'club')!r}:\n"
+        f"for pkg in {('engine', 'drivers', 'display', 'firmware_host', 'club', 'lab')!r}:\n"
         "    m = importlib.import_module(pkg)\n"
         "    for info in pkgutil.walk_packages(m.__path__, pkg + '.'):\n"
         "        if info.name.endswith('__main__'):\n"
@@ -166,8 +167,9 @@ def test_controller_opens_no_socket() -> None:
 
 
 def test_the_controller_names_the_link_only_to_dispatch_its_command() -> None:
-    """No ``importlib.import_module("firmware_host.link...")`` hidden in the controller: the
-    link's module names appear as text only in the command table and the bench's groups."""
+    """No ``importlib.import_module("firmware_host.clubside.link...")`` hidden in the
+    controller: the link's module names appear as text only in the command table and the bench's
+    groups."""
     bad = []
     for path in _sources("controller"):
         rel = path.relative_to(ROOT).as_posix()
@@ -183,7 +185,7 @@ def test_the_controller_names_the_link_only_to_dispatch_its_command() -> None:
 
 
 # What the controller process must never have loaded: the club link and the network.
-NOT_IN_THE_CONTROLLER = ("firmware_host.link", "paho", "ssl", "amqtt", "http.client",
+NOT_IN_THE_CONTROLLER = ("firmware_host.clubside.link", "paho", "ssl", "amqtt", "http.client",
                          "asyncio", "urllib.request")
 WATCH = f"""
 import atexit, os, sys
@@ -201,8 +203,8 @@ sys.exit(main(sys.argv[1:]))
 
 def test_skat_table_run_never_loads_the_link_nor_a_network_library(tmp_path: Path) -> None:
     """``skat-table run --no-display`` at a club table (its config has ``[club]``, so the
-    kiosk's club desk runs) until SIGTERM: at exit, neither ``firmware_host.link`` nor paho,
-    ssl, asyncio or an HTTP client was ever imported in that process. ``skat-table link`` in
+    kiosk's club desk runs) until SIGTERM: at exit, neither ``firmware_host.clubside.link`` nor
+    paho, ssl, asyncio or an HTTP client was ever imported in that process. ``skat-table link`` in
     the same way loads them (so the check can see them)."""
     import os
     import signal
@@ -252,4 +254,4 @@ def test_skat_table_run_never_loads_the_link_nor_a_network_library(tmp_path: Pat
     run = out["run"].read_text()
     assert run.startswith("loaded: \n"), f"skat-table run loaded {run}"
     link = out["link"].read_text().splitlines()[0]
-    assert "firmware_host.link.service" in link and "paho" in link and "ssl" in link, link
+    assert "firmware_host.clubside.link.service" in link and "paho" in link and "ssl" in link, link

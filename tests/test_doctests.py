@@ -12,7 +12,7 @@ from pathlib import Path
 import pytest
 
 ROOT = Path(__file__).resolve().parents[1]
-PACKAGES = ("engine", "drivers", "display", "firmware_host", "club")
+PACKAGES = ("engine", "drivers", "display", "firmware_host", "club", "lab")
 MODULES = sorted(
     ".".join(p.relative_to(ROOT).with_suffix("").parts)
     for package in PACKAGES for p in (ROOT / package).rglob("*.py")
@@ -21,7 +21,7 @@ MODULES = sorted(
 
 def test_the_modules_with_examples_are_found() -> None:
     assert {"engine.cards", "engine.players.pimc", "drivers.mfrc522", "display.view",
-            "firmware_host.duelgames", "firmware_host.link.ledger", "club.scoring"
+            "lab.duelgames", "firmware_host.clubside.link.ledger", "club.scoring"
             } <= set(MODULES)
 
 

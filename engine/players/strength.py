@@ -382,7 +382,7 @@ def game_record(deal_seed: int, seating: Sequence[str], result: GameResult,
     result, each position's Seeger-Fabian points and the seating's score (what a
     where-were-the-points-lost analysis needs, one line per game); with ``game``, under
     ``"game"`` the deal, rules and every action (:meth:`Game.to_json`), so that the game
-    can be replayed and solved with open cards (``python -m firmware_host.duelopen``).
+    can be replayed and solved with open cards (``python -m lab.duelopen``).
 
     >>> from engine.contract import Contract
     >>> r = GameResult(declarer=0, contract=Contract.parse("G"), bid=18, won=False,

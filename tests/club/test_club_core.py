@@ -259,11 +259,11 @@ def test_standings_message_is_json(tmp_path: Path) -> None:
 
 def test_the_links_own_message_builder_is_counted(tmp_path: Path) -> None:
     """The contract with the table side: a game as the link's message builder
-    (``firmware_host.link.messages.game_message``) writes it from a journal payload (the
+    (``firmware_host.clubside.link.messages.game_message``) writes it from a journal payload (the
     controller's keys) is counted; a home game is refused."""
-    from firmware_host.clubconfig import parse_club
-    from firmware_host.link.messages import encode as link_encode
-    from firmware_host.link.messages import game_message
+    from firmware_host.clubside.clubconfig import parse_club
+    from firmware_host.clubside.link.messages import encode as link_encode
+    from firmware_host.clubside.link.messages import game_message
 
     svc = make_service(tmp_path, players=3)
     svc.draw_series()

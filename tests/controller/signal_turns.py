@@ -17,8 +17,8 @@ import time
 from typing import Any
 
 from firmware_host.config import simulated_config
-from firmware_host.runner import EventLoop, _stop_on_signals
-from firmware_host.session import Session
+from firmware_host.series.session import Session
+from firmware_host.service.runner import EventLoop, _stop_on_signals
 
 # The loop's own code and the standard-library code it waits in (a pure-Python queue, a
 # condition variable) are where a handler can interrupt it.

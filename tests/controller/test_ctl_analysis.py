@@ -12,12 +12,12 @@ from pathlib import Path
 from engine.iss import parse_record
 from engine.players.analysis import Analysis
 from engine.players.solver import HAVE_C
-from firmware_host import analysis as fa
-from firmware_host.analysis import AnalysisService, AnalysisStore, Outcome, game_key
 from firmware_host.cli import main
 from firmware_host.config import load_config
-from firmware_host.journal import Journal
-from firmware_host.session import Session
+from firmware_host.screen import analysis as fa
+from firmware_host.screen.analysis import AnalysisService, AnalysisStore, Outcome, game_key
+from firmware_host.series.journal import Journal
+from firmware_host.series.session import Session
 
 ROOT = Path(__file__).resolve().parents[2]
 CONFIG = ROOT / "tests" / "data" / "configs" / "three-series.toml"
@@ -167,8 +167,8 @@ def test_the_store_survives_bad_paths_and_reads_nothing_it_did_not_write(tmp_pat
 
 
 def test_attach_wires_a_live_session_and_the_event_loop(tmp_path: Path) -> None:
-    from firmware_host.analysis import ANALYSIS_READY, attach
-    from firmware_host.runner import EventLoop
+    from firmware_host.screen.analysis import ANALYSIS_READY, attach
+    from firmware_host.service.runner import EventLoop
 
     journal_path = tmp_path / "journal.sqlite"
     session = Session(load_config(CONFIG), Journal.open(journal_path))
@@ -188,7 +188,7 @@ def test_attach_wires_a_live_session_and_the_event_loop(tmp_path: Path) -> None:
 
 def test_the_result_view_carries_the_analysis() -> None:
     from display.analysis import AnalysisView
-    from firmware_host.viewmodel import build_view
+    from firmware_host.screen.viewmodel import build_view
 
     session = Session(load_config(CONFIG), Journal.open(":memory:"))
     session.resume()

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from firmware_host.latency import bench
+from firmware_host.series.latency import bench
 
 
 def test_controller_bench_quick_reports_every_key() -> None:

@@ -145,7 +145,7 @@ def test_a_wrong_config_names_the_key(tmp_path: Path, text: str, key: str, words
 def test_stake_cap_and_bock_reach_the_series(tmp_path: Path) -> None:
     from decimal import Decimal
 
-    from firmware_host.controller import Table
+    from firmware_host.table.controller import Table
 
     text = TABLE + 'rules = "pub"\nstake = "0.1"\ncap = 200\n[house]\n' \
         'bock = ["sixty", "value:100"]\n[deck]' + DECK
@@ -197,8 +197,8 @@ def test_enrolment_reads_the_config_without_its_deck(tmp_path: Path) -> None:
 
 def test_violations_isko_reaches_the_engine_and_the_journal_fingerprint(tmp_path: Path) -> None:
     from firmware_host.config import config_from_fingerprint
-    from firmware_host.controller import engine_rules
-    from firmware_host.session import Session
+    from firmware_host.series.session import Session
+    from firmware_host.table.controller import engine_rules
 
     path = tmp_path / "t.toml"
     path.write_text(TABLE + 'violations = "isko"\n[deck]' + DECK)

@@ -37,7 +37,7 @@ from pathlib import Path
 
 import pytest
 
-from firmware_host.journal import Journal
+from firmware_host.series.journal import Journal
 
 FULL = os.environ.get("SKAT_CORRUPTION", "") == "full"
 # The full run opens thousands of journals, each in a child under its own hard timeout, so
@@ -62,8 +62,8 @@ def image(tmp_path_factory: pytest.TempPathFactory) -> Iterator[dict]:
     import random as rnd
 
     from firmware_host.config import simulated_config
-    from firmware_host.session import Session
-    from firmware_host.simulator import SimulatedTable
+    from firmware_host.series.session import Session
+    from firmware_host.tools.simulator import SimulatedTable
 
     base = tmp_path_factory.mktemp("image")
     live = base / "live" / "journal.sqlite"
@@ -339,8 +339,8 @@ def test_the_kiosk_says_what_was_restored_and_what_was_lost(image: dict,
                                                            tmp_path: Path) -> None:
     """Both copies damaged: the table comes back at the verified prefix and says where."""
     from firmware_host.config import simulated_config
-    from firmware_host.session import Session
-    from firmware_host.viewmodel import build_view
+    from firmware_host.screen.viewmodel import build_view
+    from firmware_host.series.session import Session
 
     files = image["files"]
     (tmp_path / "journal.sqlite").write_bytes(files["db"])
@@ -375,8 +375,8 @@ def test_damage_whose_extent_cannot_be_known_is_said_so(image: dict, tmp_path: P
     """The copy ends in noise and the database's WAL was cut: how much was there is unknown,
     and the table says "later inputs may be lost" rather than "nothing was lost"."""
     from firmware_host.config import simulated_config
-    from firmware_host.session import Session
-    from firmware_host.viewmodel import build_view
+    from firmware_host.screen.viewmodel import build_view
+    from firmware_host.series.session import Session
 
     files = image["files"]
     (tmp_path / "journal.sqlite").write_bytes(files["db"])

@@ -24,8 +24,8 @@ import pytest
 
 from firmware_host.cli import main
 from firmware_host.config import load_config
-from firmware_host.journal import Journal, _read_copy, _read_db
-from firmware_host.session import Session
+from firmware_host.series.journal import Journal, _read_copy, _read_db
+from firmware_host.series.session import Session
 
 ROOT = Path(__file__).resolve().parents[2]
 CONFIG = ROOT / "tests" / "data" / "configs" / "three-series.toml"
@@ -265,7 +265,7 @@ def test_a_full_disk_is_reported_and_the_game_goes_on(tmp_path: Path) -> None:
             assert session.journal_fault and "full" in session.journal_fault
             journal._conn.execute("PRAGMA max_page_count = 1000000")  # space again
     assert session.journal_fault is None  # the waiting inputs were written when space came
-    from firmware_host.replay import result_json
+    from firmware_host.tools.replay import result_json
 
     assert result_json(session) == expected
     journal.close()
@@ -284,7 +284,7 @@ def test_a_read_only_journal_is_a_fault_not_a_crash(tmp_path: Path) -> None:
     out = session.submit_text(SCRIPT.read_text(encoding="utf-8").splitlines()[0], line=1)
     assert out.status == "accepted"
     assert session.journal_fault and "read-only" in session.journal_fault
-    from firmware_host.viewmodel import build_view
+    from firmware_host.screen.viewmodel import build_view
 
     faults = build_view(session).faults  # the display shows it
     assert [f.kind for f in faults] == ["journal"] and "read-only" in faults[0].detail

@@ -22,8 +22,11 @@ from hypothesis import strategies as st
 from engine import actions as a
 from engine.cards import FULL_DECK, Card
 from firmware_host.config import simulated_config
-from firmware_host.gamelog import GameLog
-from firmware_host.inputs import (
+from firmware_host.screen.viewmodel import build_view
+from firmware_host.series.journal import Journal
+from firmware_host.series.session import Session
+from firmware_host.table.gamelog import GameLog
+from firmware_host.table.inputs import (
     DeclareInput,
     Input,
     Press,
@@ -32,10 +35,7 @@ from firmware_host.inputs import (
     TagLaid,
     parse_line,
 )
-from firmware_host.journal import Journal
-from firmware_host.replay import result_json
-from firmware_host.session import Session
-from firmware_host.viewmodel import build_view
+from firmware_host.tools.replay import result_json
 
 CONFIG3 = simulated_config(computer_seats=(), series_length=3)
 CONFIG4 = simulated_config(players=("Anna", "Ben", "Carla", "Dieter"), computer_seats=(),

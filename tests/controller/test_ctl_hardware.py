@@ -13,8 +13,8 @@ from dataclasses import replace
 import pytest
 
 from firmware_host.config import parse_config, simulated_config
-from firmware_host.runner import EventLoop, start_hardware
-from firmware_host.session import Session
+from firmware_host.series.session import Session
+from firmware_host.service.runner import EventLoop, start_hardware
 
 pytest.importorskip("gpiozero")
 
@@ -86,7 +86,7 @@ def test_one_bid_button_holds_for_the_listener() -> None:
     session = Session(config)
     loop = EventLoop(session)
     tags = config.card_tags()
-    from firmware_host.inputs import TagLaid
+    from firmware_host.table.inputs import TagLaid
 
     for card in Deal.shuffled(3).dealt_order():
         loop.handle(TagLaid("deal", tags[card]))

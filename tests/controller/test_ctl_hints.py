@@ -19,11 +19,11 @@ from engine.players.base import SeatView
 from engine.players.hints import REASONS
 from engine.players.rule import RulePlayer
 from firmware_host.config import ConfigError, load_config, parse_config
-from firmware_host.inputs import Press
-from firmware_host.journal import Journal
-from firmware_host.runner import EventLoop
-from firmware_host.session import Session
-from firmware_host.viewmodel import build_view
+from firmware_host.screen.viewmodel import build_view
+from firmware_host.series.journal import Journal
+from firmware_host.series.session import Session
+from firmware_host.service.runner import EventLoop
+from firmware_host.table.inputs import Press
 
 ROOT = Path(__file__).resolve().parents[2]
 CONFIG = ROOT / "tests" / "data" / "configs" / "three-series.toml"

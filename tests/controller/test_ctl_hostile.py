@@ -156,8 +156,8 @@ def test_any_script_lines_replay_and_resume_without_a_traceback(
 
 def _first_deal() -> tuple[list[str], list]:
     """The script's lines up to the end of its first deal, and that deal's result."""
-    from firmware_host.replay import result_json
-    from firmware_host.session import Session
+    from firmware_host.series.session import Session
+    from firmware_host.tools.replay import result_json
 
     session = Session(load_config(CONFIG))
     lines = SCRIPT.read_text(encoding="utf-8").splitlines()

@@ -16,15 +16,15 @@ import pytest
 
 from firmware_host.cli import main
 from firmware_host.config import load_config
-from firmware_host.inputs import Press, TagGone, TagLaid
-from firmware_host.journal import (
+from firmware_host.series.journal import (
     Journal,
     JournalError,
     JournalLocked,
     OutboxItem,
     read_outbox,
 )
-from firmware_host.session import Session
+from firmware_host.series.session import Session
+from firmware_host.table.inputs import Press, TagGone, TagLaid
 
 ROOT = Path(__file__).resolve().parents[2]
 CONFIG = ROOT / "tests" / "data" / "configs" / "three-series.toml"
@@ -59,7 +59,7 @@ def test_a_second_process_is_refused(tmp_path: Path) -> None:
     assert status == 1 and "in use by another skat-table process" in err
     # Another process (not only another open in this one) is refused the same way.
     probe = subprocess.run(
-        [sys.executable, "-c", "import sys; from firmware_host.journal import Journal\n"
+        [sys.executable, "-c", "import sys; from firmware_host.series.journal import Journal\n"
          "try:\n Journal.open(sys.argv[1])\nexcept Exception as e:\n print(e); sys.exit(3)",
          str(path)], capture_output=True, text=True, cwd=ROOT, timeout=60)
     assert probe.returncode == 3 and "in use" in probe.stdout
@@ -132,7 +132,7 @@ def test_an_undo_that_reopens_a_game_publishes_it_again_as_the_next_revision(
             break
     # While the table runs, another process reads the outbox (no lock taken).
     probe = subprocess.run(
-        [sys.executable, "-c", "import sys; from firmware_host.journal import read_outbox\n"
+        [sys.executable, "-c", "import sys; from firmware_host.series.journal import read_outbox\n"
          "print([(r.game, r.revision) for r in read_outbox(sys.argv[1])])", str(path)],
         capture_output=True, text=True, cwd=ROOT, timeout=60)
     assert probe.stdout.strip() == "[(1, 1)]", probe.stderr

@@ -10,9 +10,9 @@ from pathlib import Path
 
 from engine.deal import Deal
 from firmware_host.config import simulated_config
-from firmware_host.inputs import Press, TagLaid
-from firmware_host.journal import Journal
-from firmware_host.session import Session
+from firmware_host.series.journal import Journal
+from firmware_host.series.session import Session
+from firmware_host.table.inputs import Press, TagLaid
 
 
 def deal(session: Session, seed: int) -> None:
@@ -171,7 +171,7 @@ def _middlehand_grand_hand(tmp_path: Path, computer: object, middle: str, rear: 
     """A pub table with Kontra/Re and ``computer`` at rearhand (seat 2): middlehand (a
     person) holds every bid against it and declares grand hand; forehand is to lead."""
     from engine.cards import parse_mask
-    from firmware_host.inputs import DeclareInput
+    from firmware_host.table.inputs import DeclareInput
 
     cfg = simulated_config(computer_seats=(2,), series_length=None)
     cfg = replace(cfg, table=replace(cfg.table, rules="pub", series_length=None),
@@ -231,7 +231,7 @@ def test_a_computer_seat_that_said_no_kontra_is_not_asked_again_after_a_restart(
     assert later.questions == 0 and again.table.game.kontra == 1
     assert Kontra(2) in again.table.game.legal_actions()  # a person could still say it
     # the journal's answer is no input: the series rebuilt from it (export) is the same
-    from firmware_host.export import rebuild
+    from firmware_host.series.export import rebuild
 
     rebuilt, lines = rebuild(again.journal, again.series_id)
     assert rebuilt.table.game.state_key() == state
@@ -241,7 +241,7 @@ def test_a_computer_seat_that_said_no_kontra_is_not_asked_again_after_a_restart(
 
 def test_a_contract_declared_anew_after_an_undo_is_a_new_kontra_question(
         tmp_path: Path) -> None:
-    from firmware_host.inputs import DeclareInput
+    from firmware_host.table.inputs import DeclareInput
 
     session, asked = _declared_grand_with_a_computer_defender(tmp_path)
     assert session.computer_move() is None and asked.questions == 1

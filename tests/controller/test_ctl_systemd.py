@@ -14,7 +14,7 @@ from pathlib import Path
 
 import pytest
 
-from firmware_host.sdnotify import Notifier
+from firmware_host.service.sdnotify import Notifier
 
 ROOT = Path(__file__).resolve().parents[2]
 UNIT = ROOT / "systemd" / "skat-table.service"
@@ -77,9 +77,9 @@ def test_outside_systemd_nothing_is_sent(tmp_path: Path) -> None:
 
 def test_event_loop_pings_and_reports_status(notify_socket) -> None:
     from firmware_host.config import simulated_config
-    from firmware_host.inputs import Press
-    from firmware_host.runner import EventLoop
-    from firmware_host.session import Session
+    from firmware_host.series.session import Session
+    from firmware_host.service.runner import EventLoop
+    from firmware_host.table.inputs import Press
 
     sock, path = notify_socket
     notifier = Notifier(path, watchdog_usec=50_000)

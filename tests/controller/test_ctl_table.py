@@ -8,8 +8,8 @@ import pytest
 from engine.deal import Deal
 from engine.game import Game
 from firmware_host.config import simulated_config
-from firmware_host.controller import Table, positions_for
-from firmware_host.inputs import DeclareInput, Press, TagLaid
+from firmware_host.table.controller import Table, positions_for
+from firmware_host.table.inputs import DeclareInput, Press, TagLaid
 
 
 def dealt_table() -> Table:
@@ -59,11 +59,12 @@ def test_command_modules_keep_their_imports_light() -> None:
 
     code = (
         "import sys\n"
-        "for m in ('runner', 'simulator', 'replay', 'export', 'enroll'):\n"
+        "for m in ('service.runner', 'tools.simulator', 'tools.replay', 'series.export',\n"
+        "          'tools.enroll'):\n"
         "    __import__('firmware_host.' + m)\n"
         "heavy = sorted(m for m in sys.modules\n"
         "               if m.split('.')[0] in ('pygame', 'drivers', 'display', 'sqlite3')\n"
-        "               or m in ('engine.game', 'firmware_host.controller'))\n"
+        "               or m in ('engine.game', 'firmware_host.table.controller'))\n"
         "print(heavy)\n"
     )
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,

@@ -10,9 +10,9 @@ from engine.actions import Play
 from engine.cards import Card, parse_cards
 from engine.deal import Deal
 from firmware_host.config import simulated_config
-from firmware_host.inputs import Press, TagGone, TagLaid
-from firmware_host.session import Session
-from firmware_host.viewmodel import build_view
+from firmware_host.screen.viewmodel import build_view
+from firmware_host.series.session import Session
+from firmware_host.table.inputs import Press, TagGone, TagLaid
 
 # Forehand holds every jack and the clubs; middlehand the spades; rearhand the rest.
 DEAL = Deal.from_positions(parse_cards("CJ SJ HJ DJ CA CT CK CQ C9 HA"),

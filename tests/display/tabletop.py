@@ -12,7 +12,7 @@ import pygame
 from display.kiosk import Kiosk
 from display.layout import Element
 from firmware_host.config import simulated_config
-from firmware_host.runner import kiosk_loop, open_session
+from firmware_host.service.runner import kiosk_loop, open_session
 
 
 class Tabletop:

@@ -25,8 +25,8 @@ def views_after(tmp_path: Path, extra: list[str], violations: bool = False,
     from e2e_script import Script, deal_of, write_config
 
     from firmware_host.config import load_config
-    from firmware_host.session import Session
-    from firmware_host.viewmodel import build_view
+    from firmware_host.screen.viewmodel import build_view
+    from firmware_host.series.session import Session
 
     keys = {"language": language, **({"violations": "isko"} if violations else {})}
     cfg = load_config(write_config(tmp_path / "c.toml", ["Anna", "Ben", "Carla"], 2, **keys))

@@ -17,8 +17,8 @@ CASES = [("three-series.toml", "series-three.jsonl"), ("four-sf.toml", "series-f
 
 def controller_views(config_name: str, script_name: str, simulator: bool) -> list:
     config_mod = pytest.importorskip("firmware_host.config")
-    session_mod = pytest.importorskip("firmware_host.session")
-    viewmodel = pytest.importorskip("firmware_host.viewmodel")
+    session_mod = pytest.importorskip("firmware_host.series.session")
+    viewmodel = pytest.importorskip("firmware_host.screen.viewmodel")
     config = config_mod.load_config(DATA / "configs" / config_name)
     session = session_mod.Session(config, None)
     views = []

@@ -218,9 +218,9 @@ def controller_refusals() -> list:
     """Refusals as the controller words them (English), made by real inputs."""
     from engine.deal import Deal
     from firmware_host.config import simulated_config
-    from firmware_host.inputs import Press, TagLaid
-    from firmware_host.session import Session
-    from firmware_host.viewmodel import fault_of
+    from firmware_host.screen.viewmodel import fault_of
+    from firmware_host.series.session import Session
+    from firmware_host.table.inputs import Press, TagLaid
 
     session = Session(simulated_config(computer_seats=()))
     tags = session.config.card_tags()

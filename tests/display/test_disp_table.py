@@ -67,7 +67,7 @@ def test_a_refused_card_can_be_laid_when_it_is_right() -> None:
 def test_the_real_table_takes_a_refused_card_back() -> None:
     """Item 1 on the real table: the refused card is lifted off the reader (gone) and laid
     again later; nothing is left that keeps a legal card from being laid."""
-    from firmware_host.inputs import TagGone, TagLaid
+    from firmware_host.table.inputs import TagGone, TagLaid
 
     t = Tabletop(seed=3, games=None)
     try:
@@ -331,7 +331,7 @@ def test_make_run_speaks_german_unless_told_otherwise(monkeypatch) -> None:
     config's language say otherwise."""
     import argparse
 
-    from firmware_host.simulator import add_arguments, simulation_config
+    from firmware_host.tools.simulator import add_arguments, simulation_config
 
     p = argparse.ArgumentParser()
     add_arguments(p)
@@ -404,7 +404,7 @@ def test_the_series_is_kept_and_offered_again(tmp_path) -> None:
 def test_the_journal_lives_in_the_users_data_directory(monkeypatch, tmp_path) -> None:
     import argparse
 
-    from firmware_host.simulator import add_arguments, window_journal
+    from firmware_host.tools.simulator import add_arguments, window_journal
 
     p = argparse.ArgumentParser()
     add_arguments(p)

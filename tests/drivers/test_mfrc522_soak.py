@@ -2,7 +2,7 @@
 none on the wrong seat; and the driver under HARSH on its own (piles, five readers).
 
 The suite plays a few deals (a few seconds); ``SKAT_TABLE_SOAK_DEALS=3000`` plays thousands
-(about 0.3-0.5 s a deal on one core), as does ``python -m firmware_host.radiotable --deals N``
+(about 0.3-0.5 s a deal on one core), as does ``python -m firmware_host.tools.radiotable --deals N``
 (``--overlap``: neighbouring pads reach each other's cards; ``--seats``: seat mode).
 """
 
@@ -19,8 +19,8 @@ from drivers.events import ReaderFault, TagGone, TagLaid
 from drivers.mfrc522 import MFRC522
 from drivers.mfrc522_emu import HARSH, EmulatedRig, EmulatedTag
 from drivers.poller import MFRC522Poller
-from firmware_host.controller import Table
-from firmware_host.radiotable import RadioTable, radio_zones, soak_config
+from firmware_host.table.controller import Table
+from firmware_host.tools.radiotable import RadioTable, radio_zones, soak_config
 
 DEALS = int(os.environ.get("SKAT_TABLE_SOAK_DEALS", "0") or 0)
 
@@ -117,7 +117,7 @@ def test_simulate_harsh_plays_over_emulated_readers(capsys) -> None:
     assert "1 deals" in summary and "problems: 0" in summary and "reader faults 0" in summary
 
 
-@pytest.mark.parametrize("name", ["firmware_host.radiotable", "firmware_host.runner"])
+@pytest.mark.parametrize("name", ["firmware_host.tools.radiotable", "firmware_host.service.runner"])
 def test_docstring_examples(name: str) -> None:
     import doctest
     import importlib
@@ -131,9 +131,9 @@ def test_cards_lying_on_the_table_read_again_change_nothing() -> None:
     under another, or a neighbouring pad's field): ignored; a card of an earlier trick is not."""
     from engine.cards import mask_cards
     from engine.deal import Deal
-    from firmware_host.inputs import DeclareInput, Press
-    from firmware_host.inputs import TagGone as Gone
-    from firmware_host.inputs import TagLaid as Laid
+    from firmware_host.table.inputs import DeclareInput, Press
+    from firmware_host.table.inputs import TagGone as Gone
+    from firmware_host.table.inputs import TagLaid as Laid
 
     table = Table(soak_config())
     tags = table.config.card_tags()

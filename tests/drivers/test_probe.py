@@ -71,8 +71,8 @@ def test_the_table_tells_the_players_once_and_keeps_going() -> None:
     one beep; it is no reader fault and changes nothing at the table."""
     from drivers.events import TagUnreadable
     from firmware_host.config import simulated_config
-    from firmware_host.runner import EventLoop
-    from firmware_host.session import Session
+    from firmware_host.series.session import Session
+    from firmware_host.service.runner import EventLoop
 
     beeps: list[int] = []
     loop = EventLoop(Session(simulated_config(computer_seats=())), beep=lambda: beeps.append(1))

@@ -8,8 +8,8 @@ from pathlib import Path
 
 from e2e_script import Script, config, deal_of, replay, write_config
 
-from firmware_host.controller import Table
-from firmware_host.inputs import Press, ScriptError, parse_line
+from firmware_host.table.controller import Table
+from firmware_host.table.inputs import Press, ScriptError, parse_line
 
 THREE = config("three.toml")  # Anna, Ben, Carla; Carla deals first: Anna is forehand
 
@@ -164,8 +164,8 @@ def test_a_waiting_claim_and_violation_survive_a_power_cut(tmp_path: Path) -> No
     """The journal holds the presses (a claim's level included); a new process resumes with
     the game waiting exactly where it was, and the answer still works."""
     from firmware_host.config import load_config
-    from firmware_host.journal import Journal
-    from firmware_host.session import Session
+    from firmware_host.series.journal import Journal
+    from firmware_host.series.session import Session
 
     cfg = load_config(write_config(tmp_path / "v.toml", ["Anna", "Ben", "Carla"], 2,
                                    violations="isko"))

@@ -97,9 +97,9 @@ def test_kiosk_in_the_event_loop_with_computer_seats() -> None:
     from display.kiosk import Kiosk
     from engine.deal import Deal
     from firmware_host.config import simulated_config
-    from firmware_host.inputs import TagLaid
-    from firmware_host.runner import EventLoop
-    from firmware_host.session import Session
+    from firmware_host.series.session import Session
+    from firmware_host.service.runner import EventLoop
+    from firmware_host.table.inputs import TagLaid
 
     cfg = simulated_config(computer_seats=(1, 2), seed=5, series_length=None)
     cfg = replace(cfg, table=replace(cfg.table, series_length=None))
@@ -132,8 +132,8 @@ def play_out(session: Any, loop: Any, kiosk: Any, tags: dict) -> None:
     """Anna (seat 0) is the person; the computer seats answer by themselves, and once a
     person lays a wrong card for a computer seat."""
     from display import commands as c
-    from firmware_host.computers import to_move
-    from firmware_host.inputs import TagGone, TagLaid
+    from firmware_host.table.computers import to_move
+    from firmware_host.table.inputs import TagGone, TagLaid
 
     for _ in range(400):
         table = session.table
@@ -166,8 +166,8 @@ def test_kiosk_shows_a_refusal_banner() -> None:
     from display import commands as c
     from display.kiosk import Kiosk
     from firmware_host.config import simulated_config
-    from firmware_host.runner import EventLoop
-    from firmware_host.session import Session
+    from firmware_host.series.session import Session
+    from firmware_host.service.runner import EventLoop
 
     session = Session(simulated_config(computer_seats=()))
     kiosk = Kiosk(size=(800, 480))
@@ -217,7 +217,7 @@ def test_simulate_window_runs_the_kiosk_loop(tmp_path: Path,
     monkeypatch.setenv("SDL_VIDEODRIVER", "dummy")
     from display import commands as c
     from display.kiosk import Kiosk
-    from firmware_host.journal import Journal
+    from firmware_host.series.journal import Journal
 
     batches = [[c.DealNext()] * 32, [], [c.Quit()]]
 

@@ -76,8 +76,8 @@ def test_the_headless_simulator_prints_the_settlement(tmp_path: Path) -> None:
 def test_the_kiosk_sheet_shows_the_settlement_at_the_end() -> None:
     from display.render import Renderer
     from firmware_host.config import load_config
-    from firmware_host.session import Session
-    from firmware_host.viewmodel import build_view
+    from firmware_host.screen.viewmodel import build_view
+    from firmware_host.series.session import Session
 
     session = Session(load_config(STAKE))
     lines = SCRIPT.read_text(encoding="utf-8").splitlines()

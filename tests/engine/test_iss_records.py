@@ -27,7 +27,7 @@ from engine.iss import (
     result_of,
     server_artefact_no_discard,
 )
-from firmware_host import isscheck
+from firmware_host.tools import isscheck
 
 DATA = Path(__file__).resolve().parent.parent / "data"
 FILES = [DATA / "games-a.sgf", DATA / "games-b.sgf"]

@@ -46,7 +46,7 @@ def test_the_share_table_bins_exact_zero_and_one_apart() -> None:
 
 def test_the_ddshare_harness_needs_xskat(capsys: pytest.CaptureFixture[str],
                                          monkeypatch: pytest.MonkeyPatch) -> None:
-    from firmware_host.ddshare import main
+    from lab.ddshare import main
 
     monkeypatch.delenv("XSKAT_SRC", raising=False)
     assert main(["--deals", "1"]) == 2
@@ -57,7 +57,7 @@ def test_the_ddshare_harness_needs_xskat(capsys: pytest.CaptureFixture[str],
                     reason="XSKAT_SRC is not set: no XSkat 4.0 source to build the anchor from")
 def test_the_ddshare_harness_counts_the_players_declarations(
         capsys: pytest.CaptureFixture[str]) -> None:
-    from firmware_host.ddshare import main
+    from lab.ddshare import main
 
     assert main(["--player", "rule", "--deals", "2", "--worlds", "2", "--seed", "5"]) == 0
     out = capsys.readouterr().out

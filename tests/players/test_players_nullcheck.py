@@ -222,7 +222,7 @@ def test_pimc_keeps_double_dummy_and_pimc_nullcheck_checks() -> None:
 
 def test_the_paired_harness_needs_xskat(capsys: pytest.CaptureFixture[str],
                                         monkeypatch: pytest.MonkeyPatch) -> None:
-    from firmware_host.pairs import main
+    from lab.pairs import main
 
     monkeypatch.delenv("XSKAT_SRC", raising=False)
     assert main(["--deals", "1"]) == 2
@@ -233,7 +233,7 @@ def test_the_paired_harness_needs_xskat(capsys: pytest.CaptureFixture[str],
                     reason="XSKAT_SRC is not set: no XSkat 4.0 source to build the anchor from")
 def test_the_paired_harness_plays_where_the_versions_differ(
         capsys: pytest.CaptureFixture[str]) -> None:
-    from firmware_host.pairs import main
+    from lab.pairs import main
 
     # pimc against itself: the same choices, nothing played out
     assert main(["--new", "pimc", "--old", "pimc", "--deals", "1", "--worlds", "2"]) == 0
@@ -245,7 +245,7 @@ def test_the_paired_harness_reports_per_seat_and_by_contract_pair() -> None:
     its bootstrap interval, up/down, and the split by the seat's pair of contracts."""
     import doctest
 
-    import firmware_host.pairs as pairs
+    import lab.pairs as pairs
 
     assert doctest.testmod(pairs).failed == 0
     t = pairs.Tally(seats=10)
@@ -265,7 +265,7 @@ def test_the_paired_harness_pools_the_outputs_of_several_runs(
         tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     """``pairs --pool``: the seats of finished runs summed into one summary; a run cut
     short (no summary) or a log that lost a game line is refused, not counted."""
-    from firmware_host.pairs import main
+    from lab.pairs import main
 
     one = ("deal 930002819 pos 0: new C by 0 won +74 | old N by 0 lost -96 | new-old +210.0 "
            "(seat alone +170)\n"

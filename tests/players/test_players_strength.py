@@ -237,10 +237,10 @@ def test_duel_command_refuses_an_unknown_player(capsys: pytest.CaptureFixture[st
 def test_the_games_file_adds_up_to_the_duels_figure(
         tmp_path: object, capsys: pytest.CaptureFixture[str]) -> None:
     """``duel --games`` writes every game; paired by lone seat, the classes of
-    ``firmware_host.duelgames`` add up to the duel's own A - B per game."""
+    ``lab.duelgames`` add up to the duel's own A - B per game."""
     from pathlib import Path
 
-    from firmware_host import duelgames
+    from lab import duelgames
 
     path = Path(str(tmp_path)) / "games.jsonl"
     assert main(["duel", "--a", "rule", "--b", "random", "--deals", "3", "--seed", "5",
@@ -281,7 +281,7 @@ def test_the_games_file_adds_up_to_the_duels_figure(
 
 def test_duelopen_finds_whose_cards_turned_the_games(
         tmp_path: object, capsys: pytest.CaptureFixture[str]) -> None:
-    """``duel --games`` keeps each game's actions; ``firmware_host.duelopen`` solves them
+    """``duel --games`` keeps each game's actions; ``lab.duelopen`` solves them
     with open cards. With the rule players' contracts, random card play throws away made
     games and the rule player's hardly any; the first lead's verdict is the solver's."""
     from pathlib import Path
@@ -291,7 +291,7 @@ def test_duelopen_finds_whose_cards_turned_the_games(
     from engine.players.analysis import first_lead, goal_of
     from engine.players.solver import Solver
     from engine.trick import matadors
-    from firmware_host import duelopen
+    from lab import duelopen
 
     path = Path(str(tmp_path)) / "games.jsonl"
     assert main(["duel", "--a", "rule", "--b", "random", "--deals", "3", "--seed", "5",
@@ -397,7 +397,7 @@ def test_two_runs_on_the_same_deals_compare_deal_by_deal(
     the duel's, and the paired mean is their difference (a run against itself: zero)."""
     from pathlib import Path
 
-    from firmware_host import duelgames
+    from lab import duelgames
 
     figures, paths = [], []
     for a, deals in (("rule", 3), ("random", 2)):

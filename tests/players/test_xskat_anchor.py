@@ -1,4 +1,4 @@
-"""XSkat 4.0 as the duel's anchor (firmware_host/anchor/xskat.py, docs/players.md).
+"""XSkat 4.0 as the duel's anchor (lab/anchor/xskat.py, docs/players.md).
 
 The tests that play need XSkat's source, which is not ours to ship: set ``XSKAT_SRC`` to an
 unpacked XSkat 4.0 tree (``apt-get source xskat``, xskat.de, or ``git archive 30657fd`` of
@@ -25,8 +25,9 @@ from engine.players.base import SeatView
 from engine.players.rule import RulePlayer
 from engine.players.strength import DuelSettings, run_duel
 from engine.players.table import play_game
-from firmware_host.anchor import xskat
-from firmware_host.anchor.xskat import (
+from firmware_host.cli import main
+from lab.anchor import xskat
+from lab.anchor.xskat import (
     XSkatError,
     XSkatPlayers,
     XSkatSourceError,
@@ -36,7 +37,6 @@ from firmware_host.anchor.xskat import (
     find_source,
     xskat_seat,
 )
-from firmware_host.cli import main
 
 SRC = os.environ.get("XSKAT_SRC")
 needs_source = pytest.mark.skipif(
@@ -49,7 +49,7 @@ def binary(tmp_path_factory: pytest.TempPathFactory) -> str:
 
 
 def test_docstring_examples() -> None:
-    from firmware_host.anchor import xskat_debian
+    from lab.anchor import xskat_debian
 
     for module in (xskat, xskat_debian):
         result = doctest.testmod(module)
@@ -274,7 +274,7 @@ Won with: 69 points
 
 
 def test_debians_log_is_read() -> None:
-    from firmware_host.anchor.xskat_debian import parse_debian_log, parse_our_events
+    from lab.anchor.xskat_debian import parse_debian_log, parse_our_events
 
     g = parse_debian_log(DEBIAN_LOG)
     hk, ha, ca = 1 * 8 + 2, 1 * 8 + 0, 3 * 8 + 0
@@ -291,7 +291,7 @@ def test_debians_log_is_read() -> None:
 def test_our_build_plays_as_debians_xskat() -> None:
     """Debian's XSkat 4.0 (its own X11 window, under Xvfb) and our build, given the same
     random_seed, deal the same cards and play the same game card for card."""
-    from firmware_host.anchor import xskat_debian
+    from lab.anchor import xskat_debian
 
     assert SRC is not None
     server, display = xskat_debian.start_xvfb()

@@ -14,9 +14,9 @@ import sys
 import threading
 from pathlib import Path
 
-from firmware_host.clubconfig import parse_club
-from firmware_host.link.outbox import JournalOutbox
-from firmware_host.link.service import Link, LinkOptions
+from firmware_host.clubside.clubconfig import parse_club
+from firmware_host.clubside.link.outbox import JournalOutbox
+from firmware_host.clubside.link.service import Link, LinkOptions
 
 
 def main(path: str) -> int:

@@ -7,16 +7,16 @@ import threading
 from pathlib import Path
 from typing import Any
 
-from firmware_host.clubconfig import ClubConfig, parse_club
-from firmware_host.link.outbox import OutboxRow
-from firmware_host.link.service import Link, LinkOptions
+from firmware_host.clubside.clubconfig import ClubConfig, parse_club
+from firmware_host.clubside.link.outbox import OutboxRow
+from firmware_host.clubside.link.service import Link, LinkOptions
 
 FAST = LinkOptions(poll_interval=0.05, backoff_min=0.1, backoff_max=0.5, connect_timeout=2,
                    status_every=0.05)
 
 
 class MemoryOutbox:
-    """The journal's outbox as a list (the real one: firmware_host.journal.read_outbox)."""
+    """The journal's outbox as a list (the real one: firmware_host.series.journal.read_outbox)."""
 
     def __init__(self) -> None:
         self.rows: list[OutboxRow] = []
@@ -93,14 +93,14 @@ class JournalTable:
     item written with the game's last input (what the controller's session does)."""
 
     def __init__(self, path: Path) -> None:
-        from firmware_host.journal import Journal
+        from firmware_host.series.journal import Journal
 
         self.path = Path(path)
         self.journal = Journal.open(self.path)
         self.series = self.journal.start_series({"players": ["Anna", "Ben", "Carla"]})
 
     def add(self, game: int, revision: int = 1, **extra: Any) -> None:
-        from firmware_host.journal import OutboxItem
+        from firmware_host.series.journal import OutboxItem
 
         self.journal.append(self.series, {"seat": 0, "press": "pass"}, "accepted",
                             outbox=[OutboxItem(game, revision, payload(game, revision,

@@ -8,9 +8,9 @@ from firmware_host.bench import GROUPS
 
 
 def test_club_bench_quick_gives_both_keys() -> None:
-    from firmware_host.link.bench import bench
+    from firmware_host.clubside.link.bench import bench
 
-    assert GROUPS["club"] == "firmware_host.link.bench:bench"
+    assert GROUPS["club"] == "firmware_host.clubside.link.bench:bench"
     figures = bench(quick=True)
     assert figures["club_publish_p99_ms"] > 0 and math.isfinite(figures["club_publish_p99_ms"])
     assert figures["club_backlog_drain_games_per_s"] > 0

@@ -22,7 +22,7 @@ import pytest
 from brokers import Recorder, club_spec
 from linkkit import FAST, JournalTable, club_config, start_link
 
-from firmware_host.link.outbox import JournalOutbox
+from firmware_host.clubside.link.outbox import JournalOutbox
 
 TABLES = ("t1", "t2", "t3", "t4")
 # SKAT_CLUB_RESEND=0 shows what happens without the resend (games lost: the test fails).
@@ -126,8 +126,8 @@ def test_the_resend_survives_a_link_restarted_before_it_could_resend(mqtt_broker
     it. A link stopped cleanly while connected resends nothing."""
     from linkkit import MemoryOutbox
 
-    from firmware_host.link.ledger import Ledger
-    from firmware_host.link.service import Link
+    from firmware_host.clubside.link.ledger import Ledger
+    from firmware_host.clubside.link.service import Link
 
     rec = Recorder(mqtt_broker, "server", "skat/c1/table/+/game")
     outbox = MemoryOutbox()

@@ -8,9 +8,9 @@ import time
 from brokers import Recorder, connect
 from linkkit import FAST, MemoryOutbox, club_config, start_link
 
-from firmware_host.clubfiles import LinkStatus, TableState, write_json
-from firmware_host.link.ledger import Ledger
-from firmware_host.link.service import Link
+from firmware_host.clubside.clubfiles import LinkStatus, TableState, write_json
+from firmware_host.clubside.link.ledger import Ledger
+from firmware_host.clubside.link.service import Link
 
 
 def games(rec: Recorder) -> list[dict]:

@@ -25,8 +25,8 @@ from pathlib import Path
 
 from brokers import Recorder, club_spec
 
-from firmware_host.journal import read_outbox
-from firmware_host.link.ledger import Ledger
+from firmware_host.clubside.link.ledger import Ledger
+from firmware_host.series.journal import read_outbox
 
 ROOT = Path(__file__).resolve().parents[2]
 CONFIGS = ROOT / "tests" / "data" / "configs"
@@ -131,9 +131,9 @@ def test_a_link_that_cannot_reach_its_broker_is_the_kiosks_status_line(tmp_path)
     from display.clubscene import club_line
     from display.i18n import translator
     from firmware_host.config import load_config
-    from firmware_host.journal import Journal
-    from firmware_host.runner import EventLoop, club_desk
-    from firmware_host.session import Session
+    from firmware_host.series.journal import Journal
+    from firmware_host.series.session import Session
+    from firmware_host.service.runner import EventLoop, club_desk
 
     # A port that refuses connections and that nobody else can take while the test runs.
     closed = socket.socket()

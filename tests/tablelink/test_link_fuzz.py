@@ -13,10 +13,10 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 from linkkit import FAST, MemoryOutbox, club_config
 
-from firmware_host.clubfiles import TableState, read_json, write_json
-from firmware_host.link.messages import StatusPayloadError, parse_status
-from firmware_host.link.service import Link
-from firmware_host.seating import MAX_SEATING_BYTES, SeatingError, parse_seating
+from firmware_host.clubside.clubfiles import TableState, read_json, write_json
+from firmware_host.clubside.link.messages import StatusPayloadError, parse_status
+from firmware_host.clubside.link.service import Link
+from firmware_host.clubside.seating import MAX_SEATING_BYTES, SeatingError, parse_seating
 
 GOOD = {"tournament": "herbst", "series": 2, "games": 36, "first_dealer": 1,
         "players": [{"seat": 0, "id": "p1", "name": "Anna"},

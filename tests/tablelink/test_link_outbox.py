@@ -5,9 +5,9 @@ from __future__ import annotations
 
 import time
 
-from firmware_host import journal as journal_module
-from firmware_host.journal import Journal, OutboxItem
-from firmware_host.link.outbox import JournalOutbox
+from firmware_host.clubside.link.outbox import JournalOutbox
+from firmware_host.series import journal as journal_module
+from firmware_host.series.journal import Journal, OutboxItem
 
 
 def _table(tmp_path):

@@ -9,8 +9,8 @@ from pathlib import Path
 import pytest
 
 from engine.cards import Card
+from firmware_host.clubside.playertags import PlayerTagError, PlayerTags, load_player_tags
 from firmware_host.config import load_config
-from firmware_host.playertags import PlayerTagError, PlayerTags, load_player_tags
 
 ROOT = Path(__file__).resolve().parents[2]
 CONFIG = ROOT / "tests" / "data" / "configs" / "three.toml"

@@ -6,13 +6,13 @@ from __future__ import annotations
 from pathlib import Path
 
 from engine.cards import Card
-from firmware_host.clubconfig import parse_club
+from firmware_host.clubside.clubconfig import parse_club
+from firmware_host.clubside.link.messages import game_message
+from firmware_host.clubside.seating import parse_seating
 from firmware_host.config import load_config
-from firmware_host.inputs import Press, TagLaid
-from firmware_host.journal import Journal, read_outbox
-from firmware_host.link.messages import game_message
-from firmware_host.seating import parse_seating
-from firmware_host.session import Session
+from firmware_host.series.journal import Journal, read_outbox
+from firmware_host.series.session import Session
+from firmware_host.table.inputs import Press, TagLaid
 
 CONFIGS = Path(__file__).resolve().parents[1] / "data" / "configs"
 SEATING = {"tournament": "herbst", "series": 2, "games": 36, "first_dealer": 1,

@@ -1,5 +1,5 @@
-"""The table's side of the club (firmware_host.clubdesk) in the real event loop: a seating from
-the link is shown, each seat confirms (player tag or touch), the series starts with the
+"""The table's side of the club (firmware_host.clubside.clubdesk) in the real event loop: a seating
+from the link is shown, each seat confirms (player tag or touch), the series starts with the
 tournament's players, games and first dealer; a player tag is never a card; the status line."""
 
 from __future__ import annotations
@@ -13,13 +13,13 @@ import pytest
 from display import commands as cmd
 from drivers import events as ev
 from engine.cards import Card
-from firmware_host.clubdesk import ClubDesk
-from firmware_host.clubfiles import LinkStatus, read_json, write_json
+from firmware_host.clubside.clubdesk import ClubDesk
+from firmware_host.clubside.clubfiles import LinkStatus, read_json, write_json
+from firmware_host.clubside.playertags import PlayerTags
 from firmware_host.config import load_config
-from firmware_host.journal import Journal, read_outbox
-from firmware_host.playertags import PlayerTags
-from firmware_host.runner import EventLoop
-from firmware_host.session import Session
+from firmware_host.series.journal import Journal, read_outbox
+from firmware_host.series.session import Session
+from firmware_host.service.runner import EventLoop
 
 CONFIGS = Path(__file__).resolve().parents[1] / "data" / "configs"
 DORA, EMIL = "04d0a0000000aa", "04e0a0000000bb"

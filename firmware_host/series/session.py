@@ -1,0 +1,563 @@
+"""A table session: the controller, its journal, its computer seats and whoever watches it.
+
+:meth:`Session.submit` is the one door for inputs: the controller decides, the journal writes
+the input and the decision (before anything is shown), then the listeners are told. A journal
+that cannot be written (full disk, read-only file system) is a standing fault the display
+shows; rows not yet written are kept and written as soon as the storage works again, and the
+table plays on.
+
+On start, :meth:`Session.resume` feeds an unfinished series' journal back into the controller,
+so the table is exactly where it was.
+"""
+
+from __future__ import annotations
+
+import logging
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from typing import Any
+
+from engine.cards import Card
+from firmware_host.clubside.seating import Seating, SeatingError, parse_seating, seated_config
+from firmware_host.config import Config
+from firmware_host.series.journal import Journal, JournalError, OutboxItem, SeriesMismatch
+from firmware_host.table.computers import Move, Player, ask, make_player, to_move
+from firmware_host.table.controller import Outcome, Refusal, Table
+from firmware_host.table.inputs import Input, ScriptError, TagLaid, from_json, parse_line
+
+RAW_KEPT = 500  # characters of an unreadable line kept in the journal
+Listener = Callable[["Session", Input | None, Outcome], None]
+log = logging.getLogger("skat-table")
+
+
+@dataclass
+class Rejection:
+    """One refused input: its script line (None for a live input) and the reason."""
+
+    line: int | None
+    reason: str
+    refusal: Refusal | None = None
+
+
+@dataclass
+class Session:
+    """The controller with its journal, computer seats and listeners.
+
+    >>> from firmware_host.config import simulated_config
+    >>> s = Session(simulated_config(computer_seats=()), Journal.open(":memory:"))
+    >>> s.resume()
+    0
+    >>> s.submit_text('{"seat": 0, "press": "pass"}', line=1).status
+    'refused'
+    >>> [(r.line, r.reason) for r in s.rejected]
+    [(1, 'the cards are still being dealt (0 of 32)')]
+    """
+    config: Config
+    journal: Journal | None = None
+    computer_seats: tuple[int, ...] = ()
+    listeners: list[Listener] = field(default_factory=list)
+    # The live table (run, the simulator's window): the first card dealt after the last deal of
+    # a series starts the next series. A replay stops at the end of its series.
+    new_series_after_last: bool = False
+    # What the journal's series must have been started by: the live table, or one script
+    # (``{"script": <sha256>}``): a journal is never resumed by something else.
+    identity: dict[str, Any] = field(default_factory=lambda: {"table": "live"})
+    # The open-card analysis of finished deals (firmware_host.screen.analysis.AnalysisService), on
+    # a worker thread; None where nobody looks at it (replay, export, tests).
+    analyses: Any = None
+
+    def __post_init__(self) -> None:
+        # The table's own config, and the club seating the current series was started from
+        # (None: the table's own players). See start_seated_series.
+        self.base_config = self.config
+        self.seating: Seating | None = None
+        self.table = Table(self.config)
+        self.series_id: int | None = None
+        self.rejected: list[Rejection] = []
+        self.problems: list[str] = []  # journal trouble found on opening, for the display/log
+        self.journal_fault: str | None = None
+        # After a damaged journal was repaired: what was restored and what was lost, in the
+        # players' words; shown until the next input is accepted.
+        self.recovery_note: str | None = None
+        self.recovery_numbers: tuple[int, int | None] = (0, 0)  # (deal, inputs lost)
+        self._pending: list[tuple[dict[str, Any], str, dict[str, Any]]] = []
+        # The hint shown now: (table seat, engine.players.hints.Hint); see ask_hint.
+        self.hint: tuple[int, Any] | None = None
+        computer = self.config.computer
+        self.players: dict[int, Player] = {
+            seat: make_player(computer.player, computer.seed + seat, computer.budget_ms,
+                              never_declare=seat in computer.uncredited)
+            for seat in self.computer_seats
+        }
+        self.resumed = 0
+        # Kontra/Re out of turn: (deal number, position, doubling level, contract) already
+        # asked. A "no" is journalled ("declined"), so a restart asks nobody twice: see
+        # resume(). The contract is in the key: after an undo another one may be declared.
+        self._doubling_asked: set[tuple[int, int, int, str]] = set()
+
+    def warm_up_players(self) -> None:
+        """Start the computer players' worker processes now (a live table), so the first
+        decision at the table does not pay for them."""
+        for player in self.players.values():
+            warm_up = getattr(player, "warm_up", None)
+            if warm_up is not None:
+                warm_up()
+
+    def close(self) -> None:
+        """End the computer players' workers and the analysis worker; close the journal."""
+        if self.analyses is not None:
+            self.analyses.close()
+        for player in self.players.values():
+            close = getattr(player, "close", None)
+            if close is not None:
+                close()
+        if self.journal is not None:
+            self.journal.close()
+
+    # ---- journal -------------------------------------------------------------------------
+
+    def fingerprint(self) -> dict[str, Any]:
+        """What a journalled series must match to be resumed with this config."""
+        t = self.config.table
+        return {
+            "players": list(t.players), "first_dealer": t.first_dealer, "rules": t.rules,
+            "scoring": t.scoring, "series_length": t.series_length, "deal_mode": t.deal_mode,
+            "house": {k: list(v) if isinstance(v, tuple) else v
+                      for k, v in sorted(self.config.house.items())},
+            "deck": {uid: str(card) for uid, card in sorted(self.config.deck.items())},
+            "uncredited": list(self.config.computer.uncredited),
+            # only when not the default, so that journals written before the key still match
+            **({"violations": t.violations} if t.violations != "refuse" else {}),
+            **({"club": self.seating.to_json()} if self.seating is not None else {}),
+        }
+
+    def resume(self, finished_too: bool = False, strict: bool = False) -> int:
+        """Continue the journal's unfinished series (or start one); return inputs replayed.
+
+        ``finished_too`` (replay): continue the latest series even when it is over, so a
+        script run again on its journal ends as it did. ``strict`` (replay): a series of
+        another configuration or another script raises :class:`SeriesMismatch` instead of
+        starting a new series next to it.
+        """
+        if self.journal is None:
+            return 0
+        self.problems.extend(self.journal.problems)
+        found = (self.journal.latest_series() if finished_too
+                 else self.journal.open_series())
+        if found is not None:
+            self._seat_from(found[1])
+            other = self.journal.series_identity(found[0])
+            if found[1] != self.fingerprint():
+                self._seat(None)
+                if strict:
+                    raise SeriesMismatch(
+                        f"the journal {self.journal.path} holds a series played with another "
+                        "configuration: use another journal file")
+                self.problems.append(
+                    f"an unfinished series (#{found[0]}) was played with another "
+                    "configuration; a new series starts")
+                found = None
+            elif other != self.identity:
+                if strict:
+                    raise SeriesMismatch(
+                        f"the journal {self.journal.path} belongs to {_identity_words(other)}, "
+                        f"not to {_identity_words(self.identity)}: use another journal file")
+                self.problems.append(
+                    f"the unfinished series #{found[0]} belongs to {_identity_words(other)}; "
+                    "a new series starts")
+                found = None
+        if found is None:
+            if self.seating is not None:
+                self._seat(None)
+            try:
+                self.series_id = self.journal.start_series(self.fingerprint(), self.identity)
+            except JournalError as exc:
+                self._journal_failed(str(exc))
+            self._note_recovery()
+            return 0
+        self.series_id = found[0]
+        count = 0
+        for entry in self.journal.iter_entries(self.series_id):
+            count += 1
+            if entry.status == "prompt":
+                self.table.prompts[entry.input["seat"]] = Card.parse(entry.input["prompt"])
+                continue
+            if entry.status == "restart":
+                self.table.forget_present()
+                continue
+            if entry.status == "declined":  # a computer seat said no Kontra/Re: asked
+                i = entry.input
+                self._doubling_asked.add((i["deal"], i["position"], i["level"],
+                                          i["contract"]))
+                continue
+            if "raw" in entry.input:
+                self.rejected.append(Rejection(entry.line, entry.reason or ""))
+                continue
+            try:
+                inp = from_json(entry.input)
+            except ScriptError as exc:  # cannot happen for a verified record; never fatal
+                self.problems.append(f"journal record #{entry.seq} is unreadable: {exc}")
+                continue
+            out = self.table.handle(inp, entry.source)  # type: ignore[arg-type]
+            if out.status != entry.status:
+                self.problems.append(
+                    f"journal record #{entry.seq} was {entry.status} but is now {out.status}")
+            if out.refusal is not None:
+                self.rejected.append(Rejection(entry.line, out.refusal.reason, out.refusal))
+        self.resumed = count
+        if self.identity.get("table") and any(self.table.present.values()):
+            # What lay on the readers before the restart is not remembered as lying now: the
+            # readers are asked again (they report what lies when they start). Journalled, so
+            # the next resume replays the same. A script (replay) is its own reader stream.
+            self.table.forget_present()
+            self._write({"restart": True}, "restart", {"source": "table"})
+        self._note_recovery()
+        return count
+
+    def _note_recovery(self) -> None:
+        """After a repaired journal: where the table was restored to and what was lost."""
+        rec = self.journal.recovery if self.journal is not None else None
+        if rec is None:
+            return
+        where = position_words(self.table)
+        if rec.lost:
+            lost = f"; the last {rec.lost} input(s) could not be recovered"
+        elif rec.lost is None:
+            lost = "; later inputs may be lost"
+        else:
+            lost = "; nothing was lost"
+        self.recovery_note = f"journal damaged: restored to {where}{lost}"
+        self.recovery_numbers = (self.table.deal.number, rec.lost)
+        self.problems.append(self.recovery_note)
+
+    def _seat(self, seating: Seating | None) -> None:
+        """Play with ``seating``'s players, games and first dealer (None: the table's own)."""
+        self.seating = seating
+        self.config = self.base_config if seating is None else seated_config(
+            self.base_config, seating)
+        self.table = Table(self.config)
+
+    def _seat_from(self, fingerprint: dict[str, Any]) -> None:
+        """A journalled series that was started from a club seating is resumed with it."""
+        club = fingerprint.get("club")
+        if not isinstance(club, dict):
+            return
+        try:
+            self._seat(parse_seating(club))
+        except SeatingError as exc:  # a verified record; never fatal
+            self.problems.append(f"the series' club seating cannot be read: {exc}")
+
+    def start_seated_series(self, seating: Seating) -> None:
+        """Every seat confirmed the club's seating: a new series with its players, its number
+        of games and its first dealer; each finished game carries the tournament's ids."""
+        self._seat(seating)
+        self._begin_series()
+
+    def start_new_series(self, abandon: bool = False) -> None:
+        """The series is over and a card is dealt: a new series at the same table, with the
+        table's own players (a tournament's series is not played twice).
+
+        ``abandon``: the players chose not to go on with an unfinished series (the simulator's
+        start screen): it is closed in the journal, so it is not offered again."""
+        if abandon and self.journal is not None and self.series_id is not None:
+            try:
+                self.journal.finish_series(self.series_id)
+            except JournalError as exc:
+                self._journal_failed(str(exc))
+        self._seat(None)
+        self._begin_series()
+
+    def _begin_series(self) -> None:
+        """A fresh start for the seats just set: no refusals pending, a new series journalled."""
+        self.rejected = []
+        if self.journal is not None:
+            try:
+                self.series_id = self.journal.start_series(self.fingerprint(), self.identity)
+            except JournalError as exc:
+                self._journal_failed(str(exc))
+
+    def last_line(self) -> int:
+        if self.journal is None or self.series_id is None:
+            return 0
+        return self.journal.last_line(self.series_id)
+
+    def _write(self, row: dict[str, Any], status: str, extra: dict[str, Any]) -> None:
+        if self.journal is None:
+            return
+        self._pending.append((row, status, extra))
+        try:
+            if self.series_id is None:  # the storage failed when the series began
+                self.series_id = self.journal.start_series(self.fingerprint(), self.identity)
+            while self._pending:
+                r, s, e = self._pending[0]
+                # What changed the table must be on disk before it is shown; the rest may
+                # ride on the next fsync.
+                self.journal.append(self.series_id, r, s,
+                                    durable=s in ("accepted", "prompt", "declined"), **e)
+                self._pending.pop(0)
+            if self.table.stage == "over":
+                self.journal.finish_series(self.series_id)
+            self.journal_fault = self.journal.copy_fault
+        except JournalError as exc:
+            self._journal_failed(str(exc))
+
+    def _outbox(self, finished_before: int) -> list[OutboxItem]:
+        """The game this input finished (also again after an undo reopened it), for the club:
+        written with the input, in the same transaction (DESIGN.md, "Club")."""
+        deals = self.table.finished_deals
+        if self.journal is None or self.series_id is None or len(deals) <= finished_before:
+            return []
+        d = deals[-1]
+        revision = self.journal.next_revision(self.series_id, d.number)
+        return [OutboxItem(d.number, revision, game_payload(self, d, revision))]
+
+    def _journal_failed(self, why: str) -> None:
+        self.journal_fault = (
+            f"{why}: the game goes on, but a power cut now would lose it "
+            f"({len(self._pending)} input(s) waiting to be saved)")
+
+    # ---- inputs --------------------------------------------------------------------------
+
+    def submit(self, inp: Input, source: str = "table", line: int | None = None) -> Outcome:
+        if self.new_series_after_last and self.table.phase == "over" and isinstance(
+                inp, TagLaid) and inp.zone == self.table._deal_zone(inp.zone):
+            self.start_new_series()
+        finished_before = len(self.table.finished_deals)
+        out = self.table.handle(inp, source)  # type: ignore[arg-type]
+        extra: dict[str, Any] = {"line": line, "source": source}
+        if out.refusal is not None:
+            extra["reason"] = out.refusal.reason
+            self.rejected.append(Rejection(line, out.refusal.reason, out.refusal))
+        elif out.accepted:
+            self.recovery_note = None  # the players have moved on from the restored state
+            self.hint = None  # a hint answers one decision only
+            outbox = self._outbox(finished_before)
+            if outbox:
+                extra["outbox"] = outbox
+        self._write(inp.to_json(), out.status, extra)
+        self._tell(inp, out)
+        return out
+
+    def submit_text(self, text: str, source: str = "script", line: int | None = None) -> Outcome:
+        """One table-script line as text; one the table cannot read is refused, not fatal."""
+        try:
+            inp = parse_line(text)
+        except ScriptError as exc:
+            return self.refuse_line(text, f"not a table-script line: {exc}", source, line)
+        return self.submit(inp, source, line)
+
+    def refuse_line(self, text: str | bytes, reason: str, source: str = "script",
+                    line: int | None = None) -> Outcome:
+        """A line the table cannot read: refused, journalled (cut to :data:`RAW_KEPT`
+        characters: a 100 MB line costs no more than a short one), never fatal."""
+        out = Outcome("refused", Refusal("other", reason))
+        self.rejected.append(Rejection(line, reason, out.refusal))
+        self._write({"raw": clip(text, RAW_KEPT)}, "refused",
+                    {"line": line, "source": source, "reason": reason})
+        self._tell(None, out)
+        return out
+
+    def submit_json(self, obj: Any, source: str = "script", line: int | None = None,
+                    raw: str | None = None) -> Outcome:
+        """A table-script line; one that says nothing the table knows is refused, not fatal."""
+        try:
+            inp = from_json(obj)
+        except ScriptError as exc:
+            return self.refuse_line(raw if raw is not None else clip(obj, RAW_KEPT),
+                                    f"not a table-script line: {exc}", source, line)
+        return self.submit(inp, source, line)
+
+    def _tell(self, inp: Input | None, out: Outcome) -> None:
+        for listener in self.listeners:
+            try:
+                listener(self, inp, out)
+            except BrokenPipeError:  # the reader of our output went away (| head): stop
+                raise
+            except Exception:  # a log or a screen that fails must not stop the table
+                log.exception("listener %r failed on %r", listener, inp)
+
+    # ---- hints for learners ----------------------------------------------------------------
+
+    @property
+    def hints_on(self) -> bool:
+        """The table offers hints: ``[table] hints = true``, and never at a club table (the
+        config refuses that pair: a club plays tournaments, where hints are always off)."""
+        return self.config.table.hints and self.config.club is None
+
+    def hint_seat(self) -> int | None:
+        """The person who may ask for a hint now: the seat to act, if it is not a computer's."""
+        if not self.hints_on:
+            return None
+        seat = self.table.seat_to_act()
+        if seat is None or seat in self.players:
+            return None
+        return seat
+
+    def ask_hint(self, seat: int) -> Any:
+        """What the computer player would do for ``seat`` now, from that seat's own knowledge
+        (``engine.players.hints``); shown until the next accepted input. Not journalled: it
+        changes nothing at the table. None when no hint may be given now."""
+        if seat != self.hint_seat():
+            return None
+        from engine.players.hints import HintError, hint
+
+        d = self.table.deal
+        try:
+            h = hint(self.table.game, d.seats.index(seat))
+        except HintError:
+            return None
+        self.hint = (seat, h)
+        return h
+
+    # ---- computer seats ------------------------------------------------------------------
+
+    def computer_move(self) -> Move | None:
+        """If a computer seat is to act: send its press, or prompt its card. None otherwise."""
+        # a claim or a violation waiting for a computer seat's answer (ISkO 4.4.4, 4.1.6)
+        for waiting in self.table.waiting_seats():
+            if waiting in self.players:
+                answer = self.table.computer_answer(waiting)
+                if answer is not None:
+                    self.submit(answer, "computer")
+                    return Move(waiting, input=answer)
+        doubling = self._computer_doubling()
+        if doubling is not None:
+            return doubling
+        seat = self.table.seat_to_act()
+        if seat is None or seat not in self.players or seat in self.table.prompts:
+            return None
+        move = to_move(self._decide(seat), seat)
+        if move.card is not None:
+            self.table.prompts[seat] = move.card
+            self._write({"seat": seat, "prompt": str(move.card)}, "prompt",
+                        {"source": "computer"})
+        elif move.input is not None:
+            self.submit(move.input, "computer")
+        return move
+
+
+    def _decide(self, seat: int) -> Any:
+        """The seat's player's action; if the player fails (a bug, a worker process gone),
+        the rule player decides this once, so the table never waits on a computer that
+        cannot answer."""
+        try:
+            return ask(self.players[seat], self.table.game)
+        except Exception:
+            log.exception("the computer player of seat %d failed: the rule player decides", seat)
+            computer = self.config.computer
+            stand_in = make_player("rule", computer.seed + seat, computer.budget_ms,
+                                   never_declare=seat in computer.uncredited)
+            return ask(stand_in, self.table.game)
+
+    def _computer_doubling(self) -> Move | None:
+        """Before the first card anyone may say Kontra (and the declarer then Re), not only
+        the seat to lay it: a computer seat not to act is asked once per doubling level
+        (through its player's ``double``; the seat to act decides in its own move).
+
+        Once means once per game, restarts included: a "yes" is an accepted input, a "no"
+        is journalled as ``declined`` (deal, position, level, contract), and resuming rebuilds
+        the seats asked from the journal, so a seat that said no is not asked again (it might
+        answer otherwise: under a time budget its worlds differ). A contract declared anew
+        after an undo is a new question."""
+        from engine.actions import Kontra, Re
+        from engine.game import Phase
+        from engine.players import SeatView
+
+        game = self.table.game
+        if (game is None or self.table.stage != "game" or not game.rules.kontra_re
+                or game.phase != Phase.PLAY or game.tricks or game.trick):
+            return None
+        d = self.table.deal
+        for act in game.legal_actions():
+            if not isinstance(act, Kontra | Re) or act.pos == game.to_act:
+                continue
+            seat = d.seats[act.pos]
+            key = (d.number, act.pos, game.kontra, str(game.contract))
+            if seat not in self.players or key in self._doubling_asked:
+                continue
+            self._doubling_asked.add(key)
+            double = getattr(self.players[seat], "double", None)
+            try:
+                action = double(SeatView.of(game, act.pos)) if double is not None else None
+            except Exception:  # as in _decide: a failing player must not stop the table
+                log.exception("the computer player of seat %d failed on %s: it says no",
+                              seat, act.kind)
+                action = None
+            if action is not None:
+                move = to_move(action, seat)
+                self.submit(move.input, "computer")  # type: ignore[arg-type]
+                return move
+            if double is not None:
+                self._write({"seat": seat, "declined": act.kind, "deal": d.number,
+                             "position": act.pos, "level": game.kontra,
+                             "contract": str(game.contract)}, "declined",
+                            {"source": "computer"})
+        return None
+
+
+def clip(value: Any, limit: int) -> str:
+    """Text for a message or the journal, at most ``limit`` characters (and a count of the rest).
+
+    >>> clip("x" * 1000, 10)
+    'xxxxxxxxxx... (990 more characters)'
+    >>> clip(b"\\xff", 10)
+    "b'\\\\xff'"
+    """
+    text = value if isinstance(value, str) else repr(value)
+    if len(text) > limit:
+        text = f"{text[:limit]}... ({len(text) - limit} more characters)"
+    return text
+
+
+def _identity_words(identity: dict[str, Any]) -> str:
+    if "script" in identity:
+        return "a replayed script (skat-table replay)"
+    if identity.get("table"):
+        return "the live table"
+    return "another session"
+
+
+def position_words(table: Table) -> str:
+    """Where the table stands, in words: "deal 12, trick 3", "deal 4, bidding"."""
+    d = table.deal
+    phase = table.phase
+    if phase in ("scored", "over"):
+        last = table.finished_deals[-1] if table.finished_deals else d
+        return f"the end of deal {last.number}"
+    if phase == "dealing":
+        return f"deal {d.number}, card {d.cards_known()} of 32 dealt"
+    if phase == "play":
+        return f"deal {d.number}, trick {len(table.game.tricks) + 1}"
+    return f"deal {d.number}, {phase}"
+
+
+def game_payload(session: Session, d: Any, revision: int) -> dict[str, Any]:
+    """The outbox payload of a finished deal: the club's "game" message without the ids only
+    the link knows (tournament, table): ``journal`` and ``series`` identify it here."""
+    import time
+
+    from firmware_host.tools.replay import deal_json
+
+    table = session.table
+    names = [table.name(s) for s in d.seats]
+    iss = None
+    try:
+        from engine.iss import game_to_record
+
+        props = {"GM": "Skat", "PC": "skat-table", "CO": "", "SE": str(session.series_id),
+                 "ID": str(d.number), "DT": "", "P0": names[0], "P1": names[1], "P2": names[2],
+                 "R0": "", "R1": "", "R2": ""}
+        iss = game_to_record(d.game, names, props)
+    except Exception as exc:  # the club still gets the result; the record says why not
+        log.warning("deal %s: no ISS record: %s", d.number, exc)
+    return {
+        "journal": session.journal.journal_id if session.journal is not None else "",
+        "series": session.series_id, "game": d.number, "revision": revision,
+        "players": list(table.names), "seats": list(d.seats), "dealer": d.dealer,
+        "result": deal_json(d), "iss": iss, "at": time.time(),
+        **({"club": {"tournament": session.seating.tournament,
+                     "series": session.seating.series,
+                     "players": [p.id if p.id is not None else p.name
+                                 for p in session.seating.players]}}
+           if session.seating is not None else {}),
+    }

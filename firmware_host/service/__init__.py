@@ -1,0 +1,3 @@
+"""``skat-table run`` under systemd: the event loop on the table's hardware and the notify protocol
+(READY, STATUS, WATCHDOG).
+"""

@@ -1,0 +1,616 @@
+"""``skat-table run``: the table on its hardware, and the event loop every front end shares.
+
+One thread owns the engine: :class:`EventLoop`. Reader pollers, GPIO callbacks, the kiosk and
+scripts only :meth:`EventLoop.post` events to its queue. The loop turns each event into a table
+input, hands it to the session (which journals it before anything is shown), lets the computer
+seats move, shows the new screen, and pings the systemd watchdog each time round.
+"""
+
+from __future__ import annotations
+
+import argparse
+import contextlib
+import logging
+import queue
+import signal
+import sys
+import threading
+import time
+from collections.abc import Callable
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
+
+from firmware_host.service.sdnotify import Notifier
+from firmware_host.table.inputs import DeclareInput, Input, Press, TagGone, TagLaid
+
+if TYPE_CHECKING:  # the command table imports this module: keep the engine out of it
+    from firmware_host.table.controller import Outcome
+
+log = logging.getLogger("skat-table")
+DEFAULT_DATA_DIR = Path("/var/lib/skat-table")
+STOP = object()
+
+
+def add_arguments(p: argparse.ArgumentParser) -> None:
+    p.add_argument("--config", metavar="FILE", default="/etc/skat-table/config.toml",
+                   help="the table's config (default /etc/skat-table/config.toml)")
+    p.add_argument("--data-dir", metavar="DIR",
+                   help="where the journal lives (default: [journal] data_dir, or "
+                        f"{DEFAULT_DATA_DIR})")
+    p.add_argument("--no-display", action="store_true",
+                   help="run without the kiosk (readers and buttons only, log to stderr)")
+
+
+class EventLoop:
+    """Owns the session; everything else posts events (see the module docstring)."""
+
+    def __init__(self, session: Any, *, show: Callable[[Any], None] | None = None,
+                 notifier: Notifier | None = None, simulator: Any = None,
+                 beep: Callable[[], None] | None = None) -> None:
+        self.session = session
+        self.show = show
+        self.notifier = notifier or Notifier(None)
+        self.simulator = simulator
+        self.beep = beep
+        # SimpleQueue, not Queue: the SIGTERM handler puts STOP on it, and Queue.put from a
+        # handler that interrupts Queue.get in the same thread waits forever on Queue's own
+        # (non-reentrant) lock; SimpleQueue.put is reentrant.
+        self.queue: queue.SimpleQueue[Any] = queue.SimpleQueue()
+        self.reader_faults: dict[str, str] = {}
+        self.language: str | None = None
+        self.card_style: str | None = None
+        self.last_refusal: Any = None
+        self.running = False
+        self.waker: Callable[[], None] | None = None
+        self.lights: Any = None  # drivers.gpio.TableIO when the table has buttons and lights
+        self.club: Any = None    # firmware_host.clubside.clubdesk.ClubDesk at a table of a club
+        # The simulator's window paces the computer's cards so a person can follow them: a
+        # card every ``pace`` seconds, a completed trick stays ``trick_pause`` seconds (or until
+        # the person leads). 0 (tests, the real table) lays them at once.
+        self.pace = 0.0
+        self.trick_pause = 0.0
+        self.clock: Callable[[], float] = time.monotonic
+        self._due: float | None = None
+        self._card_at = -1e9
+        self.offer = ""  # "resume": the start screen asks whether to go on with the series
+
+    # Drivers accept anything with put() as their event sink.
+    def post(self, event: Any) -> None:
+        self.queue.put(event)
+        if self.waker is not None:
+            self.waker()
+
+    put = post
+
+    def stop(self) -> None:
+        self.queue.put(STOP)
+
+    def to_input(self, event: Any) -> Input | None:
+        """A driver event or kiosk command as a table input; None when it is not one."""
+        from drivers import events as ev
+
+        table = self.session.table
+        if isinstance(event, TagLaid | TagGone | Press | DeclareInput):
+            return event
+        if isinstance(event, ev.TagLaid):
+            return TagLaid(event.zone, event.uid)
+        if isinstance(event, ev.TagGone):
+            return TagGone(event.zone, event.uid)
+        if isinstance(event, ev.ButtonHold):
+            return Press(event.seat, "undo")
+        if isinstance(event, ev.ButtonPress):
+            if event.button == "pass":
+                return Press(event.seat, "pass")
+            if event.button == "undo":
+                return Press(event.seat, "undo")
+            # One "bid/yes" button: the seat that hears says yes, the seat that says bids.
+            game = table.game
+            if table.phase == "bidding" and game.bid > 0 and game.listener is not None \
+                    and table.deal.seats[game.listener] == event.seat:
+                return Press(event.seat, "yes")
+            return Press(event.seat, "bid")
+        return self._command(event)
+
+    def _command(self, event: Any) -> Input | None:
+        from display import commands as c
+
+        table = self.session.table
+        tags = table.config.card_tags()
+        if isinstance(event, c.Press):
+            return Press(event.seat, event.press, event.value,
+                         getattr(event, "level", None) or None)
+        if isinstance(event, c.Declare):
+            return DeclareInput(event.seat, event.contract)
+        if isinstance(event, c.LayCard):
+            # A click on a card: discarding or pushing lays it on the skat, else on the pad.
+            zone = "skat" if table.phase in ("discard", "pushing") else f"seat{event.seat}"
+            return TagLaid(zone, tags[event.card])
+        if isinstance(event, c.DealNext) and self.simulator is not None:
+            card = self.simulator.next_card()
+            return None if card is None else TagLaid("deal", tags[card])
+        if isinstance(event, c.DealRest) and self.simulator is not None:
+            self._deal_rest()
+        if isinstance(event, c.AskHint):
+            self.session.ask_hint(event.seat)
+        if isinstance(event, c.SetLanguage):
+            self.language = event.code
+        elif isinstance(event, c.SetCardStyle):
+            self.card_style = event.style
+        elif isinstance(event, c.Quit):
+            self.stop()
+        elif isinstance(event, c.Resume):
+            self.offer = ""
+            if not event.keep:
+                self.session.start_new_series(abandon=True)
+                self.last_refusal = None
+            self.computers()
+        return None
+
+    def handle(self, event: Any) -> Outcome | None:
+        """Process one event on the loop's thread."""
+        from drivers import events as ev
+
+        out = None
+        if isinstance(event, ev.ReaderFault):
+            self.reader_faults[event.zone or event.reader] = event.message
+            log.warning("%s", event)
+        elif isinstance(event, ev.ReaderBack):
+            self.reader_faults.pop(event.zone or event.reader, None)
+            log.info("reader %s works again", event.reader)
+        elif isinstance(event, ev.TagUnreadable):
+            # The reader works; a sticker answers but cannot be read. Said once, like a refusal.
+            from firmware_host.table.controller import Refusal
+
+            text = unreadable_message(event.zone, self.session.table.names)
+            log.info("%s (reader %s)", text, event.reader)
+            self.last_refusal = Refusal("other", text, zone=event.zone)
+            if self.beep is not None:
+                self.beep()
+        elif self.club is not None and self.club.intercept(event, self.session):
+            pass  # a player tag or a seat confirming the club's seating: never a card
+        else:
+            if self.club is not None:
+                self.club.banner = None
+            inp = self.to_input(event)
+            if inp is not None:
+                out = self.session.submit(inp)
+                self.last_refusal = out.refusal
+                if out.refusal is not None and self.beep is not None:
+                    self.beep()
+                if out.refusal is not None and self.simulator is not None \
+                        and isinstance(inp, TagLaid):
+                    # In the simulator a click is a card laid and, when refused, taken back
+                    # at once (as a player takes a refused card off the reader): it can be
+                    # laid again later, when it is the right card.
+                    self.session.submit(TagGone(inp.zone, inp.tag))
+                if out.accepted and isinstance(inp, TagLaid):
+                    self._card_at = self.clock()
+            # After any command (a whole deal dealt at once, too) the computer seats move.
+            self.computers()
+        self.refresh()
+        return out
+
+    def computers(self) -> None:
+        """Let computer seats press and declare until a person (or a laid card) is needed.
+
+        In the simulator the simulated hardware also lays the computer's cards; on the real
+        table a person does, prompted on the screen.
+        """
+        self._due = None
+        if self.offer:  # the start screen asks first whether the series goes on
+            return
+        for _ in range(400):
+            table = self.session.table
+            if self.simulator is not None and table.phase == "play":
+                wait = self._pause_left(table)
+                if wait > 0:
+                    self._due = self.clock() + wait
+                    return
+            move = self.session.computer_move()
+            if move is None:
+                return
+            if move.card is not None:
+                if self.simulator is None:
+                    return
+                zone = "centre" if table.phase == "play" else "skat"
+                tag = table.config.card_tags()[move.card]
+                # The computer's own move: an undo reaches back over it to the person's.
+                if self.session.submit(TagLaid(zone, tag), "computer").accepted:
+                    self._card_at = self.clock()
+
+    def _pause_left(self, table: Any) -> float:
+        """How long the simulator waits before the computer lays its next card."""
+        if not (self.pace or self.trick_pause) or table.seat_to_act() not in \
+                self.session.players:
+            return 0.0
+        game = table.game
+        pause = self.trick_pause if not game.trick and game.tricks else self.pace
+        return self._card_at + pause - self.clock()
+
+    def _deal_rest(self) -> None:
+        """Simulator: deal every card still to deal in this deal."""
+        tags = self.session.table.config.card_tags()
+        for _ in range(32):
+            card = self.simulator.next_card()
+            if card is None:
+                return
+            out = self.session.submit(TagLaid("deal", tags[card]))
+            self.last_refusal = out.refusal
+            if not out.accepted or self.session.table.phase != "dealing":
+                return
+
+    def refresh(self) -> None:
+        if self.show is not None:
+            from dataclasses import replace
+
+            from firmware_host.screen.viewmodel import build_view
+
+            view = build_view(self.session, self.last_refusal,
+                              simulator=self.simulator is not None,
+                              reader_faults=self.reader_faults, language=self.language,
+                              card_style=self.card_style)
+            if self.club is not None:
+                view = self.club.decorate(view, self.session)
+            self.show(replace(view, offer=self.offer) if self.offer else view)
+        self.notifier.status(status_line(self.session, self.reader_faults))
+        if self.lights is not None:
+            self._show_lights()
+
+    def _show_lights(self) -> None:
+        """The seat to act lights up; forehand flashes; the status light shows trouble."""
+        table = self.session.table
+        forehand = table.deal.seats[0] if table.game is not None else None
+        try:
+            self.lights.show_turn(table.seat_to_act(), forehand)
+            self.lights.show_status(bool(self.reader_faults or self.session.journal_fault))
+        except Exception:  # a light is not worth stopping the table for
+            log.exception("cannot set the seat lights")
+
+    def run(self, stop: threading.Event | None = None,
+            wait: Callable[[float], list[Any]] | None = None, tick: float = 1.0) -> None:
+        """Serve events until :meth:`stop` (or ``stop`` is set).
+
+        ``wait(timeout)``, when given, blocks in the kiosk for touch and clicks and returns its
+        commands; :attr:`waker` (the kiosk's ``notify``) cuts that wait short when a reader or
+        button thread posts an event.
+        """
+        self.running = True
+        self.computers()
+        self.refresh()
+        self.notifier.ready(status_line(self.session, self.reader_faults))
+        interval = min(tick, self.notifier.ping_every or tick)
+        try:
+            while stop is None or not stop.is_set():
+                if not self.serve_once(interval, wait):
+                    return
+        finally:
+            self.running = False
+            self.notifier.stopping("the table is shutting down")
+
+    def serve_once(self, interval: float,
+                   wait: Callable[[float], list[Any]] | None = None) -> bool:
+        """Wait for events (at most ``interval`` s, less when a paced computer card is due)
+        and handle them; False when asked to stop."""
+        if self._due is not None:
+            interval = max(0.0, min(interval, self._due - self.clock()))
+        events = self._next_events(interval, wait)
+        self.notifier.watchdog()
+        if self.club is not None:
+            try:
+                if self.club.poll(self.session):
+                    self.refresh()
+            except Exception:  # the club is never worth stopping the table for
+                log.exception("club: cannot read the link's files")
+        for event in events:
+            if event is STOP:
+                return False
+            try:
+                self.handle(event)
+            except Exception:  # one bad event must not stop the table
+                log.exception("event %r failed", event)
+        if self._due is not None and self.clock() >= self._due:
+            try:
+                self.computers()
+                self.refresh()
+            except Exception:
+                log.exception("the computer's move failed")
+        return True
+
+    def _next_events(self, interval: float,
+                     wait: Callable[[float], list[Any]] | None) -> list[Any]:
+        events: list[Any] = []
+        if wait is None:
+            with contextlib.suppress(queue.Empty):
+                events.append(self.queue.get(timeout=interval))
+        elif self.queue.empty():
+            events += wait(interval)
+        while True:
+            try:
+                events.append(self.queue.get_nowait())
+            except queue.Empty:
+                return events
+
+
+def unreadable_message(zone: str, names: Any) -> str:
+    """What the players are told when a card on ``zone`` answers but cannot be read.
+
+    >>> unreadable_message("seat1", ("Anna", "Ben", "Carla"))
+    "a card on Ben's pad cannot be read: move it a little"
+    >>> unreadable_message("centre", ("Anna", "Ben", "Carla"))
+    'a card in the centre cannot be read: move it a little'
+    """
+    where = {"centre": "in the centre", "deal": "on the deal reader",
+             "skat": "on the skat reader"}.get(zone)
+    if where is None and zone.startswith("seat") and zone[4:].isdigit():
+        seat = int(zone[4:])
+        where = f"on {names[seat]}'s pad" if seat < len(names) else f"on {zone}"
+    return f"a card {where or 'on ' + zone} cannot be read: move it a little"
+
+
+def status_line(session: Any, faults: dict[str, str] | None = None) -> str:
+    """One line for ``systemctl status``: where the table stands and what is wrong."""
+    table = session.table
+    d = table.deal
+    phase = table.phase
+    text = f"deal {d.number}, {table.name(d.dealer)} deals: {phase}"
+    if phase == "dealing":
+        text += f" ({d.cards_known()}/32 cards)"
+    seat = table.seat_to_act()
+    if seat is not None:
+        text += f", {table.name(seat)} to act"
+    if faults:
+        text += "; READER DOWN: " + ", ".join(sorted(faults))
+    if session.journal_fault:
+        text += "; JOURNAL: " + session.journal_fault
+    return text
+
+
+def open_session(config: Any, journal_path: Path | None) -> Any:
+    """The session with its journal (resumed); a journal that cannot open is a fault, not fatal."""
+    from firmware_host.series.journal import Journal, JournalError, JournalLocked
+    from firmware_host.series.session import Session
+
+    journal = None
+    fault = None
+    if journal_path is not None:
+        try:
+            journal = Journal.open(journal_path)
+        except JournalLocked:
+            raise  # a second process: the caller says so and exits, it must not play on
+        except JournalError as exc:
+            fault = str(exc)
+    session = Session(config, journal, computer_seats=config.computer.seats,
+                      new_series_after_last=True)
+    session.resume()
+    if fault:
+        session.journal_fault = f"{fault}: the game goes on, but is not saved"
+    for problem in session.problems:
+        log.warning("journal: %s", problem)
+    return session
+
+
+def _open_or_say(config: Any, journal_path: Path | None) -> Any:
+    """:func:`open_session`, or None after saying that another process has the journal."""
+    from firmware_host.series.journal import JournalLocked
+
+    try:
+        return open_session(config, journal_path)
+    except JournalLocked as exc:
+        print(f"skat-table: {exc}", file=sys.stderr)
+        return None
+
+
+def start_hardware(config: Any, loop: EventLoop, **factories: Any) -> list[Callable[[], None]]:
+    """Start the readers and the buttons, lights and buzzer the config names; return what
+    closes them. The drivers post their events to the loop's queue from their own threads.
+
+    ``factories`` (``spi_factory``, ``pin_factory``, ``clock``) go to the drivers: tests pass
+    the emulated MFRC522 rig and gpiozero's mock pins.
+    """
+    closers: list[Callable[[], None]] = []
+    real = [r for r in config.readers if r.get("type", r.get("kind")) not in ("scripted",
+                                                                              "simulated")]
+    # Hardware that cannot be opened is a standing fault on the screen, not a dead table: the
+    # touchscreen still works, and a person can still play with it.
+    if real:
+        from drivers.readerset import build_readers
+
+        try:
+            readers = build_readers(real, loop.post, **factories)
+            readers.start()
+        except Exception as exc:
+            log.exception("the readers cannot be started")
+            loop.reader_faults["readers"] = f"the readers cannot be started: {exc}"
+        else:
+            closers.append(readers.close)
+    if config.gpio:
+        from drivers.gpio import TableIO
+
+        try:
+            io = TableIO.from_config(config.gpio, loop.post,
+                                     pin_factory=factories.get("pin_factory"))
+        except Exception as exc:
+            log.exception("the buttons cannot be started")
+            loop.reader_faults["buttons"] = f"the buttons and lights cannot be started: {exc}"
+        else:
+            loop.beep = io.beep
+            loop.lights = io
+            closers.append(io.close)
+    return closers
+
+
+def cmd_run(args: argparse.Namespace) -> int:
+    from firmware_host.config import ConfigError, load_config
+
+    logging.basicConfig(level=logging.INFO, format="%(levelname)s %(message)s", stream=sys.stderr)
+    try:
+        config = load_config(args.config)
+    except ConfigError as exc:
+        print(f"skat-table: config error: {exc}", file=sys.stderr)
+        return 2
+    data_dir = Path(args.data_dir) if args.data_dir else (config.data_dir or DEFAULT_DATA_DIR)
+    if args.no_display:
+        return run_headless_table(config, data_dir)
+    return run_kiosk(config, simulated=False, journal_path=str(data_dir / "journal.sqlite"))
+
+
+def club_desk(config: Any, data_dir: Path) -> Any:
+    """The club's side of the table when the config has ``[club]`` (else None)."""
+    if getattr(config, "club", None) is None:
+        return None
+    from firmware_host.clubside.clubdesk import ClubDesk
+    from firmware_host.clubside.clubfiles import club_dir
+    from firmware_host.clubside.playertags import PlayerTagError, load_player_tags
+
+    tags = None
+    if config.club.player_tags is not None:
+        try:
+            tags = load_player_tags(config.club.player_tags)
+        except PlayerTagError as exc:  # the table plays on; seats confirm by touch
+            log.error("club: %s", exc)
+    return ClubDesk(club_dir(data_dir), tags)
+
+
+def run_headless_table(config: Any, data_dir: Path) -> int:
+    from firmware_host.table.gamelog import GameLog
+
+    session = _open_or_say(config, data_dir / "journal.sqlite")
+    if session is None:
+        return 1
+    session.warm_up_players()
+    session.listeners.append(GameLog(log.info, symbols=False, show_hands=False))
+    loop = EventLoop(session, notifier=Notifier.from_environment())
+    from firmware_host.screen.analysis import attach
+
+    attach(session, loop.post)  # kept in the journal's database for export and the club
+    loop.club = club_desk(config, data_dir)
+    closers = start_hardware(config, loop)
+    _stop_on_signals(loop)
+    try:
+        loop.run()
+    finally:
+        for close in closers:
+            close()
+        session.close()
+    return 0
+
+
+def _stop_on_signals(loop: EventLoop) -> None:
+    def stop(signum: int, frame: Any) -> None:
+        loop.stop()
+
+    if threading.current_thread() is threading.main_thread():
+        signal.signal(signal.SIGTERM, stop)
+        signal.signal(signal.SIGINT, stop)
+
+
+class DealingSimulator:
+    """The simulator's dealer: a shuffled deck, one card per click.
+
+    The deck goes on from the cards the table already has for this deal (after a resume or an
+    undo too), so the next card is always one that has not been dealt.
+    """
+
+    def __init__(self, session: Any, seed: int | None = None) -> None:
+        import random
+
+        self.session = session
+        self.rng = random.Random(seed)
+        self._order: list[Any] = []
+
+    def next_card(self) -> Any:
+        """The next card to deal, or None when nothing is to be dealt now. After a scored
+        deal (or the last of a series) it is the first card of a new shuffle."""
+        from engine.cards import Card
+        from engine.deal import Deal
+
+        table = self.session.table
+        phase = table.phase
+        if phase in ("scored", "over"):
+            self._order = Deal.random(self.rng).dealt_order()
+            return self._order[0]
+        if phase != "dealing":
+            return None
+        dealt = list(table.deal.dealt)
+        if len(dealt) >= 32:
+            return None
+        if len(self._order) != 32 or self._order[:len(dealt)] != dealt:
+            rest = [c for c in Card if c not in dealt]
+            self.rng.shuffle(rest)
+            self._order = dealt + rest
+        return self._order[len(dealt)]
+
+
+def open_kiosk(config: Any, simulated: bool) -> Any:
+    """The kiosk with its window open; raises ``DisplayUnavailable``. The table retries a
+    display that is not there yet (a TV switched on late); a desktop simulator does not."""
+    from display.kiosk import Kiosk
+
+    size = config.display.get("size")
+    kiosk = Kiosk(size=tuple(size) if size else None,
+                  fullscreen=bool(config.display.get("fullscreen", not simulated)),
+                  driver=config.display.get("driver"),
+                  idle_after=float(config.display.get("idle_after", 300.0)))
+    kiosk.open(attempts=1 if simulated else 8)
+    return kiosk
+
+
+def kiosk_loop(config: Any, session: Any, kiosk: Any, simulated: bool,
+               seed: int | None = None, offer_resume: bool = False) -> EventLoop:
+    """The event loop of a kiosk: in the simulator with a dealer and paced computer cards;
+    ``offer_resume``: a series resumed from the journal is offered first (go on, or anew)."""
+    sim = DealingSimulator(session, seed) if simulated else None
+    loop = EventLoop(session, show=kiosk.show, notifier=Notifier.from_environment(),
+                     simulator=sim)
+    if simulated:
+        loop.pace, loop.trick_pause = 0.6, 1.5
+    loop.waker = kiosk.notify
+    if offer_resume and session.resumed and session.table.phase != "over":
+        loop.offer = "resume"
+    return loop
+
+
+def run_kiosk(config: Any, simulated: bool, journal_path: str | None,
+              seed: int | None = None, kiosk: Any = None, offer_resume: bool = False) -> int:
+    """The pygame kiosk (a window in the simulator, full screen on the table)."""
+    try:
+        from display.kiosk import DisplayUnavailable
+    except ImportError as exc:
+        print(f"skat-table: the kiosk display is not available ({exc}); "
+              "use --headless / --no-display", file=sys.stderr)
+        return 1
+    if kiosk is None:
+        try:
+            kiosk = open_kiosk(config, simulated)
+        except DisplayUnavailable as exc:
+            print(f"skat-table: no display: {exc}", file=sys.stderr)
+            return 1
+    session = _open_or_say(config, Path(journal_path) if journal_path else None)
+    if session is None:
+        kiosk.close()
+        return 1
+    session.warm_up_players()
+    loop = kiosk_loop(config, session, kiosk, simulated, seed, offer_resume)
+    from firmware_host.screen.analysis import attach
+
+    attach(session, loop.post)
+    if journal_path:
+        loop.club = club_desk(config, Path(journal_path).parent)
+    closers = [] if simulated else start_hardware(config, loop)
+    _stop_on_signals(loop)
+    stop = threading.Event()
+
+    def wait(timeout: float) -> list[Any]:
+        commands = kiosk.wait_events(timeout)
+        if kiosk.closed:
+            stop.set()
+        return commands
+
+    try:
+        loop.run(stop=stop, wait=wait)
+    finally:
+        for close in closers:
+            close()
+        kiosk.close()
+        session.close()
+    return 0

@@ -20,7 +20,7 @@ GROUPS: dict[str, str] = {
     "readers": "drivers.bench:bench",
     "controller": "firmware_host.series.latency:bench",
     "display": "display.bench:bench",
-    "kiosk": "firmware_host.screen.tapbench:bench",
+    "kiosk": "firmware_host.service.tapbench:bench",
     "players": "engine.players.bench:bench",
     "analysis": "engine.players.analysis_bench:bench",
     "club": "firmware_host.clubside.link.bench:bench",

@@ -44,7 +44,7 @@ COMMANDS: dict[str, tuple[str, str, str]] = {
         "replay ISS game records and compare with the server's results",
     ),
     "export": (
-        "firmware_host.series.export",
+        "firmware_host.tools.export",
         "cmd_export",
         "write a journalled series as ISS records and as a table script",
     ),

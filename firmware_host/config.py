@@ -9,7 +9,7 @@ command line can print one line and exit with status 2 instead of a traceback.
 >>> parse_config({"table": {"players": ["Anna"]}}, deck_required=False)
 Traceback (most recent call last):
 ...
-firmware_host.config.ConfigError: [table] players: give 3 or 4 names, clockwise (got 1)
+firmware_host.configerror.ConfigError: [table] players: give 3 or 4 names, clockwise (got 1)
 """
 
 from __future__ import annotations
@@ -25,6 +25,7 @@ from typing import Any
 
 from engine.cards import Card
 from firmware_host.clubside.clubconfig import ClubConfig, parse_club
+from firmware_host.configerror import ConfigError
 
 ZONES = ("deal", "centre", "skat", "seat0", "seat1", "seat2", "seat3")
 RULE_SETS = ("isko", "pub")
@@ -42,15 +43,6 @@ MAX_STAKE = Decimal(1000)  # money per point
 MAX_BUDGET_MS = 5000  # one computer decision; the watchdog allows 20 s for the whole loop
 BAUD_RATES = (9600, 19200, 38400, 57600, 115200, 230400, 460800, 921600, 1000000, 2000000)
 UID_RE = re.compile(r"^(?:[0-9a-f]{8}|[0-9a-f]{14}|[0-9a-f]{20})$")
-
-
-class ConfigError(ValueError):
-    """A config value that the table cannot use; the message starts with the key."""
-
-    def __init__(self, key: str, problem: str) -> None:
-        super().__init__(f"{key}: {problem}")
-        self.key = key
-        self.problem = problem
 
 
 @dataclass(frozen=True)

@@ -14,7 +14,7 @@ the config.
 >>> parse_club({"broker": "http://x", "club": "c", "table": "1", "password_file": "p"})
 Traceback (most recent call last):
 ...
-firmware_host.config.ConfigError: [club] broker: 'http://x' is not mqtt://HOST:PORT or mqtts://HOST:PORT
+firmware_host.configerror.ConfigError: [club] broker: 'http://x' is not mqtt://HOST:PORT or mqtts://HOST:PORT
 """
 
 from __future__ import annotations
@@ -64,7 +64,7 @@ class ClubConfig:
 
 
 def _error(key: str, problem: str) -> Exception:
-    from firmware_host.config import ConfigError
+    from firmware_host.configerror import ConfigError
 
     return ConfigError(f"[club] {key}", problem)
 

@@ -43,7 +43,7 @@ def _simulated_lines(deals: int) -> list[str]:
 
     from firmware_host.config import simulated_config
     from firmware_host.series.session import Session
-    from firmware_host.tools.simulator import SimulatedTable
+    from firmware_host.series.simulated import SimulatedTable
 
     cfg = simulated_config(series_length=deals)
     lines: list[dict[str, Any]] = []
@@ -91,7 +91,7 @@ def journal_of_series(path: Path, deals: int, seed: int = 36) -> int:
     from firmware_host.config import simulated_config
     from firmware_host.series.journal import Journal
     from firmware_host.series.session import Session
-    from firmware_host.tools.simulator import SimulatedTable
+    from firmware_host.series.simulated import SimulatedTable
 
     cfg = simulated_config(series_length=deals, seed=seed)
     journal = Journal.open(path)

@@ -536,7 +536,7 @@ def game_payload(session: Session, d: Any, revision: int) -> dict[str, Any]:
     the link knows (tournament, table): ``journal`` and ``series`` identify it here."""
     import time
 
-    from firmware_host.tools.replay import deal_json
+    from firmware_host.table.results import deal_json
 
     table = session.table
     names = [table.name(s) for s in d.seats]

@@ -63,7 +63,7 @@ def image(tmp_path_factory: pytest.TempPathFactory) -> Iterator[dict]:
 
     from firmware_host.config import simulated_config
     from firmware_host.series.session import Session
-    from firmware_host.tools.simulator import SimulatedTable
+    from firmware_host.series.simulated import SimulatedTable
 
     base = tmp_path_factory.mktemp("image")
     live = base / "live" / "journal.sqlite"

@@ -231,7 +231,7 @@ def test_a_computer_seat_that_said_no_kontra_is_not_asked_again_after_a_restart(
     assert later.questions == 0 and again.table.game.kontra == 1
     assert Kontra(2) in again.table.game.legal_actions()  # a person could still say it
     # the journal's answer is no input: the series rebuilt from it (export) is the same
-    from firmware_host.series.export import rebuild
+    from firmware_host.tools.export import rebuild
 
     rebuilt, lines = rebuild(again.journal, again.series_id)
     assert rebuilt.table.game.state_key() == state

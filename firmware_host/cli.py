@@ -14,6 +14,7 @@ import importlib
 import os
 import sys
 from collections.abc import Callable, Sequence
+from typing import Any
 
 # name -> (module, function, one-line help). The function takes the parsed arguments and
 # returns the exit status.
@@ -91,7 +92,9 @@ def build_parser(only: str | None = None) -> argparse.ArgumentParser:
 
 def _add_arguments(module: str, p: argparse.ArgumentParser) -> None:
     """Each command module defines ``add_arguments(parser)`` next to its ``cmd_`` function."""
-    mod = importlib.import_module(module)
+    mod = _command_module(module)
+    if mod is None:
+        return
     adder: Callable[[argparse.ArgumentParser], None] | None = getattr(mod, "add_arguments", None)
     if adder is not None:
         adder(p)
@@ -106,7 +109,13 @@ def main(argv: Sequence[str] | None = None) -> int:
         parser.print_help()
         return 2
     module, func = args._handler
-    handler = getattr(importlib.import_module(module), func)
+    mod = _command_module(module)
+    if mod is None:
+        print(f"skat-table: {args.command} is part of the strength lab (lab/), which the table's "
+              "install leaves out: run it from a checkout of the source (make run sets one up)",
+              file=sys.stderr)
+        return 2
+    handler = getattr(mod, func)
     try:
         return int(handler(args) or 0)
     except KeyboardInterrupt:
@@ -114,6 +123,17 @@ def main(argv: Sequence[str] | None = None) -> int:
     except BrokenPipeError:
         _quiet_stdout()
         return 0
+
+
+def _command_module(module: str) -> Any:
+    """The command's module; None for a command of the strength lab where the lab is not
+    installed (the Pi's install leaves it out)."""
+    try:
+        return importlib.import_module(module)
+    except ModuleNotFoundError as exc:
+        if module.startswith("lab.") and exc.name in ("lab", module):
+            return None
+        raise
 
 
 def _quiet_stdout() -> None:

@@ -10,7 +10,7 @@ decision times (p50/p95/max) of each player. ``--fixed-contract`` keeps the rule
 bidding and declaration in every seating, so only the card play is compared.
 ``pimc-2025`` is PIMC with the 2025 bidding and contract choice (the evaluation's);
 ``oracle`` sees every card (the ceiling; never a seat at a real table).
-``xskat`` is XSkat 4.0's computer player (2004, the anchor of issue 12), built from the XSkat
+``xskat`` is XSkat 4.0's computer player (2004, the strength anchor), built from the XSkat
 source the user gives (``--xskat-src DIR`` or ``XSKAT_SRC``); its own result of every game
 is compared with our engine's (the cross-check line):
 

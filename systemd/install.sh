@@ -51,11 +51,12 @@ fi
 usermod -a -G video,render,input,spi,gpio,dialout "$USER_NAME"
 
 # 2. Source and virtual environment.
+# The strength lab (lab/) stays in the checkout: the table never runs it.
 mkdir -p "$PREFIX/src"
 if command -v rsync >/dev/null 2>&1; then
-    rsync -a --delete --exclude .git --exclude .venv --exclude '*.egg-info' "$SRC/" "$PREFIX/src/"
+    rsync -a --delete --exclude .git --exclude .venv --exclude '*.egg-info' --exclude /lab "$SRC/" "$PREFIX/src/"
 else
-    (cd "$SRC" && tar --exclude .git --exclude .venv -cf - .) | (cd "$PREFIX/src" && tar -xf -)
+    (cd "$SRC" && tar --exclude .git --exclude .venv --exclude ./lab -cf - .) | (cd "$PREFIX/src" && tar -xf -)
 fi
 [ -x "$PREFIX/venv/bin/python" ] || "$PYTHON" -m venv "$PREFIX/venv"
 # Every dependency pinned to a version and its files' SHA-256 (systemd/requirements-*.txt,

@@ -1,7 +1,12 @@
-"""The layout rules of DESIGN.md, checked on the source: who may import whom.
+"""The layout rules of DESIGN.md and the README's layout table, checked on the source: who may
+import whom.
 
 engine/ imports the standard library only; drivers/ and display/ never import each other;
-nothing imports Pi-only modules at module level. The controller opens no socket: no network
+nothing imports Pi-only modules at module level. The controller's rooms (firmware_host/table,
+series, screen, service, tools, clubside) stand on floors and import only from their own
+floor and below. The strength lab (lab/) is apart from what ships to the Pi: nothing the table
+runs imports it (the command line names ``skat-table duel`` and ``decisions`` as text), and
+install.sh leaves the folder out. The controller opens no socket: no network
 module anywhere in its modules, i.e. in ``firmware_host`` except ``firmware_host/clubside/link``;
 the one socket module import, the systemd notify datagram (AF_UNIX), is in sdnotify.py only.
 The club traffic is the link's, ``firmware_host/clubside/link``, its own process: the rest of
@@ -36,11 +41,29 @@ FORBIDDEN = {
     "club": {"drivers", "display", "firmware_host", "pygame", "serial", "gpiozero", "spidev"},
     # the link reads the journal and the club files of firmware_host, never the hardware
     "link": {"display", "drivers", "pygame", "serial", "gpiozero", "spidev"},
+    # the lab measures the engine's players; it never touches the table
     "lab": {"drivers", "display", "firmware_host", "pygame", "serial", "gpiozero", "spidev"},
+}
+# Nothing the Pi runs imports the lab.
+for _area in ("engine", "drivers", "display", "controller", "link", "club"):
+    FORBIDDEN[_area] = FORBIDDEN[_area] | {"lab"}
+# The controller's rooms by floor: a module imports from its own floor and those below only.
+# The club side stands beside the table: the config reads its [club] section, the club desk
+# reads the table's inputs. The link is its own process (its rules above).
+FLOORS = {
+    "firmware_host.configerror": 0,
+    "firmware_host.config": 1, "firmware_host.table": 1, "firmware_host.clubside": 1,
+    "firmware_host.screen": 2,
+    "firmware_host.series": 3,
+    "firmware_host.service": 4,
+    "firmware_host.tools": 5, "firmware_host.cli": 5, "firmware_host.bench": 5,
+    "firmware_host.__main__": 5,
 }
 # Modules of the controller that may name the link as text, for importlib when that command
 # runs: the command table and the bench's table of groups.
 DISPATCH = {"firmware_host/cli.py", "firmware_host/bench.py"}
+# The lab's commands, named as text in the command table, imported only when they run.
+LAB_COMMANDS = {"duel": "lab.duel", "decisions": "lab.decisions"}
 PI_ONLY = {"RPi", "spidev", "lgpio", "smbus", "smbus2"}
 
 
@@ -106,6 +129,95 @@ def test_package_imports_only_what_it_may(package: str) -> None:
             if module in FORBIDDEN[package]:
                 bad.append(f"{path.relative_to(ROOT)}:{line} imports {module}")
     assert not bad, "\n".join(bad)
+
+
+def _floor(module: str) -> int | None:
+    for room, floor in FLOORS.items():
+        if module == room or module.startswith(room + "."):
+            return floor
+    return None
+
+
+def test_every_module_of_the_controller_stands_on_a_floor() -> None:
+    lost = [p.relative_to(ROOT).as_posix() for p in _sources("controller")
+            if _module_name(p) != "firmware_host" and _floor(_module_name(p)) is None]
+    assert not lost, f"give these a room in FLOORS: {lost}"
+
+
+def test_the_controller_rooms_import_only_from_their_floor_and_below() -> None:
+    bad = []
+    for path in _sources("controller"):
+        name = _module_name(path)
+        here = _floor(name)
+        tree = ast.parse(path.read_text(encoding="utf-8"), filename=str(path))
+        for line, module in _imports(path, tree, top_level_only=False):
+            there = _floor(module)
+            if here is not None and there is not None and there > here:
+                bad.append(f"{path.relative_to(ROOT)}:{line} ({name}, floor {here}) imports "
+                           f"{module} (floor {there})")
+    assert not bad, "\n".join(bad)
+
+
+def test_nothing_the_table_runs_names_the_lab_except_to_dispatch_its_commands() -> None:
+    """``importlib.import_module("lab...")`` would pull the lab into the Pi's process: the lab's
+    module names appear as text only in the command table, for ``duel`` and ``decisions``."""
+    bad = []
+    for area in ("engine", "drivers", "display", "controller", "link", "club"):
+        for path in _sources(area):
+            rel = path.relative_to(ROOT).as_posix()
+            tree = ast.parse(path.read_text(encoding="utf-8"), filename=str(path))
+            for node in ast.walk(tree):
+                if (isinstance(node, ast.Constant) and isinstance(node.value, str)
+                        and (node.value == "lab" or node.value.startswith("lab."))
+                        and rel != "firmware_host/cli.py"):
+                    bad.append(f"{rel}:{node.lineno} names {node.value!r}")
+    assert not bad, "\n".join(bad)
+    from firmware_host.cli import COMMANDS
+
+    assert {n: COMMANDS[n][0] for n in LAB_COMMANDS} == LAB_COMMANDS
+    assert [n for n, (module, _, _) in COMMANDS.items() if module.startswith("lab.")] == list(
+        LAB_COMMANDS)
+
+
+def test_the_command_line_without_the_lab_says_so_in_one_line() -> None:
+    """On the Pi the lab is not installed: ``--help`` still lists every command and ``skat-table
+    duel`` says where the lab lives, with exit status 2, instead of a traceback."""
+    hide = "import sys; sys.modules['lab'] = None; from firmware_host.cli import main; "
+    out = subprocess.run([sys.executable, "-c", hide + "sys.exit(main(['--help']))"],
+                         cwd=ROOT, capture_output=True, text=True, timeout=60)
+    assert out.returncode == 0, out.stderr
+    assert "duel" in out.stdout and "decisions" in out.stdout
+    for command in LAB_COMMANDS:
+        out = subprocess.run([sys.executable, "-c", hide + f"sys.exit(main([{command!r}]))"],
+                             cwd=ROOT, capture_output=True, text=True, timeout=60)
+        assert out.returncode == 2, (out.stdout, out.stderr)
+        assert "Traceback" not in out.stderr
+        lines = out.stderr.strip().splitlines()
+        assert len(lines) == 1 and "strength lab" in lines[0] and "lab/" in lines[0], lines
+
+
+def test_the_pi_install_leaves_the_lab_out(tmp_path: Path) -> None:
+    """install.sh copies the source without lab/ (both ways it can copy: rsync and tar), so
+    the package pip builds on the Pi holds the table and not the lab."""
+    import shutil
+
+    script = (ROOT / "systemd" / "install.sh").read_text(encoding="utf-8")
+    copies = [line.strip() for line in script.splitlines()
+              if line.strip().startswith(("rsync -a", "(cd \"$SRC\" && tar"))]
+    assert len(copies) == 2, copies
+    src = tmp_path / "src"
+    for d in ("lab/anchor", "firmware_host/table", "engine"):
+        (src / d).mkdir(parents=True)
+        (src / d / "x.py").write_text("")
+    for copy in copies:
+        if copy.startswith("rsync") and shutil.which("rsync") is None:
+            continue
+        prefix = tmp_path / ("p-" + copy.split()[0].strip("("))
+        (prefix / "src").mkdir(parents=True)
+        subprocess.run(["bash", "-c", copy], check=True, timeout=60,
+                       env={"SRC": str(src), "PREFIX": str(prefix), "PATH": "/usr/bin:/bin"})
+        assert (prefix / "src" / "firmware_host" / "table" / "x.py").exists(), copy
+        assert not (prefix / "src" / "lab").exists(), copy
 
 
 @pytest.mark.parametrize("package", PACKAGES)

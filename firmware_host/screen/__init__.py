@@ -1,3 +1,3 @@
-"""What the kiosk shows: the view built from the table's state, the open-card analysis of finished
-games, screenshots, and the kiosk bench (tap to frame).
+"""What the kiosk shows (floor 2): the view built from the table's state, the open-card
+analysis of finished games, and screenshots of every phase.
 """

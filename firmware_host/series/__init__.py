@@ -1,4 +1,4 @@
-"""A series kept: the session (the table, its journal and its computer seats), the journal and its
-recovery, the export of a journalled series, and the controller bench (input latency with fsync,
-resume).
+"""A series kept (floor 3): the session (the table, its journal and its computer seats), the
+journal and its recovery, the simulated hands that play a series, and the controller bench
+(input latency with fsync, resume).
 """

@@ -1,3 +1,4 @@
-"""The table in play: what it can be told (inputs), the rules answering each input by the phase of
-the game (controller), the computer seats, and the readable game log.
+"""The table in play (floor 1): what it can be told (inputs), the rules answering each input by
+the phase of the game (controller), the computer seats, the readable game log, and the results
+as JSON.
 """

@@ -1,4 +1,4 @@
-"""XSkat 4.0's computer players as an opponent in ``skat-table duel`` (the anchor of issue 12).
+"""XSkat 4.0's computer players as an opponent in ``skat-table duel`` (the strength anchor).
 
 XSkat (Gunter Gerhardt, released 25 May 2004) is the rule-based program whose computer
 players played on the International Skat Server. We do not ship its code: the user points

@@ -304,9 +304,9 @@ def test_an_unwritable_data_directory_is_reported(tmp_path: Path) -> None:
 
 @pytest.mark.parametrize("files", [("",), (".copy",), ("", ".copy")])
 def test_the_truncate_reproduction_never_hangs(tmp_path: Path, files: tuple[str, ...]) -> None:
-    """Issue 16's reproduction: replay, ``truncate -s -100`` the journal, replay again. It hung
-    (the salvage loop walked back to row 0); now it ends at once with the uninterrupted
-    result, from the other copy, or from the longest verified prefix of both."""
+    """A hang found by attacking the journal: replay, ``truncate -s -100`` the journal, replay
+    again. It hung (the salvage loop walked back to row 0); now it ends at once with the
+    uninterrupted result, from the other copy, or from the longest verified prefix of both."""
     import subprocess
 
     journal = tmp_path / "j"

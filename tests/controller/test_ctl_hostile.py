@@ -1,4 +1,4 @@
-"""No input can stop the table (issue 16, items 6 and 7): the exact reproductions of the attack
+"""No input can stop the table: the exact reproductions of the attack
 on the running table, and hypothesis fuzzing around each of them.
 
 - table scripts: a lone surrogate, a UTF-8 byte-order mark, U+2028 / NEL / form feed inside a

@@ -1,4 +1,4 @@
-"""The service's security (issue 16, item 9): the only input device it may read is the
+"""The service's security: the only input device it may read is the
 touchscreen, its dependencies are installed from hash-pinned requirements, and the table runs
 with memory that is never both writable and executable (``MemoryDenyWriteExecute=yes``),
 checked here under the kernel's own equivalent, ``prctl(PR_SET_MDWE)``.

@@ -5,17 +5,18 @@ moments (issue 10, items 1-3 and 9)."""
 from __future__ import annotations
 
 import random
+from dataclasses import replace
 
 from engine_helpers import random_game
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from engine.actions import Bid, Concede, Declare, Discard, Pass, Play, TakeSkat
+from engine.actions import Bid, Concede, Declare, Discard, Hold, Pass, Play, TakeSkat
 from engine.cards import Card, mask_points
 from engine.contract import Contract, GameType
 from engine.deal import Deal
 from engine.game import Game, Phase, Rules
-from engine.scoring import score_suit_grand
+from engine.scoring import GameResult, score_suit_grand
 from engine.series import BockRules
 
 # fore / middle / rear / skat, as the issue writes it
@@ -112,7 +113,7 @@ BOCK = BockRules.parse(["sixty", "schneider-lost", "schwarz"])
 
 
 def sgr(contract: str, points: int, tricks: int, ending: str = "played", bid: int = 18,
-        dp: int = 0, dt: int = 0) -> object:
+        dp: int = 0, dt: int = 0) -> GameResult:
     return score_suit_grand(Contract.parse(contract), bid, 1, points, tricks, ending, 0,
                             defender_points=dp, defender_tricks=dt)
 
@@ -132,6 +133,34 @@ def test_schneider_lost_also_when_schneider_was_announced() -> None:
     assert BOCK.triggered_by(g.result) == ["schneider-lost"]  # type: ignore[arg-type]
     assert BOCK.triggered_by(sgr("C", 31, 2)) == []
     assert BOCK.triggered_by(sgr("C", 20, 1, "declarer-conceded")) == []
+
+
+def test_schneider_lost_not_when_the_overbid_declarer_himself_took_90() -> None:
+    # the schneider flag of an overbid loss is the level the declarer reached, not one
+    # reached against him: bid 100, grand with pick-up, 91 points, lost overbid (-240)
+    g = Game(Deal.from_iss("C8 C9 CJ CQ CK S9 HJ D7 D9 DQ | C7 CT SQ SK SA HT D8 DJ DK DA | "
+                           "CA S8 ST H7 H8 H9 HQ HK HA DT | S7 SJ"))
+    for a in (Bid(1, 20), Pass(0), Bid(2, 22), Hold(1), Bid(2, 100), Pass(1), TakeSkat(2),
+              Discard(2, Card.SJ), Discard(2, Card.S7), Declare(2, Contract.parse("G"))):
+        g.push(a)
+    played = ("CJ DJ H7  HJ C7 H8  CK CT CA  S8 S9 SQ  D8 DT DQ  H9 CQ HT  DK HQ D9  SK ST D7  "
+              "HK C9 DA  HA C8 SA")
+    for name in played.split():
+        g.push(Play(g.to_act, Card.parse(name)))  # type: ignore[arg-type]
+    r = g.result
+    assert r is not None
+    assert (r.won, r.value, r.points, r.overbid, r.schneider) == (False, -240, 91, True, True)
+    assert BOCK.triggered_by(r) == []
+    # the same by the scoring function alone
+    assert BOCK.triggered_by(sgr("G", 95, 8, bid=100)) == []
+    # schneidered in an overbid game is still schneider lost
+    assert BOCK.triggered_by(sgr("G", 25, 2, bid=100)) == ["schneider-lost"]
+    # a defenders' violation is scored as their concession (the engine keeps its own ending):
+    # schneider awarded, schwarz out of reach, overbid; the award is no schneider lost
+    awarded = replace(sgr("C", 20, 2, "defenders-conceded", bid=120, dp=10, dt=1),
+                      ending="defenders-violation")
+    assert (awarded.won, awarded.overbid, awarded.schneider) == (False, True, True)
+    assert BOCK.triggered_by(awarded) == []
 
 
 def test_schwarz_only_when_a_side_took_no_trick() -> None:

@@ -1,6 +1,6 @@
-"""Concessions by the ISkO (4.1.5, 4.4.6), the result flags after them, and a plain second
-computation of the rule compared with the engine over random games conceded at random
-moments (issue 10, items 1-3 and 9)."""
+"""Concessions by the ISkO (4.1.5, 4.4.6), the result flags and the Bock triggers after them,
+the ISS record of a lost announced game, and a plain second computation of the rule compared
+with the engine over random games conceded at random moments."""
 
 from __future__ import annotations
 
@@ -19,12 +19,12 @@ from engine.game import Game, Phase, Rules
 from engine.scoring import GameResult, score_suit_grand
 from engine.series import BockRules
 
-# fore / middle / rear / skat, as the issue writes it
+# forehand strong in grand; fore / middle / rear / skat as ISS writes a deal
 DEAL = ("CT.CJ.CK.CA.S7.SJ.H7.HJ.D7.DJ.C7.C8.C9.CQ.S8.S9.SA.H8.HA.DA.ST.SQ.SK.H9.HT.HQ.HK.DT.DQ."
         "DK.D8.D9")
 
 
-def issue_game(bid: int, contract: str, pickup: bool) -> Game:
+def two_tricks_game(bid: int, contract: str, pickup: bool) -> Game:
     """Middle and rear pass, forehand plays at ``bid``; tricks H7 HA HT and DA DT D7."""
     g = Game(Deal.from_iss(DEAL))
     g.push(Pass(1))
@@ -41,10 +41,10 @@ def issue_game(bid: int, contract: str, pickup: bool) -> Game:
     return g
 
 
-# --- item 1: the two examples of the issue, literally ---------------------------------------
+# --- defenders who concede when already out of the level the game needs ---------------------
 
 def test_grand_hand_schneider_announced_conceded_when_the_defenders_are_out_of_it() -> None:
-    g = issue_game(18, "GHS", pickup=False)
+    g = two_tricks_game(18, "GHS", pickup=False)
     g.push(Concede(1))
     r = g.result
     assert r is not None and r.ending == "defenders-conceded"
@@ -54,7 +54,7 @@ def test_grand_hand_schneider_announced_conceded_when_the_defenders_are_out_of_i
 
 
 def test_bid_120_needs_schwarz_that_the_defenders_are_out_of() -> None:
-    g = issue_game(120, "C", pickup=True)
+    g = two_tricks_game(120, "C", pickup=True)
     g.push(Concede(1))
     r = g.result
     assert r is not None
@@ -63,10 +63,10 @@ def test_bid_120_needs_schwarz_that_the_defenders_are_out_of() -> None:
     assert (r.schneider, r.schwarz) == (False, False)  # was +120 "schwarz"
 
 
-# --- item 2: flags after a concession that is still overbid ---------------------------------
+# --- flags after a concession that is still overbid -----------------------------------------
 
 def test_concession_still_overbid_reaches_no_level() -> None:
-    g = issue_game(132, "C", pickup=True)
+    g = two_tricks_game(132, "C", pickup=True)
     g.push(Concede(2))
     r = g.result
     assert r is not None
@@ -99,7 +99,7 @@ def test_defenders_concede_out_of_schwarz_but_not_of_schneider() -> None:
 
 
 def test_declarer_concession_loses_simple_plus_announced_with_his_points() -> None:
-    g = issue_game(18, "GHS", pickup=False)
+    g = two_tricks_game(18, "GHS", pickup=False)
     g.push(Concede(0))
     r = g.result
     assert r is not None and r.ending == "declarer-conceded"
@@ -107,7 +107,7 @@ def test_declarer_concession_loses_simple_plus_announced_with_his_points() -> No
         False, -384, 0, 0, False, False)
 
 
-# --- item 3: Bock triggers read what happened -----------------------------------------------
+# --- Bock triggers read what happened -------------------------------------------------------
 
 BOCK = BockRules.parse(["sixty", "schneider-lost", "schwarz"])
 
@@ -128,7 +128,7 @@ def test_sixty_only_on_a_played_out_60_60() -> None:
 def test_schneider_lost_also_when_schneider_was_announced() -> None:
     assert BOCK.triggered_by(sgr("C", 25, 2)) == ["schneider-lost"]
     assert BOCK.triggered_by(sgr("CHS", 70, 6)) == ["schneider-lost"]  # announced, missed
-    g = issue_game(18, "GHS", pickup=False)
+    g = two_tricks_game(18, "GHS", pickup=False)
     g.push(Concede(1))
     assert BOCK.triggered_by(g.result) == ["schneider-lost"]  # type: ignore[arg-type]
     assert BOCK.triggered_by(sgr("C", 31, 2)) == []
@@ -269,7 +269,7 @@ def test_concession_at_a_random_moment_matches_the_plain_rule(seed: int, cards: 
         assert r.matadors == 0
 
 
-# --- item 4: the ISS writer's s: and z: ------------------------------------------------------
+# --- the ISS writer's s: and z: -------------------------------------------------------------
 
 def test_iss_writer_says_what_was_reached_in_a_lost_announced_game() -> None:
     from engine.iss import _iss_view
@@ -289,7 +289,7 @@ def test_iss_writer_says_what_was_reached_in_a_lost_announced_game() -> None:
 def test_iss_record_of_a_concession_out_of_reach_round_trips() -> None:
     from engine.iss import check_line, game_to_record
 
-    g = issue_game(18, "GHS", pickup=False)
+    g = two_tricks_game(18, "GHS", pickup=False)
     g.push(Concede(1))
     line = game_to_record(g, ("A", "B", "C"))
     assert "R[d:0 loss v:-384 m:4 bidok p:0 t:0 s:0 z:0" in line

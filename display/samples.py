@@ -13,6 +13,7 @@ from dataclasses import replace
 
 from engine.cards import Card, parse_cards
 
+from .analysis import from_analysis
 from .view import (
     SCENES,
     BiddingView,
@@ -293,3 +294,29 @@ def _pushing_laying(language: str, card_style: str) -> View:
     return replace(v, hands=hands, pushing=PushingView(
         to_act=rh, taken=True, laid=1, pushes=2, decided=((fh, True), (mh, False)),
         laid_cards=(Card.D8,)))
+
+
+def demo_view(language: str = "de", seed: int = 7) -> View:
+    """A result screen with the analysis of a real game (three rule players on deal ``seed``:
+    a clubs game the defenders could have beaten; a defender's queen in trick 6 gave it
+    away). For the docs' screenshots and the tests."""
+    from engine.cards import mask_cards
+    from engine.deal import Deal
+    from engine.players.analysis import analyse
+    from engine.players.rule import RulePlayer
+    from engine.players.table import play_game
+
+    g = play_game(Deal.shuffled(seed), [RulePlayer(1), RulePlayer(2), RulePlayer(3)])
+    r = g.result
+    assert r is not None and g.declarer is not None
+    v = sample_view("result", language)
+    seats = v.positions or (0, 1, 2)
+    first = analyse(g)
+    return replace(v, result=ResultView(
+        declarer=seats[r.declarer], contract=str(r.contract), bid=r.bid, won=r.won,
+        value=r.value, points=r.points, tricks=r.tricks, matadors=r.matadors,
+        schneider=r.schneider, schwarz=r.schwarz, breakdown=r.breakdown,
+        base_value=r.base_value, multiplier=r.multiplier,
+        skat=tuple(mask_cards(g.deal.skat)), discards=tuple(mask_cards(g.skat)),
+        next_dealer=v.result.next_dealer if v.result else None),
+        analysis=from_analysis(first, seats))

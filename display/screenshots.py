@@ -23,6 +23,8 @@ from pathlib import Path
 import pygame
 
 from .render import Renderer, render
+from .samples import demo_view
+from .scenes import UiState
 from .view import View
 
 
@@ -84,3 +86,22 @@ class PhaseShots:
         self.written.append(path)
         self._last_written = view
         return path
+
+
+def write_screenshots(directory: Path | str, languages: tuple[str, ...] = ("de", "en"),
+                      size: tuple[int, int] = (800, 480)) -> list[Path]:
+    """``analysis-result-<lang>.png`` and ``analysis-tricks-<lang>.png``: the result line and
+    the trick-by-trick view (``python -c "from display.screenshots import write_screenshots;
+    write_screenshots('docs/screenshots')"``)."""
+    out = Path(directory)
+    out.mkdir(parents=True, exist_ok=True)
+    pygame.font.init()
+    renderer = Renderer()
+    written = []
+    for lang in languages:
+        view = demo_view(lang)
+        for name, ui in (("result", UiState()), ("tricks", UiState(show_analysis=True))):
+            path = out / f"analysis-{name}-{lang}.png"
+            pygame.image.save(render(view, size, ui=ui, renderer=renderer), str(path))
+            written.append(path)
+    return written

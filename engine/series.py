@@ -130,11 +130,7 @@ grand-hand, schneider-lost, schwarz, value:N
                     trump_game
                     and result.declarer is not None
                     and not result.won
-                    and (_announced_schneider(result) or (
-                        # after the defenders' concession the flag is a level awarded to the
-                        # declarer, not one reached against him
-                        bool(getattr(result, "schneider", False))
-                        and getattr(result, "ending", "played") != "defenders-conceded"))
+                    and (_announced_schneider(result) or _schneidered(result))
                 )
             elif t == "schwarz":
                 if tricks is None:  # a game entered by hand: its flag is all there is
@@ -146,6 +142,22 @@ grand-hand, schneider-lost, schwarz, value:N
             if hit:
                 met.append(t)
         return met
+
+
+# endings whose schneider flag is a level awarded to the declarer (a defenders' violation is
+# scored as their concession, or as his concession when they are out of it: no flag then)
+_AWARDING_ENDINGS = frozenset(("defenders-conceded", "defenders-violation"))
+
+
+def _schneidered(result: ResultLike) -> bool:
+    """Whether the declarer himself was schneidered: the flag alone also marks a level he
+    reached (an overbid game lost with 90 or more) or was awarded by the defenders."""
+    if not getattr(result, "schneider", False):
+        return False
+    if getattr(result, "ending", "played") in _AWARDING_ENDINGS:
+        return False
+    points = getattr(result, "points", None)
+    return points is None or points <= 30  # a hand-entered result: its flag is all there is
 
 
 def _announced_schneider(result: ResultLike) -> bool:

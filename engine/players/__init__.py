@@ -4,9 +4,9 @@
   ``choose(view) -> Action``.
 - ``random``: a uniformly random legal action (the floor).
 - ``rule``: hand evaluation for bidding and contract, standard card-play heuristics;
-  ``rule-2025`` is the rule player before issue 12 (all :class:`Style` options off), and
-  ``rule-no-OPTION`` / ``rule+OPTION`` / ``rule-2025+OPTION`` switch single options
-  (ablations).
+  ``rule-2025`` is the rule player before the rework that added the :class:`Style` options
+  (all of them off), and ``rule-no-OPTION`` / ``rule+OPTION`` / ``rule-2025+OPTION`` switch
+  single options (ablations).
 - ``pimc``: Perfect-Information Monte Carlo card play on a double-dummy solver, under a time
   budget (seconds per decision); bidding and contract by search. ``pimc-2025`` keeps the
   earlier bidding and contract choice (the evaluation's), for comparison; ``pimc+infer``

@@ -1,7 +1,7 @@
 """The PIMC player under the house rules: Kontra and Re, Ramsch, Schieberamsch pushes.
 
 Every decision is taken from sampled worlds (deals of the cards the seat cannot see that agree
-with what it knows, :func:`engine.players.pimc.sample_world`), like PIMC's card play:
+with what it knows, :func:`engine.players.worlds.sample_world`), like PIMC's card play:
 
 - **Kontra / Re** (``kontra_re``): the worlds are solved double-dummy from the first lead and
   give the declarer's chance ``p`` of making his game. Doubling multiplies the declarer's
@@ -42,7 +42,8 @@ from engine.contract import GameType
 from engine.game import Phase
 from engine.players import evaluate as ev
 from engine.players.base import SeatView
-from engine.players.pimc import (
+from engine.players.solver import LoneSolver, SearchLimitReached, Solver, tables
+from engine.players.worlds import (
     MAX_NODES_C,
     MAX_NODES_PYTHON,
     Knowledge,
@@ -52,7 +53,6 @@ from engine.players.pimc import (
     played_by,
     sample_world,
 )
-from engine.players.solver import LoneSolver, SearchLimitReached, Solver, tables
 from engine.ramsch import score_ramsch
 from engine.trick import BEATS, FOLLOW, POWER
 
@@ -624,72 +624,3 @@ def doubling_records(games: int, seed: int = 0, worlds: int = 24) -> list[Doubli
         out.append(DoublingRecord(s, str(g.contract), d != 0, (p_def[0], p_def[1]), p_decl,
                                   g.result.position_values[d]))
     return out
-
-
-@dataclass(frozen=True)
-class DoublingEffect:
-    """A duel under ``kontra_re`` scored twice: as played, and with every doubling taken
-    out (neither the PIMC nor the rule player plays a card differently for a doubling, so
-    the difference is what the doublings alone earned). Means per game of A minus B over
-    the six seatings, per deal; ``calls``: (caller type, "kontra"/"re", declarer type, won)."""
-
-    on: list[float]
-    off: list[float]
-    calls: list[tuple[str, str, str, bool]]
-
-
-def doubling_effect(a: str, b: str, deals: int, seed: int = 0, worlds: int = 8
-                    ) -> DoublingEffect:
-    """Play ``deals`` deals in all six seatings of ``a`` and ``b`` with Kontra/Re on.
-
-    >>> e = doubling_effect("rule", "random", 1, seed=1)
-    >>> len(e.on) == len(e.off) == 1, e.calls
-    (True, [])
-    """
-    import statistics
-    from dataclasses import replace as replaced
-
-    from engine.deal import Deal
-    from engine.game import Rules
-    from engine.players import make_player
-    from engine.players.strength import SEATINGS, seeger_fabian
-    from engine.players.table import play_game
-
-    rules = Rules(kontra_re=True)
-    on: list[float] = []
-    off: list[float] = []
-    calls: list[tuple[str, str, str, bool]] = []
-    for i in range(deals):
-        s = seed * 1_000_003 + i
-        deal = Deal.shuffled(s)
-        d_on, d_off = [], []
-        for k, seating in enumerate(SEATINGS):
-            players = [make_player(a if who == "A" else b, seed=s * 31 + k * 3 + pos,
-                                   worlds=worlds, workers=1)
-                       for pos, who in enumerate(seating)]
-            said: list[tuple[int, str]] = []
-
-            def note(p: int, act: Action, _t: float, said: list[tuple[int, str]] = said
-                     ) -> None:
-                if act.kind in ("kontra", "re"):
-                    said.append((p, act.kind))
-
-            g = play_game(deal, players, rules=rules, on_decision=note)
-            for p in players:
-                close = getattr(p, "close", None)
-                if close is not None:
-                    close()
-            r = g.result
-            assert r is not None
-            undoubled = replaced(r, position_values=tuple(v // g.kontra
-                                                          for v in r.position_values))
-            for scores, out in ((seeger_fabian(r), d_on), (seeger_fabian(undoubled), d_off)):
-                ta = [scores[p] for p in range(3) if seating[p] == "A"]
-                tb = [scores[p] for p in range(3) if seating[p] == "B"]
-                out.append(statistics.fmean(ta) - statistics.fmean(tb))
-            for p, kind in said:
-                calls.append((seating[p], kind, seating[r.declarer]  # type: ignore[index]
-                              if r.declarer is not None else "-", r.won))
-        on.append(statistics.fmean(d_on))
-        off.append(statistics.fmean(d_off))
-    return DoublingEffect(on, off, calls)

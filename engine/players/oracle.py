@@ -26,9 +26,10 @@ from engine.contract import GameType
 from engine.game import Phase
 from engine.players.base import PlayerError, SeatView, require_turn
 from engine.players.declaring import Declaring, Solvers
-from engine.players.pimc import _cards_mask, _equivalent_groups, evaluate_world, knowledge_of
+from engine.players.pimc import evaluate_world
 from engine.players.rule import RulePlayer
 from engine.players.solver import SearchLimitReached, Solver, tables
+from engine.players.worlds import _cards_mask, _equivalent_groups, knowledge_of
 
 _PLAYED = (GameType.CLUBS, GameType.SPADES, GameType.HEARTS, GameType.DIAMONDS,
            GameType.GRAND, GameType.NULL)

@@ -32,7 +32,6 @@ from __future__ import annotations
 import random
 import time
 from collections.abc import Sequence
-from typing import TYPE_CHECKING
 
 from engine.actions import Declare, Discard, Play, TakeSkat
 from engine.cards import Card, mask_points
@@ -41,10 +40,8 @@ from engine.deal import Deal
 from engine.game import Game, Phase
 from engine.players.base import SeatView
 from engine.players.rule import RulePlayer
+from engine.players.worlds import Knowledge, sample_world
 from engine.trick import FOLLOW
-
-if TYPE_CHECKING:
-    from engine.players.pimc import Knowledge
 
 
 def world_game(view: SeatView, hands: Sequence[int], skat: int) -> Game:
@@ -169,8 +166,6 @@ def playout_wins(view: SeatView, k: Knowledge, indices: Sequence[int],
     reaches this seat's goal when played out by the rule players, and the number of worlds
     played out (fewer than ``indices`` when ``deadline`` passed; the first is always
     played out)."""
-    from engine.players.pimc import sample_world
-
     wins = [0] * len(k.candidates)
     n = 0
     for i in indices:

@@ -24,7 +24,7 @@ import statistics
 import time
 from collections.abc import Callable, Iterator, Sequence
 from concurrent.futures import ProcessPoolExecutor
-from dataclasses import dataclass, field, fields
+from dataclasses import dataclass, field, fields, replace
 from typing import Protocol
 
 from engine.actions import Action, Pass
@@ -641,3 +641,66 @@ def run_duel(settings: DuelSettings,
         notes=[n for o in outcomes for n in o.notes],
         kind_times=kind_times,
     )
+
+
+# ---------------------------------------------------------------------- Kontra/Re
+
+
+@dataclass(frozen=True)
+class DoublingEffect:
+    """A duel under ``kontra_re`` scored twice: as played, and with every doubling taken
+    out (neither the PIMC nor the rule player plays a card differently for a doubling, so
+    the difference is what the doublings alone earned). Means per game of A minus B over
+    the six seatings, per deal; ``calls``: (caller type, "kontra"/"re", declarer type, won)."""
+
+    on: list[float]
+    off: list[float]
+    calls: list[tuple[str, str, str, bool]]
+
+
+def doubling_effect(a: str, b: str, deals: int, seed: int = 0, worlds: int = 8
+                    ) -> DoublingEffect:
+    """Play ``deals`` deals in all six seatings of ``a`` and ``b`` with Kontra/Re on.
+
+    >>> e = doubling_effect("rule", "random", 1, seed=1)
+    >>> len(e.on) == len(e.off) == 1, e.calls
+    (True, [])
+    """
+    rules = Rules(kontra_re=True)
+    on: list[float] = []
+    off: list[float] = []
+    calls: list[tuple[str, str, str, bool]] = []
+    for i in range(deals):
+        s = seed * 1_000_003 + i
+        deal = Deal.shuffled(s)
+        d_on, d_off = [], []
+        for k, seating in enumerate(SEATINGS):
+            players = [make_player(a if who == "A" else b, seed=s * 31 + k * 3 + pos,
+                                   worlds=worlds, workers=1)
+                       for pos, who in enumerate(seating)]
+            said: list[tuple[int, str]] = []
+
+            def note(p: int, act: Action, _t: float, said: list[tuple[int, str]] = said
+                     ) -> None:
+                if act.kind in ("kontra", "re"):
+                    said.append((p, act.kind))
+
+            g = play_game(deal, players, rules=rules, on_decision=note)
+            for p in players:
+                close = getattr(p, "close", None)
+                if close is not None:
+                    close()
+            r = g.result
+            assert r is not None
+            undoubled = replace(r, position_values=tuple(v // g.kontra
+                                                          for v in r.position_values))
+            for scores, out in ((seeger_fabian(r), d_on), (seeger_fabian(undoubled), d_off)):
+                ta = [scores[p] for p in range(3) if seating[p] == "A"]
+                tb = [scores[p] for p in range(3) if seating[p] == "B"]
+                out.append(statistics.fmean(ta) - statistics.fmean(tb))
+            for p, kind in said:
+                calls.append((seating[p], kind, seating[r.declarer]  # type: ignore[index]
+                              if r.declarer is not None else "-", r.won))
+        on.append(statistics.fmean(d_on))
+        off.append(statistics.fmean(d_off))
+    return DoublingEffect(on, off, calls)

@@ -12,18 +12,14 @@ import pytest
 
 import display.analysis
 from display import commands as cmd
-from display.analysis import (
-    AnalysisCard,
-    AnalysisView,
-    analysis_sentence,
-    demo_view,
-    write_screenshots,
-)
+from display.analysis import AnalysisCard, AnalysisView, analysis_sentence
 from display.i18n import translator
 from display.kiosk import Kiosk
 from display.layout import Frame
 from display.render import Renderer
+from display.samples import demo_view
 from display.scenes import SceneBuilder, UiState
+from display.screenshots import write_screenshots
 from display.view import LANGUAGES
 from engine.cards import Card
 

@@ -1,7 +1,7 @@
-"""The kiosk's side of ISkO claims and violations (issue 10): a "Claim the rest" button for
-the declarer, the claiming declarer's hand shown open with an agree and a disagree button per
-defender, and after a violation who laid which card with the innocent party's two choices;
-each button sends the press the table script uses. Laid out cleanly in every language."""
+"""The kiosk's side of ISkO claims and violations: a "Claim the rest" button for the declarer,
+the claiming declarer's hand shown open with an agree and a disagree button per defender, and
+after a violation who laid which card with the innocent party's two choices; each button sends
+the press the table script uses. Laid out cleanly in every language."""
 
 from __future__ import annotations
 
@@ -14,7 +14,7 @@ from display import commands as cmd
 from display.render import Renderer
 
 ROOT = Path(__file__).resolve().parents[2]
-FORE = "CT CJ CK CA S7 SJ H7 HJ D7 DJ"  # issue 10's deal, Anna forehand
+FORE = "CT CJ CK CA S7 SJ H7 HJ D7 DJ"  # the engine's concession examples' deal, Anna forehand
 MIDDLE = "C7 C8 C9 CQ S8 S9 SA H8 HA DA"
 REAR = "ST SQ SK H9 HT HQ HK DT DQ DK"
 SKAT = "D8 D9"

@@ -1,11 +1,11 @@
 """The MFRC522 driver against radio as unkind as a real table: each effect of the emulator's
 :class:`drivers.mfrc522_emu.RadioProfile` on its own, then all of them (``HARSH``).
 
-The tests of points 4-8 failed against the driver before issue 9 (collisions read as parity
-errors, the walk always taking the 1 branch, a frame that never ends taken for a dead reader,
-10 ms lost on every late answer, 48 dB of gain); those of the SPI clock (already 1 MHz), the
-emulator's long leads, a chip gone mid-answer and overlapping pads (the poller) guard what
-held already or is new.
+The tests of sections 4-8 failed against the driver before it was hardened against such radio
+(collisions read as parity errors, the walk always taking the 1 branch, a frame that never ends
+taken for a dead reader, 10 ms lost on every late answer, 48 dB of gain); those of the SPI clock
+(already 1 MHz), the emulator's long leads, a chip gone mid-answer and overlapping pads (the
+poller) guard what held already or is new.
 """
 
 from __future__ import annotations

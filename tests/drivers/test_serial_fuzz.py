@@ -1,7 +1,7 @@
-"""Hypothesis against the serial board host (issue 16, item 8): whatever bytes arrive (valid
-protocol-2 lines with characters changed, dropped or doubled, noise, protocol-1 lines, huge
-lines), the host never raises, never reports a tag that no valid line carried, and a stream of
-garbage alone is a fault, never a sign of life."""
+"""Hypothesis against the serial board host: whatever bytes arrive (valid protocol-2 lines with
+characters changed, dropped or doubled, noise, protocol-1 lines, huge lines), the host never
+raises, never reports a tag that no valid line carried, and a stream of garbage alone is a
+fault, never a sign of life."""
 
 from __future__ import annotations
 

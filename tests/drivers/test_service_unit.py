@@ -98,8 +98,8 @@ def test_every_device_the_table_opens_is_allowed(board: str) -> None:
         allowed.add(13)  # input devices allowed one by one (an allow list of paths) is fine
     missing = {m: what for m, what in NEEDED.items() if m not in allowed}
     assert not missing, f"{board}: not allowed: {missing}"
-    # Input devices: only the touchscreen, by the name install.sh's udev rule gives it (issue
-    # 16: a keyboard plugged in must not be readable), never the whole class.
+    # Input devices: only the touchscreen, by the name install.sh's udev rule gives it (a
+    # keyboard plugged in must not be readable), never the whole class.
     assert 13 not in allowed and "/dev/skat-table/touch r" in settings("DeviceAllow")
     gpiochip = next(m for m, names in char_devices(board).items() if "gpiochip" in names)
     assert gpiochip in allowed  # lgpio: buttons, lights, buzzer, reset pins

@@ -1,6 +1,6 @@
 """Concessions out of reach, claims and violations at the table, as table scripts through
-``skat-table replay --json`` (issue 10): the presses ``claim`` (with an optional ``level``),
-``agree``, ``disagree``, ``enforce`` and ``play-on``, and the config key ``violations``."""
+``skat-table replay --json``: the presses ``claim`` (with an optional ``level``), ``agree``,
+``disagree``, ``enforce`` and ``play-on``, and the config key ``violations``."""
 
 from __future__ import annotations
 
@@ -13,7 +13,7 @@ from firmware_host.table.inputs import Press, ScriptError, parse_line
 
 THREE = config("three.toml")  # Anna, Ben, Carla; Carla deals first: Anna is forehand
 
-# issue 10's deal: Anna strong in grand
+# the deal of the engine's concession examples: Anna strong in grand
 STRONG = deal_of("CT CJ CK CA S7 SJ H7 HJ D7 DJ", "C7 C8 C9 CQ S8 S9 SA H8 HA DA",
                  "ST SQ SK H9 HT HQ HK DT DQ DK", "D8 D9")
 # Anna holds only sevens, eights and nines: she cannot win a trick
@@ -32,7 +32,7 @@ def grand_hand(deal: object, contract: str = "GH") -> Script:
     return s
 
 
-def test_issue_example_defenders_concede_out_of_reach(tmp_path: Path) -> None:
+def test_defenders_concede_already_out_of_the_announced_schneider(tmp_path: Path) -> None:
     s = grand_hand(STRONG, "GHS").play("H7 HA HT DA DT D7")  # Ben takes both: 42 points
     s.press(1, "concede")
     out = replay(THREE, s.write(tmp_path / "c.jsonl"))

@@ -1,6 +1,6 @@
 """Every action checks its values when it is made: a wrong type or value is an
 ``IllegalAction`` with a reason, and nothing enters a game that does not come back from its
-JSON (issue 10, item 5)."""
+JSON."""
 
 from __future__ import annotations
 

@@ -1,6 +1,6 @@
 """Claims (ISkO 4.4.4 shortening by the declarer, 4.4.5 a defender's claim) and violations as in
-a tournament (4.1.3-4.1.6, option ``isko_violations``), issue 10 items 6-8: golden games, and
-claims at random moments against a plain second computation of the rule."""
+a tournament (4.1.3-4.1.6, option ``isko_violations``): golden games, and claims at random
+moments against a plain second computation of the rule."""
 
 from __future__ import annotations
 
@@ -45,7 +45,7 @@ WEAK = deal("C7 C8 C9 S7 S8 S9 H7 H8 H9 D7", "CJ SJ HJ DJ CA CT CK CQ SA ST",
 # the same with the top trump for him: he takes a trick whatever the defenders do
 WITH_CJ = deal("CJ C8 C9 S7 S8 S9 H7 H8 H9 D7", "C7 SJ HJ DJ CA CT CK CQ SA ST",
                "SK SQ HA HT HK HQ DA DT DK DQ", "D8 D9")
-# issue 10's deal: forehand strong in grand
+# the deal of the concession examples (test_engine_concessions.py): forehand strong in grand
 STRONG = deal("CT CJ CK CA S7 SJ H7 HJ D7 DJ", "C7 C8 C9 CQ S8 S9 SA H8 HA DA",
               "ST SQ SK H9 HT HQ HK DT DQ DK", "D8 D9")
 

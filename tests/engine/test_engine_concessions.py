@@ -1,29 +1,30 @@
-"""Concessions by the ISkO (4.1.5, 4.4.6), the result flags after them, and a plain second
-computation of the rule compared with the engine over random games conceded at random
-moments (issue 10, items 1-3 and 9)."""
+"""Concessions by the ISkO (4.1.5, 4.4.6), the result flags and the Bock triggers after them,
+the ISS record of a lost announced game, and a plain second computation of the rule compared
+with the engine over random games conceded at random moments."""
 
 from __future__ import annotations
 
 import random
+from dataclasses import replace
 
 from engine_helpers import random_game
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from engine.actions import Bid, Concede, Declare, Discard, Pass, Play, TakeSkat
+from engine.actions import Bid, Concede, Declare, Discard, Hold, Pass, Play, TakeSkat
 from engine.cards import Card, mask_points
 from engine.contract import Contract, GameType
 from engine.deal import Deal
 from engine.game import Game, Phase, Rules
-from engine.scoring import score_suit_grand
+from engine.scoring import GameResult, score_suit_grand
 from engine.series import BockRules
 
-# fore / middle / rear / skat, as the issue writes it
+# forehand strong in grand; fore / middle / rear / skat as ISS writes a deal
 DEAL = ("CT.CJ.CK.CA.S7.SJ.H7.HJ.D7.DJ.C7.C8.C9.CQ.S8.S9.SA.H8.HA.DA.ST.SQ.SK.H9.HT.HQ.HK.DT.DQ."
         "DK.D8.D9")
 
 
-def issue_game(bid: int, contract: str, pickup: bool) -> Game:
+def two_tricks_game(bid: int, contract: str, pickup: bool) -> Game:
     """Middle and rear pass, forehand plays at ``bid``; tricks H7 HA HT and DA DT D7."""
     g = Game(Deal.from_iss(DEAL))
     g.push(Pass(1))
@@ -40,10 +41,10 @@ def issue_game(bid: int, contract: str, pickup: bool) -> Game:
     return g
 
 
-# --- item 1: the two examples of the issue, literally ---------------------------------------
+# --- defenders who concede when already out of the level the game needs ---------------------
 
 def test_grand_hand_schneider_announced_conceded_when_the_defenders_are_out_of_it() -> None:
-    g = issue_game(18, "GHS", pickup=False)
+    g = two_tricks_game(18, "GHS", pickup=False)
     g.push(Concede(1))
     r = g.result
     assert r is not None and r.ending == "defenders-conceded"
@@ -53,7 +54,7 @@ def test_grand_hand_schneider_announced_conceded_when_the_defenders_are_out_of_i
 
 
 def test_bid_120_needs_schwarz_that_the_defenders_are_out_of() -> None:
-    g = issue_game(120, "C", pickup=True)
+    g = two_tricks_game(120, "C", pickup=True)
     g.push(Concede(1))
     r = g.result
     assert r is not None
@@ -62,10 +63,10 @@ def test_bid_120_needs_schwarz_that_the_defenders_are_out_of() -> None:
     assert (r.schneider, r.schwarz) == (False, False)  # was +120 "schwarz"
 
 
-# --- item 2: flags after a concession that is still overbid ---------------------------------
+# --- flags after a concession that is still overbid -----------------------------------------
 
 def test_concession_still_overbid_reaches_no_level() -> None:
-    g = issue_game(132, "C", pickup=True)
+    g = two_tricks_game(132, "C", pickup=True)
     g.push(Concede(2))
     r = g.result
     assert r is not None
@@ -98,7 +99,7 @@ def test_defenders_concede_out_of_schwarz_but_not_of_schneider() -> None:
 
 
 def test_declarer_concession_loses_simple_plus_announced_with_his_points() -> None:
-    g = issue_game(18, "GHS", pickup=False)
+    g = two_tricks_game(18, "GHS", pickup=False)
     g.push(Concede(0))
     r = g.result
     assert r is not None and r.ending == "declarer-conceded"
@@ -106,13 +107,13 @@ def test_declarer_concession_loses_simple_plus_announced_with_his_points() -> No
         False, -384, 0, 0, False, False)
 
 
-# --- item 3: Bock triggers read what happened -----------------------------------------------
+# --- Bock triggers read what happened -------------------------------------------------------
 
 BOCK = BockRules.parse(["sixty", "schneider-lost", "schwarz"])
 
 
 def sgr(contract: str, points: int, tricks: int, ending: str = "played", bid: int = 18,
-        dp: int = 0, dt: int = 0) -> object:
+        dp: int = 0, dt: int = 0) -> GameResult:
     return score_suit_grand(Contract.parse(contract), bid, 1, points, tricks, ending, 0,
                             defender_points=dp, defender_tricks=dt)
 
@@ -127,11 +128,39 @@ def test_sixty_only_on_a_played_out_60_60() -> None:
 def test_schneider_lost_also_when_schneider_was_announced() -> None:
     assert BOCK.triggered_by(sgr("C", 25, 2)) == ["schneider-lost"]
     assert BOCK.triggered_by(sgr("CHS", 70, 6)) == ["schneider-lost"]  # announced, missed
-    g = issue_game(18, "GHS", pickup=False)
+    g = two_tricks_game(18, "GHS", pickup=False)
     g.push(Concede(1))
     assert BOCK.triggered_by(g.result) == ["schneider-lost"]  # type: ignore[arg-type]
     assert BOCK.triggered_by(sgr("C", 31, 2)) == []
     assert BOCK.triggered_by(sgr("C", 20, 1, "declarer-conceded")) == []
+
+
+def test_schneider_lost_not_when_the_overbid_declarer_himself_took_90() -> None:
+    # the schneider flag of an overbid loss is the level the declarer reached, not one
+    # reached against him: bid 100, grand with pick-up, 91 points, lost overbid (-240)
+    g = Game(Deal.from_iss("C8 C9 CJ CQ CK S9 HJ D7 D9 DQ | C7 CT SQ SK SA HT D8 DJ DK DA | "
+                           "CA S8 ST H7 H8 H9 HQ HK HA DT | S7 SJ"))
+    for a in (Bid(1, 20), Pass(0), Bid(2, 22), Hold(1), Bid(2, 100), Pass(1), TakeSkat(2),
+              Discard(2, Card.SJ), Discard(2, Card.S7), Declare(2, Contract.parse("G"))):
+        g.push(a)
+    played = ("CJ DJ H7  HJ C7 H8  CK CT CA  S8 S9 SQ  D8 DT DQ  H9 CQ HT  DK HQ D9  SK ST D7  "
+              "HK C9 DA  HA C8 SA")
+    for name in played.split():
+        g.push(Play(g.to_act, Card.parse(name)))  # type: ignore[arg-type]
+    r = g.result
+    assert r is not None
+    assert (r.won, r.value, r.points, r.overbid, r.schneider) == (False, -240, 91, True, True)
+    assert BOCK.triggered_by(r) == []
+    # the same by the scoring function alone
+    assert BOCK.triggered_by(sgr("G", 95, 8, bid=100)) == []
+    # schneidered in an overbid game is still schneider lost
+    assert BOCK.triggered_by(sgr("G", 25, 2, bid=100)) == ["schneider-lost"]
+    # a defenders' violation is scored as their concession (the engine keeps its own ending):
+    # schneider awarded, schwarz out of reach, overbid; the award is no schneider lost
+    awarded = replace(sgr("C", 20, 2, "defenders-conceded", bid=120, dp=10, dt=1),
+                      ending="defenders-violation")
+    assert (awarded.won, awarded.overbid, awarded.schneider) == (False, True, True)
+    assert BOCK.triggered_by(awarded) == []
 
 
 def test_schwarz_only_when_a_side_took_no_trick() -> None:
@@ -240,7 +269,7 @@ def test_concession_at_a_random_moment_matches_the_plain_rule(seed: int, cards: 
         assert r.matadors == 0
 
 
-# --- item 4: the ISS writer's s: and z: ------------------------------------------------------
+# --- the ISS writer's s: and z: -------------------------------------------------------------
 
 def test_iss_writer_says_what_was_reached_in_a_lost_announced_game() -> None:
     from engine.iss import _iss_view
@@ -260,7 +289,7 @@ def test_iss_writer_says_what_was_reached_in_a_lost_announced_game() -> None:
 def test_iss_record_of_a_concession_out_of_reach_round_trips() -> None:
     from engine.iss import check_line, game_to_record
 
-    g = issue_game(18, "GHS", pickup=False)
+    g = two_tricks_game(18, "GHS", pickup=False)
     g.push(Concede(1))
     line = game_to_record(g, ("A", "B", "C"))
     assert "R[d:0 loss v:-384 m:4 bidok p:0 t:0 s:0 z:0" in line

@@ -14,9 +14,9 @@ from engine.players import evaluate as ev
 from engine.players import make_player
 from engine.players.base import SeatView
 from engine.players.clues import CARD_MISFIT, DISCARD_FIT, clue_weight, discard_weight, trick_clues
-from engine.players.pimc import declarer_fit, knowledge_of, sample_world
 from engine.players.rule import RulePlayer
 from engine.players.strength import fixed_start
+from engine.players.worlds import declarer_fit, knowledge_of, sample_world
 
 ALL = 0xFFFFFFFF
 

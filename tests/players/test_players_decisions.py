@@ -62,7 +62,7 @@ def test_every_wrong_card_is_listed_with_the_right_ones() -> None:
 def test_the_truth_is_solved_past_the_players_node_budget() -> None:
     """A node budget of one would leave every position unjudged; the truth lifts it (and
     the players' solver keeps its budget afterwards)."""
-    from engine.players.pimc import _solver
+    from engine.players.worlds import _solver
 
     p = next(p for p in _positions() if (true_results(p) or {}) and len(
         set((true_results(p) or {}).values())) > 1)

@@ -171,8 +171,8 @@ def test_sampled_deals_are_uniform_where_nothing_restricts_a_card() -> None:
     from dataclasses import replace
 
     from engine.cards import parse_mask
-    from engine.players.pimc import _deal_unknown
     from engine.players.strength import fixed_start
+    from engine.players.worlds import _deal_unknown
 
     g = next(x for s in range(5, 50) if (x := fixed_start(Deal.shuffled(s), s)) is not None)
     assert g.declarer is not None

@@ -1,5 +1,5 @@
-"""The rule player's card-play options against XSkat (issue 12): each rule chooses the card an
-expert would where the 2025 player did not (docs/players.md, "Card play")."""
+"""The rule player's card-play options against XSkat: each rule chooses the card an expert would
+where the 2025 player did not (docs/players.md, "Card play")."""
 
 from __future__ import annotations
 

@@ -1,6 +1,6 @@
-"""The rule player as declarer, measured against XSkat (issue 12): the options of
-``engine.players.evaluate.Style`` for the bidding, the contract and the declarer's play.
-Each test shows a hand or position where the option changes the choice."""
+"""The rule player as declarer, measured against XSkat: the options of
+``engine.players.evaluate.Style`` for the bidding, the contract and the declarer's play. Each
+test shows a hand or position where the option changes the choice."""
 
 from __future__ import annotations
 

@@ -1,6 +1,6 @@
-"""The rule player's defence options (issue 12, docs/players.md "The rule player as
-defender"): each one changes the defender's card in a position where XSkat's defenders play
-otherwise, and leaves the declarer's play alone."""
+"""The rule player's defence options (docs/players.md "The rule player as defender"): each one
+changes the defender's card in a position where XSkat's defenders play otherwise, and leaves the
+declarer's play alone."""
 
 from __future__ import annotations
 

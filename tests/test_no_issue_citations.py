@@ -1,5 +1,5 @@
 """Code, tests and docs name what they do: none of them cites a tracker's issue number, which a
-reader of the project cannot look up ("before issue 12" says nothing; "the 2025 rule player"
+reader of the project cannot look up ("before issue N" says nothing; "the 2025 rule player"
 does)."""
 
 from __future__ import annotations
@@ -40,6 +40,7 @@ def test_no_file_cites_an_issue_number() -> None:
 
 
 def test_the_check_sees_a_citation() -> None:
-    assert CITATION.search("the rule player before " + "Issue 12")
-    assert CITATION.search("(" + "issues #3")
+    word = "Iss" + "ue"  # not written whole, so that this file does not cite itself
+    assert CITATION.search(f"the rule player before {word} 12")
+    assert CITATION.search(f"({word.lower()}s #3")
     assert not CITATION.search("a known issue with 2 readers")

@@ -9,8 +9,8 @@ is played by ``--player`` and the two others by XSkat (``skat-table duel --b xsk
 the whole game. Each game the player declared is solved as the contract search would see
 it (:func:`engine.players.ddshare.dd_share`: ``--worlds`` sampled worlds with the declarer's
 cards, contract and discard), and counted by game type and share bin with its result at the
-table. Prints one line per declaration and the table (docs/players.md, "Calibrating the
-contract search": the measurement behind ``declaring.CALIB_SUIT``).
+table. Prints one line per declaration and the table (the measurement behind
+``declaring.CALIB_SUIT``; docs/players.md, "Measuring strength").
 """
 
 from __future__ import annotations

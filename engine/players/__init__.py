@@ -25,7 +25,7 @@
 - ``pimc+nullcheck`` (strength harness only): ``pimc`` with null judged by one line of play
   in its choices before play (``Declaring(honest=True)``, :mod:`engine.players.nullcheck`)
   instead of double-dummy; measured against XSkat it gave up nulls that win there, so it
-  is not the default (docs/players.md).
+  is not the default (docs/players.md, "What was learned").
 - ``pimc+rulechoices``, ``pimc+rulediscard``, ``pimc+nodes1500k`` (strength harness only,
   and combinations such as ``pimc+rulediscard+nodes1500k``): PIMC's card play after the
   rule player's choices before play (:class:`~engine.players.declaring.RuleChoices`); the
@@ -38,14 +38,13 @@
   ``pimc+rulebid``: the rule player bids (``pimc`` when timed below 10 s a decision;
   ``pimc+searchbid``: the search bids at every budget, as ``pimc`` did at 1 s before);
   ``pimc+quick``: a cheaper timed contract search after the pick-up (goal only, smaller
-  node budget, plays far behind pruned) (docs/players.md, "PIMC's choices before play at
-  0.2 s"); ``pimc+nullgate``: the
-  contract search after a pick-up switches from the rule player's suit game or grand only
-  to a null with every suit safe, ``pimc+nullgatebid`` the same in the bidding search's
-  pick-ups (docs/players.md, "PIMC's nulls after a suit or grand first choice").
+  node budget, plays far behind pruned) (docs/players.md, "What was learned");
+  ``pimc+nullgate``: the contract search after a pick-up switches from the rule player's
+  suit game or grand only to a null with every suit safe, ``pimc+nullgatebid`` the same in
+  the bidding search's pick-ups (docs/players.md, "What was learned").
   ``pimc+nocalib``: the contract search scores a candidate with its mean over the
   double-dummy worlds, not (as ``pimc`` does) with the chance at the table of its win share
-  (``Declaring(calib=False)``, docs/players.md, "Calibrating the contract search";
+  (``Declaring(calib=False)``, docs/players.md, "The PIMC player";
   ``pimc+calib`` is ``pimc``). ``pimc+plainbid``: the rule player that bids for a timed PIMC
   without its ``bolder`` option (``pimc`` before it was on there);
   ``pimc+bolder``, ``pimc+last18``, ``pimc+timid``: that rule player with ``bolder`` (whatever
@@ -58,8 +57,8 @@
   holds (its ``bidding`` option: "without 2" or more counts as 2); ``pimc+xbid3``: it
   bids a suit game "without 3" or more only to twice its base value (its ``xbid3``);
   ``pimc+nullstop``: no null with an unsafe suit as the first
-  choice after a pick-up the ten cards bid on a suit or grand count (docs/players.md,
-  "PIMC's bidding at 0.2 s").
+  choice after a pick-up the ten cards bid on a suit or grand count (measured:
+  lab/experiments.csv, pimc+bolder+nullstop vs pimc).
 
 The controller builds players from the config with :func:`make_player`:
 

@@ -24,7 +24,7 @@
   process, ``pimc`` and ``pimc+race`` (the cards racing), the two alternating decision by
   decision so that the load hits both alike, each on a fresh transposition table
   (:func:`first_trick_worlds`); ``card_first_trick_decisions`` of them. The first trick is
-  where worlds are scarce (docs/players.md, "PIMC's card play at 0.2 s").
+  where worlds are scarce (docs/players.md, "Limits").
 """
 
 from __future__ import annotations

@@ -23,12 +23,14 @@ so no clue is taken there.
 The declarer's discard is a clue of its own (``pimc+discard``): a defender's sampled worlds
 put jacks and trumps in a picked-up skat that declarers keep; :func:`repick_skat` redraws the
 skat by :data:`DISCARD_FIT` (:func:`discard_weight`). Measured, it makes the worlds like the
-real deals but does not change the decisions (docs/players.md), so ``pimc`` does not use it.
+real deals but does not change the decisions (docs/players.md, "Card play, decision by
+decision"), so ``pimc`` does not use it.
 
-Calibration (XSkat's play, 300 games of the position record of docs/players.md): of the
-``lowest`` clues about defenders 15 % were wrong in the real deal against 49 % in uniformly
-sampled worlds; ``lead`` 13 % against 39 %; ``fat``, ``schmier`` and ``lowest`` about the
-declarer never (against 17-48 %). The weights are those likelihood ratios, rounded.
+Calibration (XSkat's play, 300 games of the position record of ``skat-table decisions``): of
+the ``lowest`` clues about defenders 15 % were wrong in the real deal against 49 % in
+uniformly sampled worlds; ``lead`` 13 % against 39 %; ``fat``, ``schmier`` and ``lowest``
+about the declarer never (against 17-48 %). The weights are those likelihood ratios,
+rounded.
 
 >>> from engine.cards import Card, mask_to_str, parse_mask
 >>> from engine.contract import GameType

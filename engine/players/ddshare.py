@@ -6,7 +6,7 @@ over sampled worlds solved double-dummy. :func:`dd_share` solves a played game t
 samples them, weighted by :func:`~engine.players.declaring.world_weight`; a hand game's skat
 sampled too), and :class:`ShareTable` sets the shares against the real results, per game
 type and share bin: the measurement behind ``declaring.CALIB_SUIT`` (docs/players.md,
-"Calibrating the contract search"; ``python -m lab.ddshare``).
+"Measuring strength"; ``python -m lab.ddshare``).
 
 >>> from engine.deal import Deal
 >>> from engine.game import Game

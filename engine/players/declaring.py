@@ -108,9 +108,9 @@ QUICK_NODES = 100_000
 PRUNE_AFTER = 3
 PRUNE_GAP = 60.0
 # Below this budget (seconds, timed) the rule player bids, not the search: at 0.2 s the
-# search's worlds are too few (docs/players.md, "PIMC's choices before play at 0.2 s"), and
-# at 1 s the rule player's bidding was ahead too (+2.73 a seat over three seeds, "PIMC's
-# bidding at 0.2 s"), so every timed budget up to 10 s bids by the rule player.
+# search's worlds are too few, and at 1 s the rule player's bidding was ahead too (+2.73 a
+# seat over three seeds; docs/players.md, "What was learned"; measured: lab/experiments.csv,
+# pimc+rulebid vs pimc), so every timed budget up to 10 s bids by the rule player.
 SEARCH_BID_FROM = 10.0
 # Worlds kept per deal for the bidding (enough for a decision at any budget).
 MAX_BID_WORLDS = 240
@@ -118,21 +118,22 @@ MAX_BID_WORLDS = 240
 # the club jack in forehand with four standing side cards, was won 51 % against XSkat, the
 # others 89 %) is priced by the search itself: double-dummy won such grands (forehand, grand
 # count safe) in 64 % of sampled worlds (128 of 200), the two-jack grands ``twojacks``
-# accepts in 94.5 %, three jacks or more in 95 % (docs/players.md).
+# accepts in 94.5 %, three jacks or more in 95 %.
 
 
 # The double-dummy win share of a declared game -> its chance at the table, against XSkat's
 # defence with PIMC's card play at 0.2 s (``calibrated``; ``Declaring(calib=True)``, harness
 # ``pimc+calib``). Double-dummy defenders see the declarer's cards, so an ordinary suit game
-# the table wins is lost in most worlds. Measured (docs/players.md, "Calibrating the contract
-# search"): 1,071 pick-ups PIMC declared in duels against XSkat (deal seeds 930, 950, 1000,
-# 100 deals each), each solved in 24 worlds of ``plan``'s sampler: suit games with share 0
-# won 36 of 119 at the table, (0, 0.25) 81 of 119 (mean share 0.11), [0.25, 0.75) 144 of 167
-# (0.51), [0.75, 1) 185 of 199 (0.90), 1: 171 of 173; grands below 0.75 won 33 of 45 (mean
-# share 0.33), [0.75, 1) 35 of 40 (0.88), 1: 168 of 169. Grand and null (40 games) are taken
-# as they are: above 0.75 grand's share is its chance; below, the 45 grands were the rule
-# player's choice, and the grands the search weighs against a suit game are weaker (a curve
-# from them valued a grand lost in every world at +30 and switched from the suit to it).
+# the table wins is lost in most worlds. Measured by ``python -m lab.ddshare``
+# (docs/players.md, "Measuring strength"): 1,071 pick-ups PIMC declared in duels against
+# XSkat (deal seeds 930, 950, 1000, 100 deals each), each solved in 24 worlds of ``plan``'s
+# sampler: suit games with share 0 won 36 of 119 at the table, (0, 0.25) 81 of 119 (mean
+# share 0.11), [0.25, 0.75) 144 of 167 (0.51), [0.75, 1) 185 of 199 (0.90), 1: 171 of 173;
+# grands below 0.75 won 33 of 45 (mean share 0.33), [0.75, 1) 35 of 40 (0.88), 1: 168 of
+# 169. Grand and null (40 games) are taken as they are: above 0.75 grand's share is its
+# chance; below, the 45 grands were the rule player's choice, and the grands the search
+# weighs against a suit game are weaker (a curve from them valued a grand lost in every
+# world at +30 and switched from the suit to it).
 CALIB_SUIT = ((0.0, 0.30), (0.1, 0.68), (0.5, 0.86), (0.9, 0.93), (1.0, 0.99))
 
 
@@ -531,8 +532,8 @@ def one_suit(plays: list[Play]) -> list[Play]:
     Why: double-dummy worlds, where the defenders see every card, lose ordinary suit games
     the table wins; when every suit looks lost the points alone pick the cheapest loss,
     diamonds (paired against XSkat, seed 930, 16 worlds: where the search declared a suit
-    other than the rule player's, the rule player's suit scored +1,539 more over 36 games,
-    docs/players.md).
+    other than the rule player's, the rule player's suit scored +1,539 more over 36 games;
+    the run: lab/experiments.csv, pimc+onesuit vs pimc).
 
     >>> [p.game for p in one_suit([Play(2, 0), Play(4, 0), Play(3, 0), Play(5, 0)])]
     [2, 4, 5]
@@ -683,9 +684,10 @@ class Declaring:
     instead of double-dummy, compares a forehand null's first leads over all the worlds,
     and gives null the measured chance of its unsafe suits in the first choice (the
     harness player ``pimc+nullcheck``). Against XSkat it gave up nulls that win there
-    (docs/players.md), so ``pimc`` keeps double-dummy. ``rule_discard``: the discards of
-    suit games and grand are the rule player's (:func:`discard_of`; harness
-    ``pimc+rulediscard``). ``max_nodes``: the C solver's node budget per question.
+    (docs/players.md, "What was learned"), so ``pimc`` keeps double-dummy.
+    ``rule_discard``: the discards of suit games and grand are the rule player's
+    (:func:`discard_of`; harness ``pimc+rulediscard``). ``max_nodes``: the C solver's node
+    budget per question.
     ``onesuit``: one suit game among the candidates after a pick-up (:func:`one_suit`;
     ``pimc``; without it the harness player ``pimc+allsuits``). ``xdiscard``: the
     discards of suit games and grand are the rule player's own (:func:`rule_players_discard`;
@@ -694,8 +696,9 @@ class Declaring:
     bonus (:func:`suit_limit`; harness ``pimc+bold``). ``rulebid``: the rule player bids
     (its limit, null by its count; the search does not raise it); None: when the search is
     timed at a budget below ``SEARCH_BID_FROM`` (10 s: against XSkat the rule player's
-    bidding gained at 0.2 s on three seeds and at 1 s on three, docs/players.md); harness
-    ``pimc+rulebid`` (always) and ``pimc+searchbid`` (never: the search bids at every
+    bidding gained at 0.2 s on three seeds and at 1 s on three, docs/players.md, "What was
+    learned"; lab/experiments.csv, pimc+rulebid vs pimc); harness ``pimc+rulebid``
+    (always) and ``pimc+searchbid`` (never: the search bids at every
     budget, as ``pimc`` did at 1 s before).
     ``quick``: the contract search after a pick-up, when timed, solves only the goal
     (schneider by the evaluation's guess) with ``QUICK_NODES`` a question and stops solving
@@ -754,8 +757,8 @@ class Declaring:
         self.solvers.null_check = self.honest
         if bid_style is None:
             # PIMC wins the suit games a quarter trick short for the rule player often
-            # enough: at 0.2 s against XSkat +1.11 a seat over six seeds (docs/players.md,
-            # "PIMC's bidding at 0.2 s")
+            # enough: at 0.2 s against XSkat +1.11 a seat over six seeds (measured:
+            # lab/experiments.csv, pimc+bolder vs pimc)
             bid_style = ev.Style(bolder=self.rulebid)
         self.fallback = RulePlayer(seed, boldness=boldness, style=bid_style,
                                    null_boldness=null_boldness)

@@ -316,7 +316,8 @@ def _best_set(cards: int, candidates: list[int], n: int, score_of: Callable[[int
 @dataclass(frozen=True)
 class Style:
     """Which improvements of the rule player are on. The defaults are the ones measured to
-    gain (docs/players.md, Strength); ``Style.legacy()`` is the 2025 player (all off).
+    gain (docs/players.md, "What was learned"); ``Style.legacy()`` is the 2025 player (all
+    off).
 
     - ``grand``: grand by a count of jacks, standing side cards and losers (``grand_score``),
       bid and declared when it counts safe; otherwise, after the pick-up, the game of the best
@@ -374,8 +375,9 @@ class Style:
       (``grand_discard``): a ten without its ace and a short suit's losers go, an ace stays
       (the 2025 count kept a blank ten and put away an ace with its king to empty a suit).
       The contract choice still counts the cards of the 2025 discard (counting the better
-      discard there declared more grands, and lost: docs/players.md).
-    - defence options (docs/players.md, "The rule player as defender"; ``noruff`` and
+      discard there declared more grands, and lost: lab/experiments.csv, rule+granddiscard
+      vs rule).
+    - defence options (docs/players.md, "What was learned", defence; ``noruff`` and
       ``smear`` on, the others measured and off): ``defjacks`` (a
       defender gives a king or queen before a jack), ``karobube`` (the diamond jack held
       with one small trump is played at once), ``noruff`` (the last hand does not ruff the
@@ -410,7 +412,7 @@ class Style:
       the long suits (``grand_by_length`` 2: three jacks with the club jack or the lead and
       a long suit, four aces with tens, ...), as XSkat does: the hand level is worth a
       game level, and XSkat won such grands 91-100 %; the rule player won them less often
-      than with the skat and lost by it (docs/players.md, "third round").
+      than with the skat and lost by it (docs/players.md, "What was learned", third round).
     - ``xgrand``: after the pick-up a grand is declared when the ten cards left after the
       grand's discard hold three jacks or four and ``grand_by_length`` makes a grand of
       them (where XSkat played grand and the rule player a suit game on such cards,
@@ -422,8 +424,8 @@ class Style:
     - ``xgdiscard``: once grand is declared, its discard by the same rules with the
       longest side suit kept whole, as if it were trump (``suit_discard`` with
       ``longest_suit``); the contract choice still counts the usual discard.
-    - defence options of the third round (docs/players.md, "The rule player against XSkat,
-      third round"; ``forcing`` and ``toptrump`` on, the others measured and off):
+    - defence options of the third round (docs/players.md, "What was learned", third round;
+      ``forcing`` and ``toptrump`` on, the others measured and off):
       ``forcing`` (a defender leads a king, queen or small card into the declarer's void
       before a small card of a suit he holds: it costs him a trump), ``overtake`` (the
       second hand takes the declarer's trump lead with its trump of the most points, a
@@ -432,8 +434,8 @@ class Style:
       ``grandlong`` (against a grand a defender with nothing to cash leads a small card of
       his longest suit wherever the declarer sits), ``toptrump`` (from the seventh trick
       a defender holding the highest trump still out leads it before his side cards).
-    - options of the fourth round (docs/players.md, "The rule player against XSkat, fourth
-      round"; ``odds`` and ``aceten`` on, the others measured and off): ``xbid`` (a suit
+    - options of the fourth round (docs/players.md, "What was learned", fourth round;
+      ``odds`` and ``aceten`` on, the others measured and off): ``xbid`` (a suit
       game without the club jack is bid only to twice its base value, as XSkat bids: the
       rule player's games "without 2" and more bid above 23 were won half the time and
       cost 46 points each); ``odds`` (after the pick-up the contract choice weighs the
@@ -448,8 +450,8 @@ class Style:
       most points below the ten, not the ace or ten, when he ruffs); ``defaceten`` (a
       defender taking a trick keeps a side ace while its ten is out, as ``aceten`` does
       for the declarer).
-    - options of the fifth round (docs/players.md, "The rule player against XSkat, fifth
-      round"; ``shed`` on, the others measured and off): ``shed`` (the declarer, void in
+    - options of the fifth round (docs/players.md, "What was learned", fifth round;
+      ``shed`` on, the others measured and off): ``shed`` (the declarer, void in
       a defender's side lead that holds no points, in last hand at most 4, throws a
       blank small card of another suit that cannot win instead of ruffing: a trump kept
       and one more void; XSkat's declarer does so); ``last18`` (forehand, the other two
@@ -463,7 +465,7 @@ class Style:
       cards) is bid only to twice its base value, "without 2" to its count as before
       (PIMC's suit games "without 3" or more bid above twice the base value were won
       55 % against XSkat, -12 points a game; paired against ``pimc`` it measured -0.90
-      [-2.26, +0.49] a seat, so it stays off: docs/players.md).
+      [-2.26, +0.49] a seat, so it stays off: docs/players.md, "What was learned").
 
     >>> Style.legacy().grand, Style().without("grand").grand, Style().without("grand").play
     (False, False, True)

@@ -9,7 +9,8 @@ with what it knows, :func:`engine.players.worlds.sample_world`), like PIMC's car
   40 are not doubled), so it moves his expectation by ``v * (3p - 2)``: a defender says Kontra
   when ``p`` is below two thirds by the margin ``KONTRA_MARGIN``, the declarer answers Re when
   it is above by ``RE_MARGIN`` (double-dummy worlds flatter the defenders, who in truth do
-  not see each other's cards: the margins were set by measurement, see ``docs/players.md``).
+  not see each other's cards: the margins were set by measurement, :func:`doubling_records`;
+  see ``docs/players.md``, "The PIMC player").
 - **Ramsch**: each player for himself. Early in the game (more than ``DD_CARDS`` cards in
   hand) every candidate card is played out in each world by a fast copy of the rule player's
   Ramsch play for all three seats, and scored by the engine's Ramsch scoring (the skat to the
@@ -77,7 +78,7 @@ DECLARED_TRIES = 60
 # Ramsch: with at most this many cards in hand the worlds are solved paranoid, before
 # that played out by the rule player's Ramsch play. Measured against the rule player, the
 # paranoid search lost to the play-outs (from 5 cards +10.6 per game, from 3 cards +16.9,
-# play-outs alone +18.3; docs/players.md), so it is off.
+# play-outs alone +18.3; measured: lab/experiments.csv, pimc vs rule, Ramsch), so it is off.
 DD_CARDS = 0
 # Pushing needs this much more expected score than passing (rollouts are noisy).
 PUSH_MARGIN = 2.0

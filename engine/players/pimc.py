@@ -73,10 +73,11 @@ MIN_PLAN_WORLDS = 8
 # A hand game this close to the evaluation's safe strength is checked by search (the rule
 # player itself plays hand only 2.0 above it).
 HAND_CLOSE = 0.5
-# A defender's opening lead is not the ace of a side suit of which he holds at least this many
-# cards (``PimcPlayer(long_ace=True)``, ``pimc+longace``, leads it when the worlds say so).
-# Measured on the first trick's critical defence positions (docs/players.md): right where
-# the plain worlds erred 12 times, the other way 3, in 594 positions of 30 deal seeds.
+# A defender's opening lead is not the ace of a side suit of which he holds at least this
+# many cards (``PimcPlayer(long_ace=True)``, ``pimc+longace``, leads it when the worlds say
+# so). Measured on the first trick's critical defence positions (``skat-table decisions``):
+# right where the plain worlds erred 12 times, the other way 3, in 594 positions of 30 deal
+# seeds.
 LONG_ACE = 4
 # Racing (at a time budget): after each world from the RACE_MIN_WORLDS-th on, a card whose
 # worlds won trail the best card's by more than RACE_MARGIN + RACE_SHARE * worlds is not
@@ -85,7 +86,7 @@ LONG_ACE = 4
 # worse after a few worlds). Off by default (``PimcPlayer(race=True)``, ``pimc+race``):
 # measured at 0.2 s it neither gave the first trick more worlds (cards are seldom clearly
 # behind after the three to eight worlds solved there) nor changed the errors
-# (docs/players.md, "PIMC's card play at 0.2 s").
+# (docs/players.md, "Card play, decision by decision").
 RACE_MIN_WORLDS = 2
 RACE_MARGIN = 1.0
 RACE_SHARE = 0.1
@@ -93,7 +94,8 @@ RACE_SHARE = 0.1
 # this many worlds; with fewer (the first tricks: a world there costs tens of milliseconds)
 # the whole budget goes to the goal, and the rule player's card decides between the cards
 # tied on it. Measured at 12 worlds the schneider question made no difference on the first
-# trick (docs/players.md); at 0.2 s it took a sixth to a quarter of the first trick's time.
+# trick (``skat-table decisions``); at 0.2 s it took a sixth to a quarter of the first
+# trick's time.
 SCHNEIDER_MIN_WORLDS = 8
 # The declarer concedes only when at least this many worlds agree he is lost and schneider.
 MIN_CONCEDE_WORLDS = 12

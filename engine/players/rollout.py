@@ -1,14 +1,14 @@
 """Playouts of sampled worlds: a card judged by imperfect-information play, not double-dummy.
 
 PIMC solves each sampled world double-dummy, as if the partner and the declarer saw every
-card; on the first trick that is where its errors are (docs/players.md, "The first trick's
-defence"). Furtak and Buro's *imperfect-information Monte Carlo* (IIMC; "Recursive Monte
-Carlo Search for Imperfect Information Games", IEEE CIG 2013, measured on Skat) values a
-world instead by playing it out with every seat deciding from its own information with a
-fast policy. Here the policy is the rule player (:class:`~engine.players.rule.RulePlayer`),
-and the world is a real :class:`~engine.game.Game` (:func:`world_game`): the engine
-referees the playout and every seat's :class:`~engine.players.base.SeatView` of it is what
-that seat would see at the table in that world.
+card; on the first trick that is where its errors are (docs/players.md, "Limits"). Furtak
+and Buro's *imperfect-information Monte Carlo* (IIMC; "Recursive Monte Carlo Search for
+Imperfect Information Games", IEEE CIG 2013, measured on Skat) values a world instead by
+playing it out with every seat deciding from its own information with a fast policy. Here
+the policy is the rule player (:class:`~engine.players.rule.RulePlayer`), and the world is a
+real :class:`~engine.game.Game` (:func:`world_game`): the engine referees the playout and
+every seat's :class:`~engine.players.base.SeatView` of it is what that seat would see at the
+table in that world.
 
 >>> from engine.deal import Deal
 >>> from engine.game import Game

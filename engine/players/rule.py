@@ -48,12 +48,14 @@ from engine.trick import BEATS, FOLLOW, POWER, TRUMPS
 
 # A hand game only with a margin: the skat would otherwise be worth about a trick.
 HAND_GAME_MARGIN = 2.0
-# ``bold``: what the bidding adds to the count (measured against XSkat, docs/players.md)
+# ``bold``: what the bidding adds to the count (measured against XSkat: docs/players.md,
+# "What was learned")
 BOLD = 0.5
 # ``bolder``: a further quarter trick on top of ``bold``
 BOLDER = 0.25
-# ``risk``: what a bid above 18 needs on the count beyond a safe game (docs/players.md:
-# against XSkat the games counted just safe and bid higher were won about half the time)
+# ``risk``: what a bid above 18 needs on the count beyond a safe game (against XSkat the
+# games counted just safe and bid higher were won about half the time; docs/players.md,
+# "What was learned")
 RISK = 0.5
 # ``bid18``: how far short of safe a suit game may count and still be bid to 18 (XSkat won
 # about 80 % of the games it declared at 18 on such hands when nobody else bid)

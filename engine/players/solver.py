@@ -30,7 +30,8 @@ Speed comes from:
 - in null a search of its own (C core and Python): quick exits (a card the declarer cannot
   duck, every suit safe), a transposition table keyed on the order of the cards still out
   per suit with the suits interchangeable, and null's move ordering (duck with the highest
-  card that still ducks; force him with low leads). See ``docs/players.md``.
+  card that still ducks; force him with low leads). See ``docs/players.md``, "The
+  double-dummy solver".
 
 Positions are 0, 1, 2 (forehand, middlehand, rearhand); ``game`` is the integer value of
 ``engine.contract.GameType`` (0..3 suits, 4 grand, 5 null); hands are card masks as in
@@ -498,9 +499,9 @@ class Solver:
 
     def _make_null_search(self) -> Callable[[list[int], int, int], bool]:
         """Null's own search in Python: the C core's ``null_search``, rule for rule (the quick
-        exits, the canonical table, the ordering); see ``docs/players.md``. Positions inside
-        are relative to the declarer: 0 he, 1 the next hand, 2 the other. Internal null
-        order: bit 8 * suit + rank, rank 0 the seven .. 7 the ace."""
+        exits, the canonical table, the ordering); see ``docs/players.md``, "The double-dummy
+        solver". Positions inside are relative to the declarer: 0 he, 1 the next hand, 2 the
+        other. Internal null order: bit 8 * suit + rank, rank 0 the seven .. 7 the ace."""
         d = self.declarer
         n1 = _NEXT[d]
         n2 = _NEXT[n1]

@@ -158,8 +158,8 @@ def sample_world(k: Knowledge, rng: random.Random) -> tuple[list[int], int]:
 
 # A declarer's ten cards (after the discard) whose evaluated strength margin for his game is
 # below a threshold make a world this much less likely: (threshold, weight), the lowest
-# threshold first. Measured on XSkat's declarations (seed 1000 of the position
-# record, docs/players.md): the true declarer's margin in suit games is below -3 in 5 % of
+# threshold first. Measured on XSkat's declarations (seed 1000 of the position record of
+# ``skat-table decisions``): the true declarer's margin in suit games is below -3 in 5 % of
 # them, a sampled one in 65 %; in grand 8 % and 69 %.
 DECLARER_FIT = {
     "suit": ((-3.0, 0.03), (-2.0, 0.5)),

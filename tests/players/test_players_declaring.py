@@ -384,7 +384,7 @@ def test_the_node_budgets_cost_is_measured() -> None:
 
 def test_pimc_rule_players_discard_and_bold_bidding() -> None:
     """At 0.2 s against XSkat the rule player's choices before play beat the search's
-    (``pimc+rulechoices``, docs/players.md): much of it its discard (a side suit emptied,
+    (``pimc+rulechoices``, lab/experiments.csv): much of it its discard (a side suit emptied,
     pair 930002796 at middlehand: spades with C8 C9 away won, with the count's C8 HK lost),
     ``pimc``'s since; and its bolder bid (a hand the search passes at 18: ``pimc+bold``)."""
     twelve = parse_mask("C8 C9 S7 ST SQ SK H8 HQ HK HA DT DA")
@@ -407,9 +407,10 @@ def test_pimc_rule_players_discard_and_bold_bidding() -> None:
 
 def test_at_a_short_budget_pimc_bids_as_the_rule_player() -> None:
     """At 0.2 s the rule player's bidding gained against XSkat on three seeds (pooled +1.87
-    a seat, docs/players.md): below ``SEARCH_BID_FROM`` a timed ``pimc`` bids as the rule
-    player (its bold suit limit, null by its count, no raise by the search); at fixed worlds
-    and at 1 s the search bids (``pimc+searchbid`` at every budget)."""
+    a seat, docs/players.md, "What was learned"): below ``SEARCH_BID_FROM`` a timed ``pimc``
+    bids as the rule player (its bold suit limit, null by its count, no raise by the
+    search); at fixed worlds and at 1 s the search bids (``pimc+searchbid`` at every
+    budget)."""
     g = Game(Deal.shuffled(3))
     v = SeatView.of(g, 1)  # "CK CA S7 SJ SQ H7 HA D8 DT DQ": the search passes at 18
     assert Declaring(seed=1, worlds=6).bid(v) == Pass(1)
@@ -429,7 +430,7 @@ def test_at_a_short_budget_pimc_bids_as_the_rule_player() -> None:
 def test_quick_contract_search_prunes_a_play_far_behind() -> None:
     """``quick`` (a timed contract search after a pick-up): a grand lost in the first worlds
     is solved no more, so the search decides after ``MIN_WORLDS`` worlds (at 0.2 s it fell
-    back to the first choice in 58 of 80 pick-ups without, 2 with it: docs/players.md)."""
+    back to the first choice in 58 of 80 pick-ups without, 2 with it)."""
     twelve = parse_mask("C9 CJ S8 S9 SJ H7 H9 HQ HA D7 DT DJ")
     d = Declaring(seed=2, budget=3.0, quick=True)
     contract, play = d.plan(twelve, 18, 0)
@@ -496,9 +497,9 @@ def test_nullgate_keeps_the_suit_game_against_a_null_with_an_unsafe_suit() -> No
 def test_calib_keeps_a_suit_game_that_double_dummy_loses() -> None:
     """Pair 1000003071 at middlehand (won 18, nobody else bid): the rule player's hearts lose
     in every double-dummy world (the defenders see the declarer's cards), null wins one in
-    ten, so the points alone switch to the cheaper-looking null; suit games of share 0 won 36
-    of 119 against XSkat (docs/players.md), and calibrated hearts score more. At the table
-    hearts won (76 points)."""
+    ten, so the points alone switch to the cheaper-looking null; suit games of share 0 won
+    36 of 119 against XSkat (``declaring.CALIB_SUIT``), and calibrated hearts score more. At
+    the table hearts won (76 points)."""
     twelve = parse_mask("C7 C9 S7 SJ SA H7 H9 HJ HQ DJ D7 DK")
     skat = parse_mask("D7 DK")
     bidding = [Bid(1, 18), Pass(0), Pass(2)]
@@ -517,7 +518,8 @@ def test_calib_keeps_a_suit_game_that_double_dummy_loses() -> None:
     chances = [calibrated(0, s) for s in shares]
     assert chances == sorted(chances) and chances[0] == 0.3 and chances[-1] == 0.99
     assert all(calibrated(g, s) == s for g in (GameType.GRAND, GameType.NULL) for s in shares)
-    # the default since it measured +0.85 a seat against XSkat at 0.2 s (docs/players.md)
+    # the default since it measured +0.85 a seat against XSkat at 0.2 s (four seeds;
+    # lab/experiments.csv, pimc+calib vs pimc)
     assert make_player("pimc", worlds=2, workers=1).declaring.calib  # type: ignore[attr-defined]
     assert Declaring(seed=1).calib
     assert not make_player("pimc+nocalib", worlds=2,  # type: ignore[attr-defined]
@@ -543,9 +545,10 @@ def test_nullgatebid_leaves_unsafe_nulls_out_of_the_bidding_searchs_pick_ups() -
 def test_the_bidding_rule_players_boldness_at_a_short_budget() -> None:
     """Below ``SEARCH_BID_FROM`` the rule player that bids for ``pimc`` has its ``bolder``
     option (a quarter trick more: +1.11 a seat against XSkat over six seeds,
-    docs/players.md); ``pimc+plainbid`` (harness) bids without it, as ``pimc`` did before,
-    ``pimc+timid`` a quarter trick below that, ``pimc+boldest`` a quarter above ``bolder``.
-    With ``pimc+searchbid`` the search bids and the rule player's style is the default."""
+    docs/players.md, "What was learned"); ``pimc+plainbid`` (harness) bids without it, as
+    ``pimc`` did before, ``pimc+timid`` a quarter trick below that, ``pimc+boldest`` a
+    quarter above ``bolder``. With ``pimc+searchbid`` the search bids and the rule player's
+    style is the default."""
     v = SeatView.of(Game(Deal.shuffled(140)), 1)
     limits = {}
     for name in ("pimc", "pimc+plainbid", "pimc+bolder", "pimc+boldest", "pimc+timid",
@@ -568,7 +571,7 @@ def test_the_bidding_rule_players_boldness_at_a_short_budget() -> None:
 def test_nullstop_keeps_a_bolder_suit_bid_from_turning_into_a_null() -> None:
     """``pimc+bolder`` holds C7 C8 CJ CQ S7 SK H8 DT DK DA to 24 (``pimc+plainbid`` passes
     it); at 20 with the skat HT D7 the rule player's first choice is a null with unsafe
-    suits (lost against XSkat at seed 930, docs/players.md). ``pimc+bolder+nullstop`` asks
+    suits (lost against XSkat at seed 930). ``pimc+bolder+nullstop`` asks
     whether the ten cards held the bid on their suit count at the bidding boldness: a suit
     game."""
     deal = Deal.shuffled(930002825)

@@ -1,5 +1,5 @@
 """The rule player's card-play options against XSkat: each rule chooses the card an expert would
-where the 2025 player did not (docs/players.md, "Card play")."""
+where the 2025 player did not (docs/players.md, "What was learned", card play)."""
 
 from __future__ import annotations
 
@@ -91,7 +91,8 @@ def test_the_discard_makes_a_void_with_the_voids_option() -> None:
     assert ev.discard(twelve, 2, voids=True) in (parse_mask("C7 CK"), parse_mask("D7 DK"))
 
 
-# Options measured against XSkat and left off (docs/players.md): they still do what they say.
+# Options measured against XSkat and left off (docs/players.md, "What was learned"): they still
+# do what they say.
 
 
 def test_the_jacks_option_draws_trumps_with_a_jack() -> None:

@@ -1,4 +1,4 @@
-"""The rule player's defence options (docs/players.md "The rule player as defender"): each one
+"""The rule player's defence options (docs/players.md, "What was learned", defence): each one
 changes the defender's card in a position where XSkat's defenders play otherwise, and leaves the
 declarer's play alone."""
 

@@ -1,4 +1,5 @@
-"""XSkat 4.0 as the duel's anchor (lab/anchor/xskat.py, docs/players.md).
+"""XSkat 4.0 as the duel's anchor (lab/anchor/xskat.py; docs/players.md, "The anchor: XSkat
+4.0").
 
 The tests that play need XSkat's source, which is not ours to ship: set ``XSKAT_SRC`` to an
 unpacked XSkat 4.0 tree (``apt-get source xskat``, xskat.de, or ``git archive 30657fd`` of

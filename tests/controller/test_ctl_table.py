@@ -59,7 +59,7 @@ def test_command_modules_keep_their_imports_light() -> None:
 
     code = (
         "import sys\n"
-        "for m in ('service.runner', 'tools.simulator', 'tools.replay', 'series.export',\n"
+        "for m in ('service.runner', 'tools.simulator', 'tools.replay', 'tools.export',\n"
         "          'tools.enroll'):\n"
         "    __import__('firmware_host.' + m)\n"
         "heavy = sorted(m for m in sys.modules\n"

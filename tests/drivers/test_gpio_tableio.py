@@ -18,8 +18,10 @@ SEATS = [{"bid": 5, "pass": 6, "light": 13}, {"bid": 19, "pass": 26, "light": 12
 @pytest.fixture
 def io():
     events: queue.Queue = queue.Queue()
+    # hold_time well above a short press's 30-50 ms: on a loaded 2-core machine a sleep of 30 ms
+    # took over 300 ms once, and the press became a hold
     table = TableIO(SEATS, events, buzzer=18, pin_factory=mock_factory(),
-                    bounce_time=0.02, hold_time=0.3)
+                    bounce_time=0.02, hold_time=1.0)
     yield table, events
     table.close()
 

@@ -29,10 +29,13 @@ test: packages $(STAMP)
 	$(VENV)/bin/ruff check .
 	$(TEST_ENV) $(VENV)/bin/python -m pytest -q -n 2
 
-# Everything: the long soaks and the full-size runs too.
+# Everything: the long runs at their full size, then the club and link tests once more against
+# amqtt, the embedded broker (tests/brokers.py).
 test-full: packages $(STAMP)
 	$(VENV)/bin/ruff check .
 	$(TEST_ENV) SKAT_TEST_FULL=1 $(VENV)/bin/python -m pytest -q -n 2
+	$(TEST_ENV) SKAT_TEST_FULL=1 SKAT_TEST_BROKER=amqtt $(VENV)/bin/python -m pytest -q -n 2 \
+		tests/club tests/tablelink
 
 lint: $(STAMP)
 	$(VENV)/bin/ruff check .

@@ -6,18 +6,17 @@
 
 from __future__ import annotations
 
-import os
 from collections.abc import Callable, Iterator
 from pathlib import Path
 
 import pytest
 from brokers import Broker, BrokerSpec, BrokerUnavailable, chosen_kind, club_spec, describe_kind
 from brokers import new_broker as _new_broker
+from fullrun import FULL
 
 PROPERTY = "mqtt_broker"
-# ``make test-full`` sets it: the tests marked ``full`` run too, and sized tests take their
-# full size (``FULL`` in their modules). ``make test`` leaves them out (deselected, said below).
-FULL = os.environ.get("SKAT_TEST_FULL", "") not in ("", "0")
+# ``make test-full`` (SKAT_TEST_FULL=1, ``fullrun.py``): the tests marked ``full`` run too, and
+# sized tests take their full size. ``make test`` leaves them out (deselected, said below).
 
 
 def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:

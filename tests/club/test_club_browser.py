@@ -122,7 +122,8 @@ def test_live_pages_director_and_pdf_in_chromium(tmp_path: Path, browser: Any,
         clients = {t: connect(broker, t) for t in sims}
         for _ in range(8):
             for t, sim in sims.items():
-                clients[t].publish(topic("c1", t), encode(sim.play_one()), qos=1)
+                clients[t].publish(topic("c1", t), encode(sim.play_one()),
+                                   qos=1).wait_for_publish(10)
         for c in clients.values():
             c.loop_stop()
             c.disconnect()

@@ -361,6 +361,7 @@ def test_duel_workers_spread_the_worlds_and_keep_the_games(
     assert "use it with --jobs 1" in capsys.readouterr().err
 
 
+@pytest.mark.full  # nine PIMC seats with two worker processes each: about 5 s
 def test_duel_starts_each_pimc_seats_workers_before_its_first_timed_decision(
         monkeypatch: pytest.MonkeyPatch) -> None:
     """A duel seats new players every game; their worker processes must start when the seat

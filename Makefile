@@ -3,7 +3,7 @@ PYTHON ?= python3
 VENV := .venv
 STAMP := $(VENV)/.installed
 
-.PHONY: run test lint bench clean
+.PHONY: run test test-full packages lint bench clean
 
 # setup.py and _dds.c too: an edited C core is rebuilt (pip builds it in place)
 $(STAMP): pyproject.toml setup.py engine/players/_dds.c
@@ -16,9 +16,26 @@ $(STAMP): pyproject.toml setup.py engine/players/_dds.c
 run: $(STAMP)
 	$(VENV)/bin/skat-table simulate
 
-test: $(STAMP)
+# The Debian packages the tests need (Mosquitto, Chromium, pdftotext, ...): installed where
+# root and apt-get can, else one line says what is missing and the target fails. First, so that
+# a .venv built afterwards finds the C compiler.
+packages:
+	@bash tests/system-packages.sh
+
+TEST_ENV := SDL_VIDEODRIVER=dummy SDL_AUDIODRIVER=dummy GPIOZERO_PIN_FACTORY=mock
+
+# The suite without the long runs (marker "full", see tests/conftest.py).
+test: packages $(STAMP)
 	$(VENV)/bin/ruff check .
-	SDL_VIDEODRIVER=dummy SDL_AUDIODRIVER=dummy GPIOZERO_PIN_FACTORY=mock $(VENV)/bin/python -m pytest -q -n 2
+	$(TEST_ENV) $(VENV)/bin/python -m pytest -q -n 2
+
+# Everything: the long runs at their full size, then the club and link tests once more against
+# amqtt, the embedded broker (tests/brokers.py).
+test-full: packages $(STAMP)
+	$(VENV)/bin/ruff check .
+	$(TEST_ENV) SKAT_TEST_FULL=1 $(VENV)/bin/python -m pytest -q -n 2
+	$(TEST_ENV) SKAT_TEST_FULL=1 SKAT_TEST_BROKER=amqtt $(VENV)/bin/python -m pytest -q -n 2 \
+		tests/club tests/tablelink
 
 lint: $(STAMP)
 	$(VENV)/bin/ruff check .

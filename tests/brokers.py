@@ -1,14 +1,15 @@
 """Real MQTT brokers for the tests: Mosquitto on a free loopback port, or amqtt in-process.
 
 The club traffic (DESIGN.md "Club") is tested against a real broker, started by the test
-itself, never against a mock. Mosquitto (Debian package ``mosquitto``; ``.ci/run`` installs
-it) runs as a child process with a generated config: a password file made with
-``mosquitto_passwd``, an ACL file, persistence in the test's directory, and optionally a TLS
-listener with a CA and server certificate made by the test (``cryptography``). Where Mosquitto
-is not installed, the same tests run against amqtt started in-process (a thread with its own
-event loop) with the same accounts and ACL. Nothing is skipped silently: the pytest header and
-each test's report say which broker ran (``broker: mosquitto 2.0.11 ...``), and with neither
-broker the fixtures fail.
+itself, never against a mock. Mosquitto (Debian package ``mosquitto``;
+``tests/system-packages.sh``, which ``make test`` runs, installs it) runs as a child process with
+a generated config: a password file made with ``mosquitto_passwd``, an ACL file, persistence in
+the test's directory, and optionally a TLS listener with a CA and server certificate made by the
+test (``cryptography``). With ``SKAT_TEST_BROKER=amqtt`` (``make test-full`` runs the club and
+link tests once more so) the same tests run against amqtt started in-process (a thread with its
+own event loop) with the same accounts and ACL. Nothing is skipped silently: the pytest header
+and each test's report say which broker ran (``broker: mosquitto 2.0.11 ...``), and where
+Mosquitto is missing the fixtures fail with one line saying how to install it (no fallback).
 
 API (fixtures in ``tests/conftest.py``)
 ---------------------------------------
@@ -219,7 +220,7 @@ def _passwd_binary() -> str:
         p = Path(d) / "mosquitto_passwd"
         if p.exists():
             return str(p)
-    raise BrokerUnavailable("mosquitto_passwd is missing (Debian package mosquitto)")
+    raise BrokerUnavailable(MOSQUITTO_MISSING)
 
 
 def amqtt_available() -> bool:
@@ -230,24 +231,24 @@ def amqtt_available() -> bool:
     return True
 
 
+MOSQUITTO_MISSING = ("missing Debian packages for the tests: mosquitto; install them with: "
+                     "sudo apt-get install mosquitto (or run make test, which installs it)")
+
+
 def chosen_kind() -> str:
-    """``SKAT_TEST_BROKER`` if set, else Mosquitto where installed, else amqtt."""
+    """``SKAT_TEST_BROKER`` if set, else Mosquitto; never amqtt unasked."""
     forced = os.environ.get(ENV_KIND, "").strip().lower()
     if forced:
         if forced not in KINDS:
             raise BrokerUnavailable(f"{ENV_KIND}={forced!r}: use one of {', '.join(KINDS)}")
         if forced == "mosquitto" and mosquitto_binary() is None:
-            raise BrokerUnavailable(f"{ENV_KIND}=mosquitto but mosquitto is not installed "
-                                    "(apt-get install mosquitto)")
+            raise BrokerUnavailable(MOSQUITTO_MISSING)
         if forced == "amqtt" and not amqtt_available():
             raise BrokerUnavailable(f"{ENV_KIND}=amqtt but amqtt is not installed")
         return forced
     if mosquitto_binary() is not None:
         return "mosquitto"
-    if amqtt_available():
-        return "amqtt"
-    raise BrokerUnavailable("no MQTT broker: install the Debian package mosquitto "
-                            "(.ci/run does) or the Python package amqtt")
+    raise BrokerUnavailable(MOSQUITTO_MISSING)
 
 
 def mosquitto_version() -> str:
@@ -264,8 +265,7 @@ def describe_kind(kind: str) -> str:
         return f"mosquitto {mosquitto_version()} ({mosquitto_binary()})"
     from importlib.metadata import version
 
-    why = "chosen by " + ENV_KIND if os.environ.get(ENV_KIND) else "Mosquitto not installed"
-    return f"amqtt {version('amqtt')} (in-process; {why})"
+    return f"amqtt {version('amqtt')} (in-process; chosen by {ENV_KIND})"
 
 
 # ---- ports and certificates ----------------------------------------------------------------

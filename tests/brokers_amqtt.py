@@ -1,4 +1,4 @@
-"""amqtt in-process: the fallback broker of ``brokers.py`` where Mosquitto is not installed.
+"""amqtt in-process: the second broker of ``brokers.py`` (``SKAT_TEST_BROKER=amqtt``).
 
 It runs in a thread with its own event loop, with the same accounts and ACL as the Mosquitto
 config (two small plugins below read the :class:`brokers.BrokerSpec`). amqtt speaks MQTT 3.1.1

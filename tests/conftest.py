@@ -12,13 +12,25 @@ from pathlib import Path
 import pytest
 from brokers import Broker, BrokerSpec, BrokerUnavailable, chosen_kind, club_spec, describe_kind
 from brokers import new_broker as _new_broker
+from fullrun import FULL
 
 PROPERTY = "mqtt_broker"
+# ``make test-full`` (SKAT_TEST_FULL=1, ``fullrun.py``): the tests marked ``full`` run too, and
+# sized tests take their full size. ``make test`` leaves them out (deselected, said below).
+
+
+def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
+    if FULL:
+        return
+    left = [item for item in items if item.get_closest_marker("full")]
+    if left:
+        config.hook.pytest_deselected(items=left)
+        items[:] = [item for item in items if not item.get_closest_marker("full")]
 
 
 @pytest.fixture(scope="session")
 def broker_kind() -> str:
-    """``mosquitto`` or ``amqtt``; with neither installed the test fails, it is never skipped."""
+    """``mosquitto`` (or ``amqtt`` if asked for); without it the test fails, never skipped."""
     try:
         return chosen_kind()
     except BrokerUnavailable as exc:
@@ -59,6 +71,9 @@ def pytest_report_header(config: pytest.Config) -> str:
 
 def pytest_terminal_summary(terminalreporter: pytest.TerminalReporter) -> None:
     """One line per broker that tests ran against (shown with -q too, and under xdist)."""
+    if not FULL:
+        terminalreporter.write_line("The long runs (marker full) were left out: make test-full "
+                                    "runs them (SKAT_TEST_FULL=1).")
     used: dict[str, int] = {}
     for reports in terminalreporter.stats.values():
         for report in reports:

@@ -31,9 +31,12 @@ FLAGS = ("--headless", "--no-sandbox", "--disable-gpu", "--disable-background-ne
 
 @pytest.fixture
 def browser(tmp_path: Path) -> Any:
-    if not (os.path.exists(CHROMIUM) and os.path.exists(DRIVER)):
-        pytest.fail("Debian's chromium and chromium-driver are needed (.ci/run installs them: "
-                    "apt-get install chromium chromium-driver)", pytrace=False)
+    missing = [p for p, f in (("chromium", CHROMIUM), ("chromium-driver", DRIVER))
+               if not os.path.exists(f)]
+    if missing:
+        pytest.fail(f"missing Debian packages for the tests: {' '.join(missing)}; install them "
+                    f"with: sudo apt-get install {' '.join(missing)} (or run make test, which "
+                    "installs them)", pytrace=False)
     from selenium import webdriver
     from selenium.webdriver.chrome.options import Options
     from selenium.webdriver.chrome.service import Service
@@ -69,7 +72,8 @@ def _shot(driver: Any, name: str) -> None:
 def _pdftotext(data: bytes, tmp: Path) -> str:
     exe = shutil.which("pdftotext")
     if exe is None:
-        pytest.fail("pdftotext (Debian poppler-utils) is needed; .ci/run installs it",
+        pytest.fail("missing Debian packages for the tests: poppler-utils; install them with: "
+                    "sudo apt-get install poppler-utils (or run make test, which installs it)",
                     pytrace=False)
     pdf = tmp / "x.pdf"
     pdf.write_bytes(data)
@@ -118,7 +122,8 @@ def test_live_pages_director_and_pdf_in_chromium(tmp_path: Path, browser: Any,
         clients = {t: connect(broker, t) for t in sims}
         for _ in range(8):
             for t, sim in sims.items():
-                clients[t].publish(topic("c1", t), encode(sim.play_one()), qos=1)
+                clients[t].publish(topic("c1", t), encode(sim.play_one()),
+                                   qos=1).wait_for_publish(10)
         for c in clients.values():
             c.loop_stop()
             c.disconnect()

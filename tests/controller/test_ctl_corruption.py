@@ -13,9 +13,10 @@ and never ``hang`` (the child outlived the timeout), ``traceback`` (it raised), 
 undamaged one). The table of outcomes is printed at the end of the test run
 (``tests/conftest.py``; shown under xdist too).
 
-``make test`` runs a sample (about a minute on a shared 2-core machine):
-:data:`SAMPLE` truncations per file, :data:`FLIPS` single-bit flips per file. ``SKAT_CORRUPTION=
-full`` runs truncation at every 512-byte boundary of each file and 1,000 flips per file.
+``make test`` runs a small sample (:data:`SAMPLE` truncations per file, :data:`FLIPS`
+single-bit flips per file: 8 and 10), ``make test-full`` a larger one (25 and 50, about a
+minute on a shared 2-core machine). ``SKAT_CORRUPTION=full`` runs truncation at every 512-byte
+boundary of each file and 1,000 flips per file.
 """
 
 from __future__ import annotations
@@ -36,14 +37,15 @@ from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
+from fullrun import size
 
 from firmware_host.series.journal import Journal
 
 FULL = os.environ.get("SKAT_CORRUPTION", "") == "full"
 # The full run opens thousands of journals, each in a child under its own hard timeout, so
 # pytest's per-test limit (pyproject) would cut it short; the sample run keeps that limit.
-SAMPLE = 25  # truncation points per file in the sample run
-FLIPS = 1000 if FULL else 50  # single-bit flips per file
+SAMPLE = size(8, 25)  # truncation points per file in the sample run (make test, test-full)
+FLIPS = 1000 if FULL else size(10, 50)  # single-bit flips per file
 TIMEOUT_S = 30.0  # a case that takes longer is a hang
 FILES = ("db", "wal", "copy")
 

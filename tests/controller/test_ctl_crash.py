@@ -1,7 +1,7 @@
-"""Crash safety: ``replay --journal`` killed with SIGKILL at 100 random moments and restarted
-from its journal ends exactly like an uninterrupted run, and no accepted input is lost; a torn
-last record, a malformed file, a full disk, a read-only file and an unwritable data directory
-are reported and lose nothing.
+"""Crash safety: ``replay --journal`` killed with SIGKILL at 100 random moments (40 in
+``make test``, 100 in ``make test-full``) and restarted from its journal ends exactly like an
+uninterrupted run, and no accepted input is lost; a torn last record, a malformed file, a full
+disk, a read-only file and an unwritable data directory are reported and lose nothing.
 
 The replays run in forked children of the test process (the modules are already imported, so a
 run takes a fraction of a second) and are killed with a real SIGKILL.
@@ -21,6 +21,7 @@ from contextlib import redirect_stderr, redirect_stdout
 from pathlib import Path
 
 import pytest
+from fullrun import size
 
 from firmware_host.cli import main
 from firmware_host.config import load_config
@@ -30,7 +31,7 @@ from firmware_host.series.session import Session
 ROOT = Path(__file__).resolve().parents[2]
 CONFIG = ROOT / "tests" / "data" / "configs" / "three-series.toml"
 SCRIPT = ROOT / "tests" / "data" / "scripts" / "crash-three.jsonl"  # three deals
-KILLS = 100
+KILLS = size(40, 100)
 
 pytestmark = pytest.mark.skipif(not hasattr(os, "fork"), reason="needs os.fork")
 
@@ -178,7 +179,7 @@ def test_sigkill_at_100_random_moments(tmp_path: Path, lose: str) -> None:
     print(f"boot {boot:.3f} s, run {took:.3f} s; {chains} chains; kills after "
           f"{sorted(killed_at)} of {len(rows)} journal rows")
     # The kills fell all along the script, not only at the start or the end.
-    assert len(killed_at) >= 20 and min(killed_at) < len(rows) // 4
+    assert len(killed_at) >= KILLS // 5 and min(killed_at) < len(rows) // 4
     assert max(killed_at) > len(rows) * 3 // 4
 
 

@@ -16,6 +16,7 @@ import json
 from dataclasses import replace
 from typing import Any
 
+from fullrun import size
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
@@ -218,19 +219,20 @@ def run_stream(data: st.DataObject, config: Any, prefer_pass: int = 0) -> None:
     assert result_json(again) == result_json(session)
 
 
-@settings(max_examples=40, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@settings(max_examples=size(16, 40), deadline=None,
+          suppress_health_check=[HealthCheck.too_slow])
 @given(st.data())
 def test_fuzz_three_players(data: st.DataObject) -> None:
     run_stream(data, CONFIG3)
 
 
-@settings(max_examples=20, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@settings(max_examples=size(8, 20), deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(st.data())
 def test_fuzz_four_players(data: st.DataObject) -> None:
     run_stream(data, CONFIG4)
 
 
-@settings(max_examples=20, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@settings(max_examples=size(8, 20), deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(st.data())
 def test_fuzz_pub_rules(data: st.DataObject) -> None:
     """Kontra, Re, Ramsch and Schieberamsch in the mix."""

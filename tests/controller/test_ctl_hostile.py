@@ -19,6 +19,7 @@ from contextlib import redirect_stderr, redirect_stdout
 from pathlib import Path
 
 import pytest
+from fullrun import size
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
@@ -124,7 +125,7 @@ def test_a_line_that_is_not_utf8_is_refused_with_its_number(tmp_path: Path) -> N
     assert len(got["games"]) == 3
 
 
-@settings(max_examples=40, deadline=None,
+@settings(max_examples=size(12, 40), deadline=None,
           suppress_health_check=[HealthCheck.function_scoped_fixture])
 @given(st.lists(st.one_of(
     st.text(max_size=40),

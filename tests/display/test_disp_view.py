@@ -96,6 +96,7 @@ def test_phase_shots(tmp_path) -> None:
     assert pygame.image.load(str(shots.written[0])).get_size() == (400, 240)
 
 
+@pytest.mark.full  # make bench's own code at its quick size: about 3 s
 def test_bench_group_keys() -> None:
     from display.bench import bench
 

@@ -248,6 +248,7 @@ def test_halted_tags_sleep_through_reqa_but_wake_on_wupa() -> None:
     reader.antenna_off()
 
 
+@pytest.mark.full  # make bench's own code at its quick size: about 4 s
 def test_bench_group_reports_its_keys() -> None:
     from drivers.bench import bench
 

@@ -5,6 +5,7 @@ from __future__ import annotations
 import os
 
 import pytest
+from fullrun import size
 
 from engine.deal import Deal
 from engine.game import Game
@@ -19,7 +20,7 @@ def _rule_game(seed: int) -> Game:
 
 def test_a_share_is_that_of_the_contract_the_declarer_played() -> None:
     shares = []
-    for seed in range(12, 40):
+    for seed in range(12, size(26, 40)):  # seed 18 is passed in
         g = _rule_game(seed)
         r = g.result
         assert r is not None
@@ -31,7 +32,7 @@ def test_a_share_is_that_of_the_contract_the_declarer_played() -> None:
         assert 0.0 <= share <= 1.0
         assert dd_share(g, worlds=6, seed=1) == share  # the same worlds for the same seed
         shares.append(share)
-    assert len(shares) > 15 and len(set(shares)) > 2  # neither all won nor all lost
+    assert len(shares) > size(10, 15) and len(set(shares)) > 2  # neither all won nor all lost
 
 
 def test_the_share_table_bins_exact_zero_and_one_apart() -> None:

@@ -8,6 +8,7 @@ import json
 import random
 
 import pytest
+from fullrun import size
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
@@ -388,7 +389,7 @@ ALL_RULES = [
 ]
 
 
-@settings(max_examples=25, deadline=None)
+@settings(max_examples=size(10, 25), deadline=None)
 @given(seed=st.integers(0, 10**6), rules=st.sampled_from(ALL_RULES),
        all_pass=st.booleans(), kinds=st.lists(st.sampled_from(["pimc", "rule"]),
                                               min_size=3, max_size=3))

@@ -5,6 +5,8 @@ defence positions of the decision record (rule player against XSkat, ``skat-tabl
 
 from __future__ import annotations
 
+from fullrun import size
+
 from engine.actions import Bid, Declare, Discard, Pass, Play, TakeSkat
 from engine.cards import Card, parse_cards
 from engine.contract import Contract
@@ -41,7 +43,7 @@ def test_the_long_ace_is_not_led_and_the_lead_keeps_the_game() -> None:
     truth = true_results(POSITION)  # the real deal, solved exactly
     assert truth is not None
     assert not truth[Card.SA]  # the ace of the four spades gives the game away
-    for seed in (1600004816 * 7 + 7, 1, 2):
+    for seed in (1600004816 * 7 + 7, 1, 2)[:size(1, 3)]:
         before = _lead(PimcPlayer(seed=seed, worlds=12, workers=1, long_ace=True))
         now = _lead(PimcPlayer(seed=seed, worlds=12, workers=1))
         assert before == Card.SA  # what the worlds alone choose

@@ -4,6 +4,8 @@ decisions do not need it."""
 
 from __future__ import annotations
 
+from fullrun import size
+
 from engine.actions import Bid, Declare, Pass, Play
 from engine.cards import parse_cards
 from engine.contract import Contract
@@ -94,7 +96,7 @@ def test_a_dead_worker_process_costs_one_decision_its_speed_not_the_table_its_pl
     p = PimcPlayer(seed=3, worlds=12, workers=2)
     p.warm_up()
     try:
-        for round_ in (1, 2):  # killed while idle between decisions, twice
+        for round_ in range(1, size(1, 2) + 1):  # killed while idle between decisions
             pool = p._pool
             assert pool is not None
             victim = next(iter(pool._processes))  # type: ignore[attr-defined]

@@ -134,6 +134,7 @@ def test_duel_command_refuses_bad_settings(args: list[str], message: str,
     assert message in capsys.readouterr().err
 
 
+@pytest.mark.full  # make bench's own code at its quick size: about 7 s
 def test_players_bench_group_reports_its_figures() -> None:
     from engine.players.bench import bench
 
@@ -338,6 +339,7 @@ def test_duelopen_finds_whose_cards_turned_the_games(
     assert "is illegal" in capsys.readouterr().err
 
 
+@pytest.mark.full  # two duels with worker processes, about 7 s (make test starts workers too)
 def test_duel_workers_spread_the_worlds_and_keep_the_games(
         tmp_path: object, capsys: pytest.CaptureFixture[str]) -> None:
     """``duel --workers 2`` seats PIMC with two processes, as a table with cores does;
@@ -359,6 +361,7 @@ def test_duel_workers_spread_the_worlds_and_keep_the_games(
     assert "use it with --jobs 1" in capsys.readouterr().err
 
 
+@pytest.mark.full  # nine PIMC seats with two worker processes each: about 5 s
 def test_duel_starts_each_pimc_seats_workers_before_its_first_timed_decision(
         monkeypatch: pytest.MonkeyPatch) -> None:
     """A duel seats new players every game; their worker processes must start when the seat

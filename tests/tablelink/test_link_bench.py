@@ -4,9 +4,12 @@ from __future__ import annotations
 
 import math
 
+import pytest
+
 from firmware_host.bench import GROUPS
 
 
+@pytest.mark.full  # make bench's own code at its quick size, with a broker: about 3 s
 def test_club_bench_quick_gives_both_keys() -> None:
     from firmware_host.clubside.link.bench import bench
 

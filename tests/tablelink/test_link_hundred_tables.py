@@ -11,8 +11,10 @@ killed link, or because the broker crashed after acknowledging it) must be byte-
 that by ``id`` it changes nothing.
 
 Size: ``SKAT_CLUB_SIM_TABLES`` (100) x ``SKAT_CLUB_SIM_GAMES`` (48), played over
-``SKAT_CLUB_SIM_SECONDS`` (8). The links run in two farm processes of 45 and ten processes of
-one (the ones killed); the controllers are one thread of this test writing every table's
+``SKAT_CLUB_SIM_SECONDS`` (8); ``make test`` plays a short form of 25 tables x 16 games with
+four links killed, ``make test-full`` the hundred with ten. The links run in two farm processes
+of 45 and ten processes of one (the ones killed; in the short form 11 and 10, and four of one);
+the controllers are one thread of this test writing every table's
 journal (real journals: each game's outbox item in the record of its last input).
 """
 
@@ -30,13 +32,14 @@ from pathlib import Path
 
 import pytest
 from brokers import Recorder, club_spec
+from fullrun import size
 from linkkit import JournalTable, TcpForwarder
 
 HERE = Path(__file__).resolve().parent
-TABLES = int(os.environ.get("SKAT_CLUB_SIM_TABLES", "100"))
-GAMES = int(os.environ.get("SKAT_CLUB_SIM_GAMES", "48"))
+TABLES = int(os.environ.get("SKAT_CLUB_SIM_TABLES", size(25, 100)))
+GAMES = int(os.environ.get("SKAT_CLUB_SIM_GAMES", size(16, 48)))
 SECONDS = float(os.environ.get("SKAT_CLUB_SIM_SECONDS", "8"))
-KILLED = 10
+KILLED = size(4, 10)
 
 
 def _farm(tmp: Path, name: str, tables: list[dict], club: str) -> subprocess.Popen:

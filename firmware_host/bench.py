@@ -19,6 +19,7 @@ GROUPS: dict[str, str] = {
     "iss": "engine.iss_bench:bench",
     "readers": "drivers.bench:bench",
     "controller": "firmware_host.series.latency:bench",
+    "journal": "firmware_host.series.journalbench:bench",
     "display": "display.bench:bench",
     "kiosk": "firmware_host.service.tapbench:bench",
     "players": "engine.players.bench:bench",

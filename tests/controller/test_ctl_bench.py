@@ -12,3 +12,20 @@ def test_controller_bench_quick_reports_every_key() -> None:
         assert figures[key] > 0, key
     assert figures["input_latency_p50_ms"] <= figures["input_latency_p99_ms"]
     assert figures["resume_36_games_inputs"] > 36 * 30  # a real series: dozens of inputs a deal
+
+
+def test_journal_bench_quick_reports_every_key_for_each_length() -> None:
+    """A 20-game series built, opened, resumed, dealt on and undone into its last game: every
+    figure reported, each positive, the records those of a real series."""
+    from firmware_host.series.journalbench import QUICK_LENGTHS
+    from firmware_host.series.journalbench import bench as journal_bench
+
+    figures = journal_bench(quick=True)
+    for games in QUICK_LENGTHS:
+        for key in ("open", "resume", "undo_across_deal"):
+            assert figures[f"journal_{key}_{games}_s"] > 0, key
+        assert figures[f"journal_card_{games}_ms"] > 0
+        assert figures[f"journal_deal_start_{games}_ms"] > 0
+        assert figures[f"journal_rss_{games}_mb"] > 10
+        assert figures[f"journal_records_{games}"] > games * 30
+        assert figures[f"journal_open_{games}_s"] <= figures[f"journal_resume_{games}_s"]

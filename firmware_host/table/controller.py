@@ -37,6 +37,9 @@ from firmware_host.table.inputs import DeclareInput, Input, Press, TagGone, TagL
 log = logging.getLogger("skat-table")
 ROLE_NAMES = ("forehand", "middlehand", "rearhand")
 PHASES = ("dealing", "bidding", "skat", "discard", "pushing", "play", "scored", "over")
+# Deal starts whose state the controller keeps for undo: an undo back into any of the last three
+# deals starts there; one further back replays the series from its first input.
+CHECKPOINTS = 3
 Source = Literal["table", "computer", "script"]
 
 
@@ -138,7 +141,8 @@ class Table:
         # The computer's moves a person must carry out: seat -> card to lay.
         self.prompts: dict[int, Card] = {}
         self.stack: list[tuple[Input, Source]] = []
-        self._checkpoint: tuple[int, Any] | None = None
+        # The state at the start of the last few deals, oldest first: (inputs before it, state).
+        self._checkpoints: list[tuple[int, Any]] = []
         self._fresh()
 
     # ---- state -----------------------------------------------------------------------------
@@ -299,11 +303,13 @@ class Table:
     def _rebuild(self, keep: list[tuple[Input, Source]]) -> None:
         present = self.present
         start = 0
-        if self._checkpoint is not None and self._checkpoint[0] <= len(keep):
-            start, snapshot = self._checkpoint
+        # a deal's start that lies beyond what is kept is a state that no longer happened
+        while self._checkpoints and self._checkpoints[-1][0] > len(keep):
+            self._checkpoints.pop()
+        if self._checkpoints:
+            start, snapshot = self._checkpoints[-1]
             self.series, self.deals, self.stage = self._copy(snapshot)
         else:
-            self._checkpoint = None
             self._fresh()
         self.stack = list(keep[:start])
         self.prompts = {}
@@ -316,11 +322,21 @@ class Table:
         self.present = present
 
     def _take_checkpoint(self) -> None:
-        """Remember the state at a deal's start, so undo need not replay the whole series."""
-        self._checkpoint = (
-            len(self.stack),  # the state after these inputs, before the one being applied
+        """Remember the state at a deal's start, so undo need not replay the whole series.
+
+        The last :data:`CHECKPOINTS` deals' starts are kept: an undo that reaches back into the
+        previous deal (the next deal's first card taken back, then one more) starts from that
+        deal's start instead of replaying the series from its first input.
+        """
+        at = len(self.stack)  # the state after these inputs, before the one being applied
+        # a rebuild replays a deal's start again: that start replaces the one kept for it
+        while self._checkpoints and self._checkpoints[-1][0] >= at:
+            self._checkpoints.pop()
+        self._checkpoints.append((
+            at,
             self._copy((self.series, self.deals, self.stage)),
-        )
+        ))
+        del self._checkpoints[:-CHECKPOINTS]
 
     @staticmethod
     def _copy(state: tuple[Any, list[DealState], str]) -> Any:
@@ -364,13 +380,13 @@ class Table:
                 raise Refused(Refusal(
                     "other", "the game is over: deal the next one over the deal reader",
                     card=card, zone=zone))
-            saved = self._checkpoint
+            saved = list(self._checkpoints)
             self._next_deal()
             try:
                 return self._deal_card(zone, card)
             except Refused:
                 self.deals.pop()
-                self.stage, self._checkpoint = "scored", saved
+                self.stage, self._checkpoints = "scored", saved
                 raise
         if self.stage == "dealing":
             return self._deal_card(zone, card)

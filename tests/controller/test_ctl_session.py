@@ -296,3 +296,39 @@ def test_a_computer_whose_kontra_question_fails_says_no(tmp_path: Path, caplog) 
     assert "failed on kontra: it says no" in caplog.text
     assert session.computer_move() is None  # not asked again
     assert computer.questions == 1
+
+
+def test_an_undo_into_the_previous_deal_starts_from_that_deal_not_the_series_start(
+        monkeypatch) -> None:
+    """Undo back over the next deal's cards and one input further, into the last scored deal:
+    the controller starts from that deal's kept start (a few dozen inputs replayed), not from
+    the series' first input (which grew with the series: 66 s at 10,000 games), and ends
+    exactly where a replay of the kept inputs from scratch ends."""
+    from firmware_host.series.simulated import SimulatedTable
+    from firmware_host.table.controller import Table
+    from firmware_host.table.results import result_json
+
+    cfg = simulated_config(series_length=None, seed=5)
+    session = Session(cfg, computer_seats=cfg.computer.seats)
+    sim = SimulatedTable(session, random.Random(5))
+    while len(session.table.finished_deals) < 15:
+        assert sim.step()
+    deal(session, 99)  # the next deal, all 32 cards
+    for _ in range(32):
+        assert session.submit(Press(0, "undo")).accepted
+    applied = []
+    real_apply = Table._apply
+    monkeypatch.setattr(Table, "_apply",
+                        lambda self, inp: applied.append(inp) or real_apply(self, inp))
+    assert session.submit(Press(0, "undo")).accepted  # the last scored deal reopened
+    monkeypatch.undo()
+    series_inputs = len(session.table.stack)
+    assert series_inputs > 15 * 30
+    assert len(applied) < 200, f"{len(applied)} of {series_inputs} inputs replayed"
+    assert session.table.phase == "play" and len(session.table.finished_deals) == 14
+
+    again = Session(cfg, computer_seats=cfg.computer.seats)
+    for inp, source in session.table.stack:
+        assert again.submit(inp, source).accepted
+    assert result_json(again) == result_json(session)
+    assert again.table.prompts == session.table.prompts

@@ -48,6 +48,7 @@ from __future__ import annotations
 
 import binascii
 import logging
+import re
 import threading
 from collections.abc import Callable, Mapping
 from typing import Any
@@ -72,13 +73,14 @@ class ChecksumError(ProtocolError):
     """A line whose checksum is missing or does not match its text."""
 
 
-def checksum(text: str) -> str:
+def checksum(text: str | bytes) -> str:
     """The line checksum: CRC-16/CCITT-FALSE of the ASCII text, four upper-case hex digits.
 
     >>> checksum("123456789")  # the standard check value of CRC-16/CCITT-FALSE
     '29B1'
     """
-    return f"{binascii.crc_hqx(text.encode('ascii', 'replace'), 0xFFFF):04X}"
+    data = text if isinstance(text, bytes) else text.encode("ascii")
+    return f"{binascii.crc_hqx(data, 0xFFFF):04X}"
 
 
 def frame(text: str) -> bytes:
@@ -90,8 +92,18 @@ def frame(text: str) -> bytes:
     return f"{text} *{checksum(text)}\n".encode("ascii")
 
 
-def unframe(line: str) -> str:
+# Printable ASCII only: a byte >= 0x80 or a control character is line noise, never protocol.
+_PRINTABLE = bytes(range(0x20, 0x7F))
+# Four hex digits in one case: docs/hardware.md allows either, but a mixed case is a change.
+_CRC_FIELD = re.compile(rb"[0-9A-F]{4}|[0-9a-f]{4}")
+
+
+def unframe(line: bytes | str) -> str:
     """The text of a received line if its checksum matches; :class:`ChecksumError` if not.
+
+    The checksum covers the exact bytes received before `` *`` (nothing is decoded, replaced,
+    stripped or case-folded first); the line may end in ``\\r`` (of ``\\r\\n``) and nothing
+    else. A str must be ASCII.
 
     >>> unframe("3 BEAT *B6ED")
     '3 BEAT'
@@ -100,12 +112,24 @@ def unframe(line: str) -> str:
     ...
     drivers.serial_board.ChecksumError: checksum B6EE does not match '3 BEAT' (B6ED)
     """
-    text, sep, crc = line.rstrip().rpartition(" *")
+    if isinstance(line, str):
+        if not line.isascii():
+            raise ChecksumError(f"a character outside ASCII in {line[:60]!r}")
+        line = line.encode("ascii")
+    line = line.removesuffix(b"\n").removesuffix(b"\r")
+    if line.translate(None, _PRINTABLE):
+        raise ChecksumError(f"a control character or a byte over 0x7F in {line[:60]!r}")
+    text, sep, crc = line.rpartition(b" *")
     if not sep:
-        raise ChecksumError(f"no checksum in {line[:60]!r}")
-    if crc.upper() != checksum(text):
-        raise ChecksumError(f"checksum {crc[:8]} does not match {text[:60]!r} ({checksum(text)})")
-    return text
+        raise ChecksumError(f"no checksum in {line[:60].decode('ascii')!r}")
+    shown = text[:60].decode("ascii")
+    if not _CRC_FIELD.fullmatch(crc):
+        raise ChecksumError(f"checksum {crc[:8].decode('ascii')!r} of {shown!r} is not four "
+                            "hex digits")
+    if crc.upper().decode("ascii") != checksum(text):
+        raise ChecksumError(f"checksum {crc.decode('ascii')} does not match {shown!r} "
+                            f"({checksum(text)})")
+    return text.decode("ascii")
 
 
 def parse_line(line: str) -> tuple[int | None, str, list[str]]:
@@ -297,14 +321,14 @@ class SerialBoard:
                     bad += 1
                     self.bad_lines += 1
                 for raw in lines:
-                    text = raw.decode("ascii", "replace").strip()
-                    if not text:
-                        continue
+                    if not raw.strip():
+                        continue  # a blank line (or the "\r" of "\r\n" alone): harmless
                     try:
-                        line = unframe(text)
+                        line = unframe(raw)
                     except ChecksumError as exc:
                         bad += 1
                         self.bad_lines += 1
+                        text = raw.decode("ascii", "replace").strip()
                         if " *" not in text and _v1_line(text):
                             unchecked += 1
                         log.info("reader board %s: dropped a line: %s", self.name, exc)

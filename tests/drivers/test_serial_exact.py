@@ -7,6 +7,9 @@ and then in summaries, never one log record per line."""
 
 from __future__ import annotations
 
+import logging
+import random
+
 import pytest
 
 from drivers.clock import VirtualClock
@@ -34,15 +37,16 @@ VALID = [
 class FeedPort:
     """A serial port handing out given bytes 4 KiB at a time; stops the host when empty."""
 
-    def __init__(self, data: bytes, host: SerialBoard, clock: VirtualClock) -> None:
-        self.data, self.host, self.clock = data, host, clock
+    def __init__(self, data: bytes, host: SerialBoard, clock: VirtualClock,
+                 step: float = 0.01) -> None:
+        self.data, self.host, self.clock, self.step = data, host, clock, step
 
     @property
     def in_waiting(self) -> int:
         return min(len(self.data), 4096)
 
     def read(self, n: int) -> bytes:
-        self.clock.advance(0.01)
+        self.clock.advance(self.step)
         out, self.data = self.data[:n], self.data[n:]
         if not out:
             self.host._stop.set()
@@ -58,14 +62,15 @@ class FeedPort:
         pass
 
 
-def receive(data: bytes) -> tuple[list[str], SerialBoard]:
-    """The lines the host's receive path accepts from ``data`` (in order), and the host."""
+def receive(data: bytes, step: float = 0.01) -> tuple[list[str], SerialBoard]:
+    """The lines the host's receive path accepts from ``data`` (in order), and the host; the
+    clock moves ``step`` seconds a read of up to 4 KiB."""
     clock = VirtualClock()
     host = SerialBoard("/dev/null-board", ZONES, lambda e: None, name="b", clock=clock,
                        heartbeat_timeout=1e9, serial_factory=lambda *a: None)
     accepted: list[str] = []
     host._handle = lambda line, now: accepted.append(line) or False  # type: ignore[method-assign]
-    host._ser = FeedPort(data, host, clock)
+    host._ser = FeedPort(data, host, clock, step)
     host._session()
     return accepted, host
 
@@ -119,3 +124,26 @@ def test_lines_the_protocol_does_not_allow_are_refused(line: bytes) -> None:
 def test_the_checksum_in_one_case_either_upper_or_lower() -> None:
     assert unframe(b"3 BEAT *B6ED") == unframe(b"3 BEAT *b6ed") == unframe("3 BEAT *b6ed")
     assert unframe(b"3 BEAT *B6ED\r") == "3 BEAT"
+
+
+def test_garbage_is_counted_and_logged_once_then_in_summaries(caplog) -> None:
+    """100,000 bad lines over about ten minutes: the first is logged in full, the rest in at
+    most one summary a minute (WARNING), and the counter has every one."""
+    rng = random.Random(7)
+    kinds = [lambda i: f"{i} LAID 2 {rng.getrandbits(56):014x} *0000",  # a wrong checksum
+             lambda i: f"{i} BEAT",  # none at all
+             lambda i: bytes(rng.randrange(256) for _ in range(12)).replace(b"\n", b"")]
+    lines = [kinds[i % 3](i) for i in range(100_000)]
+    data = b"".join((x if isinstance(x, bytes) else x.encode()) + b"\n" for x in lines)
+    reads = len(data) // 4096 + 1
+    with caplog.at_level(logging.DEBUG, logger="drivers.serial_board"):
+        accepted, host = receive(data, step=600 / reads)
+    assert accepted == []
+    blanks = sum(not x.strip() for x in lines)  # noise that happened to be only whitespace
+    assert host.bad_lines == 100_000 - blanks
+    records = [r for r in caplog.records if r.name == "drivers.serial_board"]
+    assert 2 <= len(records) <= 12, [r.getMessage()[:80] for r in records]
+    assert all(r.levelno == logging.WARNING for r in records)
+    assert "dropped a line" in records[0].getMessage()
+    # The summaries say how many lines were dropped since the last record: all of them.
+    assert 1 + sum(getattr(r, "bad_lines", 0) for r in records[1:]) == host.bad_lines

@@ -28,6 +28,7 @@ from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 
 from drivers.events import Event, TagGone, TagLaid
+from drivers.quoting import quoted
 
 ZONES = ("deal", "centre", "skat", "seat0", "seat1", "seat2", "seat3")
 
@@ -47,7 +48,7 @@ def check_zone(name: object) -> str:
     drivers.zones.ZoneError: there is no zone 'center': the zones are deal, centre, skat, ...
     """
     if name not in ZONES:
-        raise ZoneError(f"there is no zone {name!r}: the zones are {', '.join(ZONES)}")
+        raise ZoneError(f"there is no zone {quoted(name)}: the zones are {', '.join(ZONES)}")
     return name  # type: ignore[return-value]
 
 

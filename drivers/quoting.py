@@ -39,17 +39,20 @@ def quoted(value: object, limit: int = QUOTED_LENGTH) -> str:
 
 
 def cut(text: str, limit: int, *, middle: bool = False) -> str:
-    """``text``, or if longer than ``limit``: its start, an ellipsis and the length; with
-    ``middle``, its start and end (a file path's name is at its end).
+    """``text``, or if longer than ``limit``: its start, an ellipsis and the length, in
+    ``limit`` characters in all; with ``middle``, its start and end (a path's name is at its
+    end).
 
-    >>> cut("[table] " + "k" * 500, 20)
-    '[table] kkkkkkkkkkk… (508 characters)'
-    >>> cut("/home/" + "d/" * 100 + "table.toml", 30, middle=True)
-    '/home/d/d/d/d/…/d/d/table.toml (216 characters)'
+    >>> cut("[table] " + "k" * 500, 40)
+    '[table] kkkkkkkkkkkkkk… (508 characters)'
+    >>> cut("/home/" + "d/" * 100 + "table.toml", 50, middle=True)
+    '/home/d/d/d/d/d/…d/d/d/table.toml (216 characters)'
     """
     if len(text) <= limit:
         return text
+    suffix = f" ({len(text):,} characters)"
+    keep = max(limit - len(suffix) - 1, 2)
     if middle:
-        head = (limit - 1) // 2
-        return f"{text[:head]}…{text[len(text) - (limit - 1 - head):]} ({len(text):,} characters)"
-    return f"{text[:limit - 1]}… ({len(text):,} characters)"
+        head = keep // 2
+        return f"{text[:head]}…{text[len(text) - (keep - head):]}{suffix}"
+    return f"{text[:keep]}…{suffix}"

@@ -171,7 +171,7 @@ class PtyBoard:
                 text = raw.decode("ascii", "replace").strip()
                 if self.protocol >= 2:
                     try:
-                        text = unframe(text)
+                        text = unframe(raw)  # the exact bytes, as a firmware checks them
                     except ChecksumError:
                         continue
                 if text == "SYNC" and not self.silent and not self.deaf:

@@ -47,6 +47,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from drivers.events import ButtonHold, ButtonPress, Event, EventSink, as_callback, guarded
+from drivers.quoting import quoted
 
 log = logging.getLogger(__name__)
 
@@ -81,7 +82,8 @@ class GpioConfigError(ValueError):
 
 def _pin(value: object, where: str) -> int | str:
     if isinstance(value, bool) or not isinstance(value, int | str) or value == "":
-        raise GpioConfigError(f"{where} must be a GPIO number (e.g. 17) or pin name, not {value!r}")
+        raise GpioConfigError(f"{where} must be a GPIO number (e.g. 17) or pin name, "
+                              f"not {quoted(value)}")
     return value
 
 
@@ -100,6 +102,7 @@ class TableIO:
         hold_time: float = 1.0,
     ) -> None:
         from gpiozero import LED, Button, Buzzer
+        from gpiozero.exc import PinInvalidPin
 
         if len(seats) > 4:
             raise GpioConfigError(f"gpio.seats lists {len(seats)} seats; a table has at most 4")
@@ -110,9 +113,19 @@ class TableIO:
         def claim(value: object, where: str) -> int | str:
             pin = _pin(value, where)
             if str(pin) in used:
-                raise GpioConfigError(f"{where}: pin {pin} is already used by {used[str(pin)]}")
+                raise GpioConfigError(f"{where}: pin {quoted(pin)} is already used by "
+                                      f"{used[str(pin)]}")
             used[str(pin)] = where
             return pin
+
+        def device(cls: Any, value: object, where: str, **options: Any) -> Any:
+            pin = claim(value, where)
+            try:
+                return cls(pin, pin_factory=pin_factory, **options)
+            except PinInvalidPin:
+                # gpiozero's message repeats the whole name and not the key it came from
+                raise GpioConfigError(f"{where}: {quoted(pin)} is not a valid pin (a GPIO "
+                                      "number, e.g. 17, or a name, e.g. \"GPIO17\")") from None
 
         self._devices: list[Any] = []
         self.buttons: dict[tuple[int, str], Any] = {}
@@ -127,9 +140,9 @@ class TableIO:
                         if name in OPTIONAL_BUTTONS:
                             continue
                         raise GpioConfigError(f"gpio.seats[{seat}].{name} is missing")
-                    button = Button(
-                        claim(pins[name], f"gpio.seats[{seat}].{name}"), pull_up=True,
-                        bounce_time=bounce_time, hold_time=hold_time, pin_factory=pin_factory,
+                    button = device(
+                        Button, pins[name], f"gpio.seats[{seat}].{name}", pull_up=True,
+                        bounce_time=bounce_time, hold_time=hold_time,
                     )
                     button.when_held = self._handler(seat, name, "held")
                     button.when_released = self._handler(seat, name, "released")
@@ -137,8 +150,7 @@ class TableIO:
                     self.buttons[(seat, name)] = button
                     self._devices.append(button)
                 if pins.get("light") is not None:
-                    led = LED(claim(pins["light"], f"gpio.seats[{seat}].light"),
-                              pin_factory=pin_factory)
+                    led = device(LED, pins["light"], f"gpio.seats[{seat}].light")
                     self._devices.append(led)
                     self.lights.append(led)
                 else:
@@ -146,11 +158,11 @@ class TableIO:
                 self._light_state.append(None)
             self.buzzer = None
             if buzzer is not None:
-                self.buzzer = Buzzer(claim(buzzer, "gpio.buzzer"), pin_factory=pin_factory)
+                self.buzzer = device(Buzzer, buzzer, "gpio.buzzer")
                 self._devices.append(self.buzzer)
             self.status_led = None
             if status_led is not None:
-                self.status_led = LED(claim(status_led, "gpio.led"), pin_factory=pin_factory)
+                self.status_led = device(LED, status_led, "gpio.led")
                 self._devices.append(self.status_led)
                 self.status_led.on()
         except BaseException:
@@ -183,6 +195,10 @@ class TableIO:
             if numbers != list(range(len(numbers))):
                 raise GpioConfigError(f"gpio: seat tables must be seat0..seat{len(numbers) - 1}")
             seats = [table[f"seat{n}"] for n in numbers]
+            for n, seat in zip(numbers, seats, strict=True):
+                if not isinstance(seat, Mapping):
+                    raise GpioConfigError(f"gpio.seat{n} must be a table of pins "
+                                          f"(bid = .., pass = ..), not {quoted(seat)}")
         else:
             seats = table.get("seats", [])
         if isinstance(seats, str | bytes) or not isinstance(seats, Sequence) or not all(
@@ -195,7 +211,7 @@ class TableIO:
                 isinstance(value, bool) or not isinstance(value, int | float) or value < 0
             ):
                 raise GpioConfigError(
-                    f"gpio.{key} must be seconds (a number from 0), not {value!r}"
+                    f"gpio.{key} must be seconds (a number from 0), not {quoted(value)}"
                 )
         return cls(
             seats, on_event, buzzer=table.get("buzzer"), status_led=table.get("led"),
@@ -260,7 +276,7 @@ class TableIO:
         beep = BUZZ_PATTERNS.get(pattern)
         if beep is None:
             raise ValueError(
-                f"no buzzer pattern {pattern!r}: use one of {', '.join(BUZZ_PATTERNS)}"
+                f"no buzzer pattern {quoted(pattern)}: use one of {', '.join(BUZZ_PATTERNS)}"
             )
         if self.buzzer is not None:
             self.buzzer.beep(beep.on, beep.off, n=beep.count, background=not wait)

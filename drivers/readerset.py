@@ -43,6 +43,7 @@ from drivers.events import Event, EventSink, as_callback, guarded
 from drivers.mfrc522 import DEFAULT_GAIN_DB, DEFAULT_SPEED_HZ, MFRC522
 from drivers.mfrc522_regs import RX_GAIN_DB
 from drivers.poller import MFRC522Poller
+from drivers.quoting import quoted
 from drivers.scripted import ScriptedReaders
 from drivers.serial_board import SerialBoard
 from drivers.zones import ZoneError, ZoneTracker, check_zone
@@ -94,7 +95,7 @@ def _int(entry: Mapping[str, Any], key: str, where: str, default: int | None = N
     if value is None:
         raise ReaderConfigError(f"{where}: {key} is missing")
     if isinstance(value, bool) or not isinstance(value, int):
-        raise ReaderConfigError(f"{where}: {key} must be a whole number, not {value!r}")
+        raise ReaderConfigError(f"{where}: {key} must be a whole number, not {quoted(value)}")
     return value
 
 
@@ -131,7 +132,12 @@ def _spi_address(entry: Mapping[str, Any], where: str) -> tuple[int, int]:
 def _serial_readers(entry: Mapping[str, Any], where: str) -> dict[int, str]:
     readers = entry.get("readers")
     if readers is None and "zone" in entry:
-        readers = {entry.get("reader", 0): entry["zone"]}
+        reader = entry.get("reader", 0)
+        if isinstance(reader, bool) or not isinstance(reader, int | str):
+            # a list here would not even be a key of the mapping below
+            raise ReaderConfigError(f"{where}: reader must be a whole number, not "
+                                    f"{quoted(reader)}")
+        readers = {reader: entry["zone"]}
     if not isinstance(readers, Mapping) or not readers:
         raise ReaderConfigError(
             f'{where}: readers must map reader numbers to zones, e.g. {{0 = "seat0"}}'
@@ -139,7 +145,7 @@ def _serial_readers(entry: Mapping[str, Any], where: str) -> dict[int, str]:
     mapping: dict[int, str] = {}
     for key, zone in readers.items():
         if isinstance(key, bool) or not str(key).isdigit():
-            raise ReaderConfigError(f"{where}: reader number {key!r} is not a number")
+            raise ReaderConfigError(f"{where}: reader number {quoted(key)} is not a number")
         mapping[int(key)] = _zone(zone, f"{where}.readers.{key}")
     return mapping
 
@@ -173,10 +179,11 @@ def build_readers(
     for i, raw in enumerate(configs):
         where = f"readers[{i}]"
         if not isinstance(raw, Mapping):
-            raise ReaderConfigError(f"{where} must be a table of keys, not {raw!r}")
+            raise ReaderConfigError(f"{where} must be a table of keys, not {quoted(raw)}")
         entry = {k: v for k, v in raw.items() if v is not None}
         kind = entry.get("type", entry.get("kind"))
-        kind = KIND_ALIASES.get(kind, kind)
+        if isinstance(kind, str):  # a list or a table there is simply not a type
+            kind = KIND_ALIASES.get(kind, kind)
         if kind == "mfrc522":
             bus, device = _spi_address(entry, where)
             if (bus, device) in seen_cs:
@@ -224,7 +231,7 @@ def build_readers(
             scripted = True
         else:
             raise ReaderConfigError(
-                f'{where}: type must be "mfrc522", "serial" or "scripted", not {kind!r}'
+                f'{where}: type must be "mfrc522", "serial" or "scripted", not {quoted(kind)}'
             )
     backends: list[Any] = []
     if chips:

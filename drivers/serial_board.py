@@ -48,6 +48,7 @@ from __future__ import annotations
 
 import binascii
 import logging
+import re
 import threading
 from collections.abc import Callable, Mapping
 from typing import Any
@@ -61,6 +62,9 @@ log = logging.getLogger(__name__)
 
 SEQ_MODULO = 65536
 MAX_LINE = 1024  # no protocol line is longer; more without a newline is line noise
+# Seconds between two log records about dropped lines: a board sending noise drops thousands
+# of lines a second, and one record each would fill the journal (and the SD card).
+BAD_LINE_SUMMARY_EVERY = 60.0
 PROTOCOL = 2
 
 
@@ -72,13 +76,14 @@ class ChecksumError(ProtocolError):
     """A line whose checksum is missing or does not match its text."""
 
 
-def checksum(text: str) -> str:
+def checksum(text: str | bytes) -> str:
     """The line checksum: CRC-16/CCITT-FALSE of the ASCII text, four upper-case hex digits.
 
     >>> checksum("123456789")  # the standard check value of CRC-16/CCITT-FALSE
     '29B1'
     """
-    return f"{binascii.crc_hqx(text.encode('ascii', 'replace'), 0xFFFF):04X}"
+    data = text if isinstance(text, bytes) else text.encode("ascii")
+    return f"{binascii.crc_hqx(data, 0xFFFF):04X}"
 
 
 def frame(text: str) -> bytes:
@@ -90,8 +95,18 @@ def frame(text: str) -> bytes:
     return f"{text} *{checksum(text)}\n".encode("ascii")
 
 
-def unframe(line: str) -> str:
+# Printable ASCII only: a byte >= 0x80 or a control character is line noise, never protocol.
+_PRINTABLE = bytes(range(0x20, 0x7F))
+# Four hex digits in one case: docs/hardware.md allows either, but a mixed case is a change.
+_CRC_FIELD = re.compile(rb"[0-9A-F]{4}|[0-9a-f]{4}")
+
+
+def unframe(line: bytes | str) -> str:
     """The text of a received line if its checksum matches; :class:`ChecksumError` if not.
+
+    The checksum covers the exact bytes received before `` *`` (nothing is decoded, replaced,
+    stripped or case-folded first); the line may end in ``\\r`` (of ``\\r\\n``) and nothing
+    else. A str must be ASCII.
 
     >>> unframe("3 BEAT *B6ED")
     '3 BEAT'
@@ -100,12 +115,24 @@ def unframe(line: str) -> str:
     ...
     drivers.serial_board.ChecksumError: checksum B6EE does not match '3 BEAT' (B6ED)
     """
-    text, sep, crc = line.rstrip().rpartition(" *")
+    if isinstance(line, str):
+        if not line.isascii():
+            raise ChecksumError(f"a character outside ASCII in {line[:60]!r}")
+        line = line.encode("ascii")
+    line = line.removesuffix(b"\n").removesuffix(b"\r")
+    if line.translate(None, _PRINTABLE):
+        raise ChecksumError(f"a control character or a byte over 0x7F in {line[:60]!r}")
+    text, sep, crc = line.rpartition(b" *")
     if not sep:
-        raise ChecksumError(f"no checksum in {line[:60]!r}")
-    if crc.upper() != checksum(text):
-        raise ChecksumError(f"checksum {crc[:8]} does not match {text[:60]!r} ({checksum(text)})")
-    return text
+        raise ChecksumError(f"no checksum in {line[:60].decode('ascii')!r}")
+    shown = text[:60].decode("ascii")
+    if not _CRC_FIELD.fullmatch(crc):
+        raise ChecksumError(f"checksum {crc[:8].decode('ascii')!r} of {shown!r} is not four "
+                            "hex digits")
+    if crc.upper().decode("ascii") != checksum(text):
+        raise ChecksumError(f"checksum {crc.decode('ascii')} does not match {shown!r} "
+                            f"({checksum(text)})")
+    return text.decode("ascii")
 
 
 def parse_line(line: str) -> tuple[int | None, str, list[str]]:
@@ -177,6 +204,7 @@ class SerialBoard:
         tracker: ZoneTracker | None = None,
         clock: Clock | None = None,
         serial_factory: Callable[[str, int, float], Any] | None = None,
+        bad_line_summary: float = BAD_LINE_SUMMARY_EVERY,
     ) -> None:
         self.port = port
         self.readers = {int(k): v for k, v in readers.items()}
@@ -201,7 +229,11 @@ class SerialBoard:
         self.gaps = 0
         self.reconnects = 0
         self.syncs = 0  # times the board got in sync (READY after HELLO)
-        self.bad_lines = 0  # lines dropped: checksum, syntax, noise
+        self.bad_lines = 0  # lines dropped: checksum, syntax, noise (for status and tests)
+        self.bad_line_summary = bad_line_summary
+        self._bad_logged_at: float | None = None  # when a dropped line was last logged
+        self._bad_unlogged = 0  # lines dropped since then
+        self._bad_last = ""  # why the last of them was dropped
         self.delays: list[float] = []  # the waits before reconnecting, in order (tests, logs)
 
     # -- thread ------------------------------------------------------------------------------
@@ -268,8 +300,46 @@ class SerialBoard:
             except Exception as exc:  # closing an unplugged port may fail; it is gone anyway
                 log.debug("closing %s: %s", self.port, exc)
 
+    def _dropped(self, why: str, now: float) -> None:
+        """Count a dropped line; log the first in full, the rest in summaries (WARNING).
+
+        At most one record per ``bad_line_summary`` seconds: the count since the last record
+        (also as the record's ``bad_lines`` attribute) and the last line's problem.
+        """
+        self.bad_lines += 1
+        if self._bad_logged_at is None:
+            self._bad_logged_at = now
+            log.warning("reader board %s: dropped a line: %s (more are counted and logged "
+                        "at most every %g s)", self.name, why, self.bad_line_summary)
+            return
+        self._bad_unlogged += 1
+        self._bad_last = why
+        self._summarise_dropped(now)
+
+    def _summarise_dropped(self, now: float, *, final: bool = False) -> None:
+        """Log the lines dropped since the last record, if the interval is over (or ``final``)."""
+        if not self._bad_unlogged or self._bad_logged_at is None:
+            return
+        if not final and now - self._bad_logged_at < self.bad_line_summary:
+            return
+        log.warning("reader board %s: dropped %d more bad line(s) in %.0f s (%d in all); the "
+                    "last: %s", self.name, self._bad_unlogged, now - self._bad_logged_at,
+                    self.bad_lines, self._bad_last, extra={"bad_lines": self._bad_unlogged})
+        self._bad_logged_at = now
+        self._bad_unlogged = 0
+
     def _session(self) -> bool:
         """Talk to a connected board until it fails; True if it got in sync at least once.
+
+        Lines dropped and not yet logged are summed up when it ends.
+        """
+        try:
+            return self._talk()
+        finally:
+            self._summarise_dropped(self.clock.now(), final=True)
+
+    def _talk(self) -> bool:
+        """The body of :meth:`_session`.
 
         Only lines with a good checksum count as signs of life: noise (a wrong baud rate)
         does not keep a dead board alive, and a board that keeps beating but never answers
@@ -291,27 +361,25 @@ class SerialBoard:
                 buffer += chunk
                 *lines, buffer = buffer.split(b"\n")
                 if len(buffer) > MAX_LINE:
-                    log.info("reader board %s: dropped %d bytes without a newline", self.name,
-                             len(buffer))
+                    self._dropped(f"{len(buffer)} bytes without a newline", now)
                     buffer = b""
                     bad += 1
-                    self.bad_lines += 1
                 for raw in lines:
-                    text = raw.decode("ascii", "replace").strip()
-                    if not text:
-                        continue
+                    if not raw.strip():
+                        continue  # a blank line (or the "\r" of "\r\n" alone): harmless
                     try:
-                        line = unframe(text)
+                        line = unframe(raw)
                     except ChecksumError as exc:
                         bad += 1
-                        self.bad_lines += 1
+                        text = raw.decode("ascii", "replace").strip()
                         if " *" not in text and _v1_line(text):
                             unchecked += 1
-                        log.info("reader board %s: dropped a line: %s", self.name, exc)
+                        self._dropped(str(exc), now)
                         continue
                     last_good = now
                     bad = unchecked = 0
                     synced |= self._handle(line, now)
+            self._summarise_dropped(now)
             if now - last_good > self.heartbeat_timeout:
                 if unchecked:
                     why = (f"{self.where()} sends lines without a checksum (protocol 1): "
@@ -351,8 +419,8 @@ class SerialBoard:
             return False
         try:
             seq, verb, args = parse_line(line)
-        except ProtocolError as exc:
-            log.info("reader board %s: ignored %s", self.name, exc)
+        except ProtocolError as exc:  # a good checksum: the firmware's mistake, not noise
+            self._dropped(f"ignored {exc}", now)
             return False
         if seq is None:
             self._hello(args)

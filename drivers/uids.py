@@ -12,6 +12,8 @@ from __future__ import annotations
 
 import string
 
+from drivers.quoting import quoted
+
 UID_LENGTHS = (4, 7, 10)
 
 
@@ -24,11 +26,11 @@ def normalize_uid(text: str) -> str:
     cleaned = "".join(ch for ch in str(text).strip() if ch not in ": -").lower()
     if not cleaned or any(ch not in string.hexdigits for ch in cleaned) or len(cleaned) % 2:
         raise UidError(
-            f"{text!r} is not a tag UID: write it as hex digits, e.g. 04a224b2c94f80"
+            f"{quoted(text)} is not a tag UID: write it as hex digits, e.g. 04a224b2c94f80"
         )
     if len(cleaned) // 2 not in UID_LENGTHS:
         raise UidError(
-            f"{text!r} has {len(cleaned) // 2} bytes: a tag UID has 4, 7 or 10 bytes"
+            f"{quoted(text)} has {len(cleaned) // 2} bytes: a tag UID has 4, 7 or 10 bytes"
         )
     return cleaned
 

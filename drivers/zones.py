@@ -12,6 +12,11 @@ Every backend feeds one :class:`ZoneTracker`:
 
 A tag seen again in a zone where it already lies changes nothing.
 
+Each zone remembers at most ``max_tags`` tags (:data:`MAX_TAGS_PER_ZONE`): beyond that the one
+laid or seen longest ago is forgotten, with a ``TagGone`` if it counted as laid. A zone holds a
+few cards; only a flood of distinct UIDs (foreign stickers, lost GONE lines, a faulty board)
+reaches the bound, and without it 100,000 of them kept 24 MB.
+
 >>> events = []
 >>> zt = ZoneTracker(events.append)
 >>> zt.seen("deal", "04a224b2", 0.0); zt.seen("deal", "04a224b2", 0.1)
@@ -28,8 +33,10 @@ from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 
 from drivers.events import Event, TagGone, TagLaid
+from drivers.quoting import quoted
 
 ZONES = ("deal", "centre", "skat", "seat0", "seat1", "seat2", "seat3")
+MAX_TAGS_PER_ZONE = 4096  # far more than a zone ever holds; about 1 MB a zone at most
 
 
 class ZoneError(ValueError):
@@ -47,7 +54,7 @@ def check_zone(name: object) -> str:
     drivers.zones.ZoneError: there is no zone 'center': the zones are deal, centre, skat, ...
     """
     if name not in ZONES:
-        raise ZoneError(f"there is no zone {name!r}: the zones are {', '.join(ZONES)}")
+        raise ZoneError(f"there is no zone {quoted(name)}: the zones are {', '.join(ZONES)}")
     return name  # type: ignore[return-value]
 
 
@@ -71,15 +78,22 @@ class ZoneTracker:
         post: Callable[[Event], None],
         laid_after_reads: int = 2,
         gone_after: float = 1.0,
+        max_tags: int = MAX_TAGS_PER_ZONE,
     ) -> None:
         if laid_after_reads < 1:
             raise ValueError(f"laid_after_reads must be at least 1, not {laid_after_reads}")
         if gone_after <= 0:
             raise ValueError(f"gone_after must be a positive number of seconds, not {gone_after}")
+        if max_tags < 1:
+            raise ValueError(f"max_tags must be at least 1, not {max_tags}")
         self._post = post
         self.laid_after_reads = laid_after_reads
         self.gone_after = gone_after
+        self.max_tags = max_tags
+        # In the order last laid or seen (a touched track moves to the end): the oldest of a
+        # zone is the first of it, to forget when the zone is full.
         self._tracks: dict[tuple[str, str], _Track] = {}
+        self._per_zone: dict[str, int] = {}
         self._lock = threading.RLock()
 
     def present(self, zone: str) -> set[str]:
@@ -87,11 +101,35 @@ class ZoneTracker:
         with self._lock:
             return {uid for (z, uid), t in self._tracks.items() if z == zone and t.laid}
 
+    def _touch(self, key: tuple[str, str], track: _Track | None, now: float) -> None:
+        """Make ``track`` the newest of its zone (None: remove the key), forgetting the zone's
+        oldest track when a new one makes it more than ``max_tags``."""
+        old = self._tracks.pop(key, None)
+        if track is not None:
+            self._tracks[key] = track
+        if old is None and track is not None:
+            zone = key[0]
+            self._per_zone[zone] = self._per_zone.get(zone, 0) + 1
+            if self._per_zone[zone] > self.max_tags:
+                oldest = next(k for k in self._tracks if k[0] == zone)
+                self._forget(oldest, now)
+        elif old is not None and track is None:
+            self._per_zone[key[0]] -= 1
+
+    def _forget(self, key: tuple[str, str], now: float) -> _Track | None:
+        track = self._tracks.pop(key, None)
+        if track is not None:
+            self._per_zone[key[0]] -= 1
+            if track.laid:  # the table forgets it too: laid again, it is laid anew
+                self._post(TagGone(key[0], key[1], now))
+        return track
+
     def seen(self, zone: str, uid: str, now: float) -> None:
         with self._lock:
             track = self._tracks.get((zone, uid))
             if track is None:
-                track = self._tracks[(zone, uid)] = _Track(0, now, False, True)
+                track = _Track(0, now, False, True)
+            self._touch((zone, uid), track, now)
             track.reads += 1
             track.last_seen = now
             if not track.laid and track.reads >= self.laid_after_reads:
@@ -108,13 +146,15 @@ class ZoneTracker:
             track = self._tracks.get((zone, uid))
             if track is not None and track.laid:
                 track.last_seen = now
+                self._touch((zone, uid), track, now)
                 return
-            self._tracks[(zone, uid)] = _Track(self.laid_after_reads, now, True, False)
+            self._touch((zone, uid), _Track(self.laid_after_reads, now, True, False), now)
             self._post(TagLaid(zone, uid, now))
 
     def gone(self, zone: str, uid: str, now: float) -> None:
         with self._lock:
-            track = self._tracks.pop((zone, uid), None)
+            track = self._tracks.get((zone, uid))
+            self._touch((zone, uid), None, now)
             if track is not None and track.laid:
                 self._post(TagGone(zone, uid, now))
 
@@ -127,7 +167,7 @@ class ZoneTracker:
         with self._lock:
             for key, track in list(self._tracks.items()):
                 if track.timed and key[0] not in keep and now - track.last_seen >= self.gone_after:
-                    del self._tracks[key]
+                    self._touch(key, None, now)
                     if track.laid:
                         self._post(TagGone(key[0], key[1], now))
 

@@ -23,9 +23,10 @@ from decimal import Decimal, InvalidOperation
 from pathlib import Path
 from typing import Any
 
+from drivers.quoting import cut
 from engine.cards import Card
 from firmware_host.clubside.clubconfig import ClubConfig, parse_club
-from firmware_host.configerror import ConfigError
+from firmware_host.configerror import ConfigError, quoted
 
 ZONES = ("deal", "centre", "skat", "seat0", "seat1", "seat2", "seat3")
 RULE_SETS = ("isko", "pub")
@@ -121,22 +122,23 @@ def read_toml(path: Path, key: str, what: str) -> dict[str, Any]:
     never a hang (``/dev/zero``), a traceback (nesting 50,000 deep) or a NUL in a path."""
     if "\x00" in str(path):
         raise ConfigError(key, f"the {what} path contains a NUL character")
+    shown = cut(str(path), 60, middle=True)  # the file's name is at the end of its path
     try:
         if not path.exists():
             raise ConfigError(key, f"no such {what}" + ("" if what == "config file"
-                                                        else f" {path}"))
+                                                        else f" {shown}"))
         if not path.is_file():
-            raise ConfigError(key, f"{path} is not a regular file")
+            raise ConfigError(key, f"{shown} is not a regular file")
         with path.open("rb") as f:
             data = f.read(MAX_FILE_BYTES + 1)
     except OSError as exc:
-        raise ConfigError(key, f"cannot read the {what} {path}: {exc.strerror or exc}") from None
+        raise ConfigError(key, f"cannot read the {what} {shown}: {exc.strerror or exc}") from None
     if len(data) > MAX_FILE_BYTES:
-        raise ConfigError(key, f"the {what} {path} is larger than {MAX_FILE_BYTES} bytes")
+        raise ConfigError(key, f"the {what} {shown} is larger than {MAX_FILE_BYTES} bytes")
     try:
         return tomllib.loads(data.decode("utf-8"))
     except UnicodeDecodeError as exc:
-        raise ConfigError(key, f"the {what} {path} is not UTF-8 text ({exc.reason} at byte "
+        raise ConfigError(key, f"the {what} {shown} is not UTF-8 text ({exc.reason} at byte "
                           f"{exc.start})") from None
     except tomllib.TOMLDecodeError as exc:
         raise ConfigError(key, f"not valid TOML: {exc}") from None
@@ -153,7 +155,7 @@ def _number(sec: Mapping[str, Any], name: str, key: str, low: float, high: float
             or not low <= value <= high:
         kind = "a whole number" if whole else "a number"
         raise ConfigError(f"[{name}] {key}",
-                          f"must be {kind} of {unit} from {low:g} to {high:g}, not {value!r}")
+                          f"must be {kind} of {unit} from {low:g} to {high:g}, not {quoted(value)}")
     return value
 
 
@@ -206,7 +208,8 @@ def _display(sec: Mapping[str, Any]) -> None:
         if (not isinstance(size, list) or len(size) != 2
                 or not all(isinstance(x, int) and not isinstance(x, bool) and 200 <= x <= 10000
                            for x in size)):
-            raise ConfigError("[display] size", f"must be [width, height] in pixels, not {size!r}")
+            raise ConfigError("[display] size",
+                              f"must be [width, height] in pixels, not {quoted(size)}")
     if "fullscreen" in sec:
         _typed(sec, "display", "fullscreen", bool)
     if "deck_style" in sec:
@@ -244,7 +247,7 @@ def _typed(section: Mapping[str, Any], name: str, key: str, kind: type) -> Any:
     value = section[key]
     # bool is an int in Python; a switch written where a number belongs is still a mistake.
     if not isinstance(value, kind) or (kind is int and isinstance(value, bool)):
-        raise ConfigError(f"[{name}] {key}", f"must be {_kind_words(kind)}, not {value!r}")
+        raise ConfigError(f"[{name}] {key}", f"must be {_kind_words(kind)}, not {quoted(value)}")
     return value
 
 
@@ -261,7 +264,8 @@ def _choice(section: Mapping[str, Any], name: str, key: str, choices: tuple[str,
     value = _typed(section, name, key, str)
     if value not in choices:
         raise ConfigError(
-            f"[{name}] {key}", f"{value!r} is not one of {', '.join(repr(c) for c in choices)}"
+            f"[{name}] {key}",
+            f"{quoted(value)} is not one of {', '.join(repr(c) for c in choices)}"
         )
     return value
 
@@ -318,18 +322,19 @@ def _stake(value: Any) -> Decimal:
     """Money per point: text such as "0.05" (exact), or a number."""
     example = 'e.g. stake = "0.05" (money per point)'
     if isinstance(value, bool) or not isinstance(value, str | int | float):
-        raise ConfigError("[table] stake", f"must be an amount of money, {example}, not {value!r}")
+        raise ConfigError("[table] stake",
+                          f"must be an amount of money, {example}, not {quoted(value)}")
     try:
         # A TOML float like 0.1 is not exact; str() gives back what was written.
         stake = Decimal(str(value).strip())
     except InvalidOperation:
         raise ConfigError("[table] stake",
-                          f"must be an amount of money, {example}, not {value!r}") from None
+                          f"must be an amount of money, {example}, not {quoted(value)}") from None
     if not stake.is_finite() or stake < 0 or stake > MAX_STAKE:
         raise ConfigError("[table] stake",
-                          f"must be from 0 to {MAX_STAKE}, {example}, not {value!r}")
+                          f"must be from 0 to {MAX_STAKE}, {example}, not {quoted(value)}")
     if stake != 0 and stake.adjusted() < -6:
-        raise ConfigError("[table] stake", f"is too small to be money: {value!r}")
+        raise ConfigError("[table] stake", f"is too small to be money: {quoted(value)}")
     return stake
 
 
@@ -415,7 +420,8 @@ def _deck_cards(sec: Mapping[str, Any], where: str) -> dict[str, Card]:
         if not isinstance(value, str) or not UID_RE.match(value.strip().lower()):
             raise ConfigError(
                 f"{where} {key}",
-                f"{value!r} is not a tag UID: 8, 14 or 20 hex digits, e.g. \"04a224b2c94f80\"",
+                f"{quoted(value)} is not a tag UID: 8, 14 or 20 hex digits, "
+                "e.g. \"04a224b2c94f80\"",
             )
         uid = value.strip().lower()
         if uid in by_tag:
@@ -452,7 +458,7 @@ def _computer(sec: Mapping[str, Any], n: int) -> ComputerConfig:
                           f"and cannot sit at a table; use one of {', '.join(map(repr, names))}")
     if not isinstance(player, str) or player not in names:
         raise ConfigError("[computer] player",
-                          f"{player!r} is not one of {', '.join(repr(n) for n in names)}")
+                          f"{quoted(player)} is not one of {', '.join(repr(n) for n in names)}")
     budget = (_number(sec, "computer", "budget_ms", 1, MAX_BUDGET_MS, "milliseconds",
                       whole=True) if "budget_ms" in sec else 300)
     seed = (_number(sec, "computer", "seed", 0, 2**63 - 1, "", whole=True)
@@ -489,7 +495,7 @@ def _readers(raw: Any) -> tuple[Mapping[str, Any], ...]:
             _number(entry, where, "heartbeat_timeout", 0.1, 60, "seconds")
         if "baudrate" in entry and entry["baudrate"] not in BAUD_RATES:
             raise ConfigError(f"[{where}] baudrate", "must be one of "
-                              f"{', '.join(map(str, BAUD_RATES))}, not {entry['baudrate']!r}")
+                              f"{', '.join(map(str, BAUD_RATES))}, not {quoted(entry['baudrate'])}")
     from drivers.readerset import build_readers
 
     try:
@@ -522,10 +528,12 @@ def _gpio(sec: Mapping[str, Any], n: int) -> dict[str, Any]:
     try:
         io = TableIO.from_config(sec, lambda event: None, pin_factory=mock_factory())
     except ValueError as exc:
+        # The drivers say "gpio.seats[0].bid: ..." or "gpio.buzzer must be ...": the key first.
         text = str(exc)
-        key, _, problem = text.partition(": ")
-        name = key if key.startswith("gpio") else "gpio"
-        raise ConfigError(f"[{name}]", problem or text) from None
+        m = re.match(r"(gpio[\w.\[\]]*)(?::\s*|\s+)(.+)", text, re.DOTALL)
+        if m is None:
+            raise ConfigError("[gpio]", text) from None
+        raise ConfigError(f"[{m.group(1)}]", m.group(2)) from None
     io.close()
     return dict(sec)
 

@@ -25,6 +25,8 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+from drivers.quoting import quoted
+
 # An id that is one MQTT topic level and one part of a game id: no '/', '+', '#', no spaces.
 ID_RE = re.compile(r"^[A-Za-z0-9][A-Za-z0-9._-]{0,63}$")
 BROKER_RE = re.compile(r"^(mqtts?)://(\[[0-9A-Fa-f:.]+\]|[A-Za-z0-9.-]+)(?::(\d{1,5}))?/?$")
@@ -89,11 +91,11 @@ def parse_club(sec: Mapping[str, Any], base_dir: Path | None = None) -> ClubConf
             continue
         value = sec[key]
         if not isinstance(value, str) or not value.strip():
-            raise _error(key, f"must be text in quotes, not {value!r}")
+            raise _error(key, f"must be text in quotes, not {quoted(value)}")
         values[key] = value.strip()
     m = BROKER_RE.match(values["broker"])
     if not m:
-        raise _error("broker", f"{values['broker']!r} is not mqtt://HOST:PORT or "
+        raise _error("broker", f"{quoted(values['broker'])} is not mqtt://HOST:PORT or "
                      "mqtts://HOST:PORT")
     scheme, host, port_text = m.group(1), m.group(2).strip("[]"), m.group(3)
     port = int(port_text) if port_text else DEFAULT_PORTS[scheme]
@@ -101,7 +103,7 @@ def parse_club(sec: Mapping[str, Any], base_dir: Path | None = None) -> ClubConf
         raise _error("broker", f"port {port} is not 1..65535")
     for key in ("club", "table"):
         if not ID_RE.match(values[key]):
-            raise _error(key, f"{values[key]!r}: use letters, digits, '.', '_' or '-' "
+            raise _error(key, f"{quoted(values[key])}: use letters, digits, '.', '_' or '-' "
                          "(at most 64; no '/', '+', '#' or spaces)")
     username = values.get("username", values["table"])
 
@@ -116,7 +118,7 @@ def parse_club(sec: Mapping[str, Any], base_dir: Path | None = None) -> ClubConf
     for key, (least, most, default) in NUMBERS.items():
         value = sec.get(key, default)
         if isinstance(value, bool) or not isinstance(value, int) or not least <= value <= most:
-            raise _error(key, f"must be whole seconds from {least} to {most}, not {value!r}")
+            raise _error(key, f"must be whole seconds from {least} to {most}, not {quoted(value)}")
         numbers[key] = value
     keepalive = numbers["keepalive"]
     return ClubConfig(broker=values["broker"], scheme=scheme, host=host, port=port,

@@ -33,6 +33,7 @@ from engine.deal import DEAL_PATTERN, SKAT, Deal
 from engine.game import ISKO, IllegalAction, Rules
 from firmware_host.config import Config
 from firmware_host.table.inputs import DeclareInput, Input, Press, TagGone, TagLaid
+from firmware_host.table.recent import RecentTags
 
 log = logging.getLogger("skat-table")
 ROLE_NAMES = ("forehand", "middlehand", "rearhand")
@@ -133,11 +134,12 @@ class Table:
         self.rules = engine_rules(config)
         self._series_factory = series_factory or self._default_series
         # Physical presence of tags per zone: the same tag again without "gone" changes nothing.
-        self.present: dict[str, set[str]] = {}
+        # Bounded (RecentTags): a flood of foreign tags must not grow it forever.
+        self.present: dict[str, RecentTags] = {}
         # After a restart (forget_present): tags that lay there before it. Read again, such a
         # tag is taken if the table can take it now (it was picked up during the outage and
         # laid again) and otherwise ignored (it simply still lies there).
-        self.stale: dict[str, set[str]] = {}
+        self.stale: dict[str, RecentTags] = {}
         # The computer's moves a person must carry out: seat -> card to lay.
         self.prompts: dict[int, Card] = {}
         self.stack: list[tuple[Input, Source]] = []
@@ -207,7 +209,7 @@ class Table:
             return Outcome("ignored", note=f"{inp.tag} left {inp.zone}")
         stale = False
         if isinstance(inp, TagLaid):
-            zone = self.present.setdefault(inp.zone, set())
+            zone = self.present.setdefault(inp.zone, RecentTags())
             if inp.tag in zone:
                 return Outcome("ignored", note=f"{inp.tag} still lies on {inp.zone}")
             lying = self._lies_in_trick(inp)
@@ -239,7 +241,7 @@ class Table:
             self.present = {}
             self.stale = {}
             if isinstance(inp, TagLaid):
-                self.present[inp.zone] = {inp.tag}
+                self.present[inp.zone] = RecentTags([inp.tag])
         return Outcome("accepted", note=note)
 
     def forget_present(self) -> None:
@@ -257,7 +259,7 @@ class Table:
         'ignored'
         """
         for zone, tags in self.present.items():
-            self.stale.setdefault(zone, set()).update(tags)
+            self.stale.setdefault(zone, RecentTags()).update(tags)
         self.present = {}
 
     def _lies_in_trick(self, inp: TagLaid) -> Card | None:

@@ -114,7 +114,7 @@ BAD = [
     (TABLE + "[deck]" + "\n".join(DECK.splitlines()[:-1]), "[deck]", "missing DA"),
     (TABLE + '[deck]\ndeck = "nowhere.toml"\n', "[deck] deck", "no such deck file"),
     (TABLE + "[computer]\nseats = [5]\n[deck]" + DECK, "[computer] seats", "does not exist"),
-    (TABLE + "[gpio]\nbuzzer = 40\n[deck]" + DECK, "[gpio]", "40 is not a valid pin"),
+    (TABLE + "[gpio]\nbuzzer = 40\n[deck]" + DECK, "[gpio.buzzer]", "40 is not a valid pin"),
     (TABLE + "[gpio.seat0]\nbid = 5\npass = 5\n[deck]" + DECK, "[gpio.seats[0].pass]",
      "already used"),
     (TABLE + "[gpio.seat3]\nbid = 5\n[deck]" + DECK, "[gpio.seat3]", "no seat 3"),
@@ -211,3 +211,113 @@ def test_violations_isko_reaches_the_engine_and_the_journal_fingerprint(tmp_path
     plain = load_config(path)
     assert plain.table.violations == "refuse" and not engine_rules(plain).isko_violations
     assert "violations" not in Session(plain, None).fingerprint()  # old journals still match
+
+
+# ---- a long value in any key: the error line quotes it cut short, and still names the key ----
+
+LONG_TEXT = "a" * 10_000
+LONG_LIST = ["abcdefghi"] * 1_000  # about 13 kB written out
+SHORT_ENOUGH = 200  # characters of an error line, whatever the value
+
+
+def _base() -> dict:
+    import tomllib
+
+    raw = tomllib.loads(GOOD)
+    raw["table"]["rules"] = "pub"  # the house rules need it
+    return raw
+
+
+def _known_keys(section: str) -> list[str]:
+    """The keys a section knows, as its own "unknown key" error lists them."""
+    from firmware_host.config import parse_config
+
+    raw = _base()
+    raw[section] = {**(CLUB if section == "club" else {}), "zz-unknown": 1}
+    with pytest.raises(ConfigError) as err:
+        parse_config(raw)
+    return str(err.value).split("known: ", 1)[1].split(", ")
+
+
+CLUB = {"broker": "mqtt://club.local:1883", "club": "skc", "table": "7", "password_file": "pw"}
+SERIAL = {"type": "serial", "port": "/dev/serial/by-path/usb-0", "zone": "deal"}
+SPI = {"type": "mfrc522", "zone": "centre"}
+READER_KEYS = ["type", "kind", "zone", "port", "readers", "reader", "name", "baudrate",
+               "heartbeat_timeout", "spi_bus", "spi_device", "chip_select", "reset_pin",
+               "gain_db", "speed_hz"]
+GPIO_KEYS = ["buzzer", "led", "seats", "seat0", "bounce_time", "hold_time", "seat0.bid",
+             "seat0.pass", "seat0.light", "seat0.undo"]
+
+
+def _long_value_cases() -> list[tuple[str, str, str]]:
+    """(section, key, "text" or "list") for every key the config has."""
+    keys = [(s, k) for s in ("table", "house", "computer", "journal", "display", "club")
+            for k in _known_keys(s)]
+    keys += [("readers.serial", k) for k in READER_KEYS] + [("readers.spi", k)
+                                                              for k in READER_KEYS]
+    keys += [("gpio", k) for k in GPIO_KEYS]
+    keys += [("deck", k) for k in ("CJ", "deck", "XJ")]
+    return [(s, k, kind) for s, k in keys for kind in ("text", "list")]
+
+
+def _with_long_value(section: str, key: str, value: object) -> dict:
+    raw = _base()
+    if section == "club":
+        raw["club"] = {**CLUB, key: value}
+    elif section.startswith("readers."):
+        raw["readers"] = [{**(SERIAL if section.endswith("serial") else SPI), key: value}]
+    elif section == "gpio":
+        if key.startswith("seat0."):
+            raw["gpio"] = {"seat0": {"bid": 5, "pass": 6, key[6:]: value}}
+        else:
+            raw["gpio"] = {"buzzer": 27, key: value}
+    elif section == "deck":
+        if key == "deck":
+            raw["deck"] = {"deck": value}
+        else:
+            raw["deck"][key] = value
+    else:
+        raw.setdefault(section, {})[key] = value
+    return raw
+
+
+@pytest.mark.parametrize(("section", "key", "kind"), _long_value_cases())
+def test_a_long_value_gives_a_short_error_line_naming_the_key(
+        tmp_path: Path, section: str, key: str, kind: str) -> None:
+    from firmware_host.config import parse_config
+
+    raw = _with_long_value(section, key, LONG_TEXT if kind == "text" else LONG_LIST)
+    try:
+        parse_config(raw, base_dir=tmp_path)
+    except ConfigError as exc:
+        message = str(exc)
+    else:
+        return  # a key that takes any text (a name, a directory): nothing to show
+    assert "\n" not in message
+    assert len(message) <= SHORT_ENOUGH, message[:300]
+    assert key.split(".")[-1] in message, message[:300]
+    # The value, if shown, is cut with its length said.
+    assert "aaaaaaaaaa" * 7 not in message and "abcdefghi', 'abcdefghi', " * 7 not in message
+
+
+def test_long_values_are_shown_cut_with_their_length() -> None:
+    from firmware_host.config import parse_config
+
+    raw = _with_long_value("table", "rules", LONG_TEXT)
+    with pytest.raises(ConfigError) as err:
+        parse_config(raw)
+    assert "'aaaa" in str(err.value) and "…' (10,000 characters)" in str(err.value)
+
+
+def test_a_long_key_or_section_name_is_cut_too() -> None:
+    from firmware_host.config import parse_config
+
+    for where in ("table", None):
+        raw = _base()
+        if where:
+            raw[where]["k" * 10_000] = 1
+        else:
+            raw["s" * 10_000] = {}
+        with pytest.raises(ConfigError) as err:
+            parse_config(raw)
+        assert len(str(err.value)) <= 80 + 2 + 160, str(err.value)[:300]  # the caps

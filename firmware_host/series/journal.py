@@ -195,11 +195,32 @@ class Recovery:
     aside: list[str] = field(default_factory=list)
     details: list[str] = field(default_factory=list)
     damaged: bool = False
+    # No lost record was seen, but "nothing was lost" cannot be proven: "missing" (a file that
+    # is missing or empty could have held later records), "unreadable" (a file that could not
+    # be read to its end). None: both files are accounted for to their last record.
+    unproven: str | None = None
+
+
+def _unproven(db: _Read, cp: _Read) -> str | None:
+    """Why "nothing was lost" cannot be said of a repair that saw no lost record (see
+    :attr:`Recovery.unproven`). Proof is both files read to their ends: each verified, or
+    damaged with every row or line after the break counted; a missing or empty file proves
+    nothing unless the other is missing or empty too (a journal that never held a record)."""
+    nothing = {"missing", "empty"}
+    if (db.state in nothing) != (cp.state in nothing):
+        return "missing"
+    if not (db.complete and cp.complete):
+        return "unreadable"
+    return None
 
 
 def _damage_line(rec: Recovery, kept: int) -> str:
     lost = ("; later records may have been lost" if rec.lost is None else
-            f"; {rec.lost} record(s) after it could not be recovered" if rec.lost else "")
+            f"; {rec.lost} record(s) after it could not be recovered" if rec.lost else
+            "; the other copy is missing: later records may have been lost"
+            if rec.unproven == "missing" else
+            "; the other copy cannot be read: later records may have been lost"
+            if rec.unproven == "unreadable" else "")
     aside = f"; kept aside: {', '.join(rec.aside)}" if rec.aside else ""
     return f"{'; '.join(rec.details)}: {kept} record(s) verified and restored{lost}{aside}"
 
@@ -744,6 +765,8 @@ class Journal:
             # unused all the same.
             rec.lost = None
             fill = cp.unknown
+        if rec.lost == 0 and rec.details:
+            rec.unproven = _unproven(db, cp)
         rec.damaged = bool(rec.details)
         problems: list[str] = []
         if read_only:

@@ -113,6 +113,29 @@ def test_replay_says_what_is_known_not_that_nothing_was_lost(tmp_path: Path, cas
     assert "the other copy is missing, later inputs may be lost" in said, said
 
 
+def test_both_files_unreadable_say_the_other_copy_cannot_be_read(tmp_path: Path) -> None:
+    from display.i18n import Translator
+    from display.wording import fault_sentence
+    from firmware_host.screen.viewmodel import build_view
+
+    path = tmp_path / "journal.sqlite"
+    play(Journal.open(path), 3)
+    data = path.read_bytes()
+    path.write_bytes(b"\x5a" * 100 + data[100:])
+    copy = Path(f"{path}.copy")
+    copy.unlink()
+    copy.mkdir()
+    session = reopen(path)
+    assert session.recovery_note is not None
+    assert session.recovery_note.endswith(
+        "; the other copy cannot be read, later inputs may be lost"), session.recovery_note
+    fault = next(f for f in build_view(session).faults if f.kind == "journal-restored")
+    fr = fault_sentence(fault, Translator("fr"), session.config.table.players)
+    assert fr.endswith("l'autre copie est illisible, des saisies ultérieures sont peut-être "
+                       "perdues"), fr
+    session.close()
+
+
 def test_both_copies_verified_to_the_same_record_say_nothing_was_lost(tmp_path: Path) -> None:
     """The proof: the copy was damaged only in its last (torn) line and the database holds
     every record, verified to the end."""

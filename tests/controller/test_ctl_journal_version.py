@@ -123,6 +123,22 @@ def test_a_newer_journal_is_refused_from_either_file_alone(
     assert files(tmp_path) == before
 
 
+def test_a_flipped_bit_in_the_header_digit_is_damage_not_a_newer_journal(tmp_path: Path) -> None:
+    """"SkT2" and "SkT3" are one bit apart: a database whose records are of this format is
+    damaged, not newer, and comes back from its copy."""
+    import sqlite3
+
+    path = tmp_path / "journal.sqlite"
+    where = play(Journal.open(path), 3)
+    conn = sqlite3.connect(path)
+    conn.execute("PRAGMA application_id = 1399542835")  # "SkT3"
+    conn.close()
+    session = reopen(path)
+    assert where_of(session) == where
+    assert any("its header names journal format 3" in p for p in session.problems)
+    session.close()
+
+
 def test_the_commands_say_the_line_and_start_no_fresh_series(
         tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     data = tmp_path / "data"

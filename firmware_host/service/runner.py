@@ -401,7 +401,6 @@ def _open_or_say(config: Any, journal_path: Path | None) -> Any:
         return open_session(config, journal_path)
     except JournalTooNew as exc:
         print(f"skat-table: {exc}", file=sys.stderr)
-        log.error("journal: %s", exc)
         return 2
     except JournalLocked as exc:
         print(f"skat-table: {exc}", file=sys.stderr)

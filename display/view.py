@@ -56,7 +56,9 @@ FaultKind = Literal[
     "reader-down",       # detail: which reader (its zone)
     "journal",           # detail: what failed while writing the journal
     "journal-restored",  # a damaged journal repaired at start: value = the game restored to,
-                         # other_value = inputs lost (None: unknown); detail: the whole story
+                         # other_value = inputs lost (None: unknown); zone = "missing" or
+                         # "unreadable" when none was seen lost but the other copy that would
+                         # prove it is missing or cannot be read; detail: the whole story
     "other",             # detail: the engine's message as it is
 ]
 

@@ -203,6 +203,12 @@ def fault_sentence(fault: Fault, tr: Translator, players: tuple[str, ...]) -> st
         if fault.other_value:
             return _("Journal damaged: restored to game {game}; the last {n} inputs are lost"
                      ).format(game=fault.value, n=fault.other_value)
+        if fault.zone == "missing":
+            return _("Journal damaged: restored to game {game}; the other copy is missing, "
+                     "later inputs may be lost").format(game=fault.value)
+        if fault.zone == "unreadable":
+            return _("Journal damaged: restored to game {game}; the other copy cannot be read, "
+                     "later inputs may be lost").format(game=fault.value)
         return _("Journal damaged: restored to game {game}; nothing was lost").format(
             game=fault.value)
     return refusal_detail(fault, tr) or _("Not allowed")

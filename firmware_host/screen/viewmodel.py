@@ -43,7 +43,7 @@ def build_view(session: Any, refusal: Refusal | None = None, simulator: bool = F
     if note:  # a damaged journal was repaired at start: where the table is, what was lost
         game, lost = session.recovery_numbers
         faults.append(v.Fault(kind="journal-restored", value=game, other_value=lost,
-                              detail=note))
+                              zone=getattr(session, "recovery_unproven", None), detail=note))
     prompt = None
     if table.prompts:
         seat, card = next(iter(table.prompts.items()))

@@ -17,6 +17,13 @@ said in :attr:`Journal.problems` and :attr:`Journal.recovery`. Reading is bounde
 database cannot make opening hang (SQLite's progress handler stops it after
 :data:`READ_DEADLINE_S`).
 
+**The format** (:data:`SCHEMA_VERSION`) is in the database's header (``application_id``
+"SkT2") and in the first record (``{"id", "schema"}``). A journal of a newer format is refused
+(:class:`JournalTooNew`) and left exactly as it is; a record kind or an input this version
+cannot read, in a journal of this format, is damage like any other (the chain ends before it).
+Format 1 (the first controller's tables ``meta``, ``series``, ``inputs``: no chain, no copy) is
+converted on opening, the old file kept as ``<path>.format1-<UTC time>``.
+
 One process at a time: :meth:`Journal.open` takes an exclusive ``flock`` on
 ``journal.sqlite.lock`` and refuses a second writer (:class:`JournalLocked`).
 
@@ -37,6 +44,7 @@ from __future__ import annotations
 
 import contextlib
 import fcntl
+import functools
 import hashlib
 import json
 import os
@@ -53,6 +61,12 @@ from typing import Any
 
 SCHEMA_VERSION = 2
 APPLICATION_ID = 0x536B5432  # "SkT2" in the SQLite header: our file, this format
+# "SkT" and the format's digit: a later format changes only the digit, so a newer file is told
+# from a foreign one (see _format_of).
+APPLICATION_FAMILY = 0x536B5400
+# The record kinds this version reads; any other, in a journal of this format, is damage.
+KINDS = frozenset({"journal", "series", "input", "finish", "lost"})
+INPUT_STATUSES = frozenset({"accepted", "refused", "ignored", "prompt", "restart", "declined"})
 GENESIS = hashlib.sha256(b"skat-table journal v2").digest()
 MAX_LOST_FILL = 100_000  # numbers of lost records kept unused after a recovery, at most
 READ_DEADLINE_S = 20.0  # reading a damaged database never takes longer than this
@@ -82,6 +96,17 @@ class JournalError(Exception):
 
 class JournalLocked(JournalError):
     """Another process has the journal open (the service, or a second ``skat-table run``)."""
+
+
+class JournalTooNew(JournalError):
+    """The journal was written by a newer skat-table: it is refused and left as it is."""
+
+    def __init__(self, path: str, version: int) -> None:
+        self.version = version
+        super().__init__(
+            f"the journal {path} was written by a newer skat-table (journal format {version}); "
+            f"this program reads format {SCHEMA_VERSION} and older: update skat-table to go on "
+            "with it (the journal is left as it is)")
 
 
 class SeriesMismatch(JournalError):
@@ -170,6 +195,34 @@ class Recovery:
     aside: list[str] = field(default_factory=list)
     details: list[str] = field(default_factory=list)
     damaged: bool = False
+    # No lost record was seen, but "nothing was lost" cannot be proven: "missing" (a file that
+    # is missing or empty could have held later records), "unreadable" (a file that could not
+    # be read to its end). None: both files are accounted for to their last record.
+    unproven: str | None = None
+
+
+def _unproven(db: _Read, cp: _Read) -> str | None:
+    """Why "nothing was lost" cannot be said of a repair that saw no lost record (see
+    :attr:`Recovery.unproven`). Proof is both files read to their ends: each verified, or
+    damaged with every row or line after the break counted; a missing or empty file proves
+    nothing unless the other is missing or empty too (a journal that never held a record)."""
+    nothing = {"missing", "empty"}
+    if (db.state in nothing) != (cp.state in nothing):
+        return "missing"
+    if not (db.complete and cp.complete):
+        return "unreadable"
+    return None
+
+
+def _damage_line(rec: Recovery, kept: int) -> str:
+    lost = ("; later records may have been lost" if rec.lost is None else
+            f"; {rec.lost} record(s) after it could not be recovered" if rec.lost else
+            "; the other copy is missing: later records may have been lost"
+            if rec.unproven == "missing" else
+            "; the other copy cannot be read: later records may have been lost"
+            if rec.unproven == "unreadable" else "")
+    aside = f"; kept aside: {', '.join(rec.aside)}" if rec.aside else ""
+    return f"{'; '.join(rec.details)}: {kept} record(s) verified and restored{lost}{aside}"
 
 
 def _encode(seq: int, kind: str, series: int, body: Mapping[str, Any], at: float) -> bytes:
@@ -198,7 +251,65 @@ def _decode(payload: bytes, digest: bytes, prev: bytes, seq: int) -> Record:
         series = int(payload[quote + 2:comma])
     except (ValueError, UnicodeDecodeError):
         raise ValueError(f"record #{seq} is not a journal record") from None
+    if kind not in KINDS:  # written by a program that knows more: this one cannot go past it
+        raise ValueError(f"record #{seq} is of a kind this version does not know ({kind!r})")
     return Record(seq, kind, series, payload, digest)
+
+
+def _check(rec: Record, path: str) -> None:
+    """What the hash cannot say: that this version can read the record. ValueError if not
+    (damage: the chain ends before it); :class:`JournalTooNew` if the journal's own first
+    record names a newer format."""
+    if rec.seq == 1:
+        body = rec.parsed()[3]
+        schema = body.get("schema") if rec.kind == "journal" else None
+        if isinstance(schema, int) and not isinstance(schema, bool) and (
+                schema > SCHEMA_VERSION):
+            raise JournalTooNew(path, schema)
+        if schema != SCHEMA_VERSION:
+            raise ValueError(f"record #1 does not name journal format {SCHEMA_VERSION} "
+                             f"({rec.kind} {schema!r})")
+    elif rec.kind == "input":
+        # Parsed here and not kept: the journal holds a year of play, the session re-parses
+        # only the series it resumes.
+        problem = _input_problem(rec.parsed()[3])
+        if problem:
+            raise ValueError(f"record #{rec.seq} holds an input this version cannot read "
+                             f"({problem})")
+
+
+@functools.cache
+def _table_inputs() -> tuple[Any, Any]:
+    """The table's input parser and the card parser: imported when first needed (the journal
+    itself knows no rules) and once, as opening checks every input."""
+    from engine.cards import Card
+    from firmware_host.table.inputs import from_json
+
+    return from_json, Card.parse
+
+
+def _input_problem(body: Mapping[str, Any]) -> str | None:
+    """Why the session could not replay this journalled input, or None (see Session.resume)."""
+    from_json, parse_card = _table_inputs()
+    inp, status = body.get("input"), body.get("status")
+    if not isinstance(inp, dict):
+        return "it holds no input"
+    if status not in INPUT_STATUSES:
+        return f"status {status!r}"
+    try:
+        if status == "prompt":
+            if not isinstance(inp.get("seat"), int):
+                return "a prompt without a seat"
+            parse_card(inp["prompt"])
+        elif status == "declined":
+            missing = {"deal", "position", "level", "contract"} - set(inp)
+            if missing:
+                return f"a refusal without {', '.join(sorted(missing))}"
+        elif status != "restart" and "raw" not in inp:
+            from_json(inp)
+    except (ValueError, KeyError, TypeError, AttributeError) as exc:  # ScriptError, CardError
+        return str(exc)
+    return None
 
 
 def _copy_line(rec: Record) -> bytes:
@@ -227,25 +338,35 @@ class _Read:
     seen: int = 0  # the highest sequence number there is evidence of
     good_bytes: int = 0  # the copy: bytes of verified lines
     unknown: int = 0  # the copy: lines after its break that are not records (noise, cut)
+    # Every row or line was seen (verified, or counted as a lost record): the file cannot have
+    # held a record that is not in ``seen``. False when part of it could not be read at all.
+    complete: bool = True
 
 
 def _read_db(path: str) -> _Read:
-    """Every record of the database that verifies, in sequence order, without an index."""
+    """Every record of the database that verifies, in sequence order, without an index.
+
+    A database of format 1 comes back converted (state ``format1``, see :func:`_read_format1`);
+    one of a newer format raises :class:`JournalTooNew` and is not touched.
+    """
     if not os.path.lexists(path):
         return _Read([], "missing")
     if not _regular(path):
-        return _Read([], "damaged", "it is not a regular file")
+        return _Read([], "damaged", "it is not a regular file", complete=False)
     if os.path.getsize(path) == 0 and not os.path.exists(path + "-wal"):
         return _Read([], "empty")
     with open(path, "rb") as f:
         head = f.read(100)
     if not head.startswith(b"SQLite format 3\x00"):
-        return _Read([], "damaged", "it is not a SQLite database (its header is damaged)")
+        return _Read([], "damaged", "it is not a SQLite database (its header is damaged)",
+                     complete=False)
     records: list[Record] = []
     seen = 0  # rows after the first that does not verify
     deadline = time.monotonic() + READ_DEADLINE_S
     conn = None
     detail = ""
+    complete = True
+    newer: int | None = None  # the format the header names, when newer than this one
     try:
         conn = sqlite3.connect(f"file:{path}?mode=ro", uri=True, timeout=5,
                                check_same_thread=False)
@@ -253,7 +374,14 @@ def _read_db(path: str) -> _Read:
         conn.set_progress_handler(lambda: int(time.monotonic() > deadline), 10_000)
         app = conn.execute("PRAGMA application_id").fetchone()[0]
         if app != APPLICATION_ID:
-            raise ValueError("it is not a skat-table journal of this version")
+            version = _format_of(conn, app)
+            if version == 1:
+                conn.close()
+                conn = None
+                return _read_format1(path)
+            if version is None or version < SCHEMA_VERSION:
+                raise ValueError("it is not a skat-table journal of this version")
+            newer = version
         prev = GENESIS
         for _seq, payload, digest in conn.execute(
                 "SELECT seq, payload, hash FROM records ORDER BY seq"):
@@ -262,25 +390,125 @@ def _read_db(path: str) -> _Read:
                 continue
             try:
                 rec = _decode(bytes(payload), bytes(digest), prev, len(records) + 1)
+                _check(rec, path)
             except (ValueError, TypeError) as exc:
                 detail = str(exc)
                 seen += 1
                 continue
             records.append(rec)
             prev = rec.hash
-        if not detail:
-            check = conn.execute("PRAGMA quick_check").fetchone()[0]
-            if check not in (b"ok", "ok"):
-                detail = f"SQLite finds it damaged ({_text(check)})"
+        # Rows SQLite could not reach are not in ``seen``: only a clean check proves the scan
+        # saw every row.
+        check = conn.execute("PRAGMA quick_check").fetchone()[0]
+        if check not in (b"ok", "ok"):
+            complete = False
+            detail = detail or f"SQLite finds it damaged ({_text(check)})"
     except (sqlite3.Error, ValueError, OverflowError, MemoryError) as exc:
         text = _text(str(exc))
         if "interrupted" in text:
             text = f"reading it took longer than {READ_DEADLINE_S:g} s"
         detail = detail or text
+        complete = False
     finally:
         if conn is not None:
             conn.close()
-    return _Read(records, "damaged" if detail else "ok", detail, len(records) + seen)
+    if newer is not None:
+        if not records:  # nothing of this format in it: a newer program's file
+            raise JournalTooNew(path, newer)
+        # Its records are of this format: the header's digit is a flipped bit, not a version.
+        detail = detail or f"its header names journal format {newer}, its records format 2"
+    return _Read(records, "damaged" if detail else "ok", detail, len(records) + seen,
+                 complete=complete)
+
+
+def _format_of(conn: sqlite3.Connection, app: int) -> int | None:
+    """The journal format a database that is not of this one says it has, or None (foreign):
+    "SkT<digit>" in its header, or (format 1, which had no header mark) its ``meta`` table."""
+    if app & 0xFFFFFF00 == APPLICATION_FAMILY and 0x30 <= app & 0xFF <= 0x39:
+        return (app & 0xFF) - 0x30
+    if app != 0:
+        return None
+    try:
+        row = conn.execute("SELECT value FROM meta WHERE key = 'schema'").fetchone()
+    except sqlite3.Error:
+        return None
+    text = _text(row[0]).strip() if row else ""
+    return int(text) if text.isdigit() and len(text) < 4 else None
+
+
+def _crc_format1(seq: int, series: int, line: int | None, source: str, text: str, status: str,
+                 reason: str | None) -> int:
+    blob = f"{seq}\x1f{series}\x1f{line}\x1f{source}\x1f{text}\x1f{status}\x1f{reason}"
+    return zlib.crc32(blob.encode("utf-8"))
+
+
+def _read_format1(path: str) -> _Read:
+    """A format 1 journal (the first controller's: tables ``meta``, ``series`` and ``inputs``
+    with a CRC per row, no chain, no copy) as the chain of this format it becomes.
+
+    Rows are taken as that code took them: in sequence, up to the first whose CRC does not
+    match or that is out of sequence; the rows from there on are counted as lost (``seen``).
+    A series' identity was not kept then: rows with script lines were a replay's, the others
+    the live table's.
+    """
+    deadline = time.monotonic() + READ_DEADLINE_S
+    try:
+        conn = sqlite3.connect(f"file:{path}?mode=ro", uri=True, timeout=5)
+    except sqlite3.Error as exc:
+        return _Read([], "damaged", f"it cannot be read ({exc})", complete=False)
+    try:
+        conn.set_progress_handler(lambda: int(time.monotonic() > deadline), 10_000)
+        series = conn.execute(
+            "SELECT id, started, config, finished FROM series ORDER BY id").fetchall()
+        rows = conn.execute("SELECT seq, series, line, source, input, status, reason, at, crc "
+                            "FROM inputs ORDER BY seq").fetchall()
+    except sqlite3.Error as exc:
+        return _Read([], "damaged", f"its format 1 tables cannot be read ({exc})",
+                     complete=False)
+    finally:
+        conn.close()
+    good: list[tuple[Any, ...]] = []
+    detail = ""
+    for row in rows:
+        seq, sid, line, source, text, status, reason, _at, crc = row
+        if seq != len(good) + 1 or crc != _crc_format1(seq, sid, line, source, text, status,
+                                                       reason):
+            detail = f"its row #{len(good) + 1} does not match its CRC or is out of sequence"
+            break
+        good.append(row)
+    records: list[Record] = []
+
+    def add(kind: str, sid: int, body: dict[str, Any], at: float) -> None:
+        prev = records[-1].hash if records else GENESIS
+        payload = _encode(len(records) + 1, kind, sid, body, float(at))
+        records.append(Record(len(records) + 1, kind, sid, payload, _link(prev, payload)))
+
+    first = min([float(r[1]) for r in series] or [time.time()])
+    add("journal", 0, {"id": uuid.uuid4().hex, "schema": SCHEMA_VERSION, "converted_from": 1},
+        first)
+    by_series: dict[int, list[tuple[Any, ...]]] = {}
+    for row in good:
+        by_series.setdefault(int(row[1]), []).append(row)
+    taken = 0
+    try:
+        for sid, started, config, finished in series:
+            its = by_series.get(int(sid), [])
+            identity = ({"script": "replay"} if any(r[2] is not None for r in its)
+                        else {"table": "live"})
+            add("series", int(sid), {"config": json.loads(config), "identity": identity},
+                started)
+            for _seq, _sid, line, source, text, status, reason, at, _crc in its:
+                add("input", int(sid), {"input": json.loads(text), "status": status,
+                                        "line": line, "source": source, "reason": reason}, at)
+                _check(records[-1], path)
+                taken += 1
+            if finished:
+                add("finish", int(sid), {}, its[-1][7] if its else started)
+    except (ValueError, TypeError) as exc:  # a row this version cannot read: damage
+        detail = detail or str(exc)
+        records.pop()
+    lost = len(rows) - taken
+    return _Read(records, "format1", detail, len(records) + lost)
 
 
 _RECORD_LINE = re.compile(rb"[0-9a-f]{8} [0-9a-f]{64} \[[0-9]+,")
@@ -304,16 +532,18 @@ def _read_copy(path: str, known: Sequence[Record] = ()) -> _Read:
     if not os.path.lexists(path):
         return _Read([], "missing")
     if not _regular(path):  # a directory, a device such as /dev/zero, a dangling link
-        return _Read([], "damaged", "it is not a regular file")
+        return _Read([], "damaged", "it is not a regular file", complete=False)
     try:
         with open(path, "rb") as f:
             data = f.read()
     except FileNotFoundError:
         return _Read([], "missing")
     except OSError as exc:
-        return _Read([], "damaged", f"it cannot be read ({exc.strerror or exc})")
+        return _Read([], "damaged", f"it cannot be read ({exc.strerror or exc})",
+                     complete=False)
     if not data:
         return _Read([], "empty")
+    journal_path = path.removesuffix(COPY_SUFFIX)
     records: list[Record] = []
     prev = GENESIS
     pos = 0
@@ -346,7 +576,10 @@ def _read_copy(path: str, known: Sequence[Record] = ()) -> _Read:
                     rec = same
                 else:
                     rec = _decode(payload, digest, prev, lines)
+                    _check(rec, journal_path)
             except (ValueError, UnicodeDecodeError) as exc:
+                if lines == 1:
+                    _refuse_newer_copy(line, journal_path)
                 detail = str(exc)
                 shaped = bool(_RECORD_LINE.match(data[pos:pos + 80]))
                 after += shaped
@@ -359,7 +592,23 @@ def _read_copy(path: str, known: Sequence[Record] = ()) -> _Read:
         pos = end + 1
     good = sum(len(_copy_line(r)) for r in records)
     return _Read(records, "damaged" if detail else "ok", detail, len(records) + after, good,
-                 unknown)
+                 unknown, complete=not unknown)
+
+
+def _refuse_newer_copy(line: bytes, path: str) -> None:
+    """A first line whose CRC holds but whose chain this version cannot verify (a newer format
+    may start its chain elsewhere): if it is a journal record naming a newer format, the copy
+    is that format's, not damage."""
+    try:
+        crc, text = line.split(b" ", 1)
+        if int(crc, 16) != zlib.crc32(text):
+            return
+        got = json.loads(text.split(b" ", 1)[1])
+        schema = got[3]["schema"] if got[:3] == [1, "journal", 0] else None
+    except (ValueError, IndexError, KeyError, TypeError):
+        return
+    if isinstance(schema, int) and not isinstance(schema, bool) and schema > SCHEMA_VERSION:
+        raise JournalTooNew(path, schema)
 
 
 def _common(a: list[Record], b: list[Record]) -> int:
@@ -474,6 +723,8 @@ class Journal:
     def _open_locked(cls, path: str, lock_fd: int | None, read_only: bool) -> Journal:
         copy_path = path + COPY_SUFFIX
         db = _read_db(path)
+        if db.state == "format1":
+            return cls._convert(path, db, lock_fd, read_only)
         cp = _read_copy(copy_path, db.records)
         shared = _common(db.records, cp.records)
         longer = db.records if len(db.records) >= len(cp.records) else cp.records
@@ -514,6 +765,8 @@ class Journal:
             # unused all the same.
             rec.lost = None
             fill = cp.unknown
+        if rec.lost == 0 and rec.details:
+            rec.unproven = _unproven(db, cp)
         rec.damaged = bool(rec.details)
         problems: list[str] = []
         if read_only:
@@ -533,24 +786,54 @@ class Journal:
         except sqlite3.Error as exc:
             raise JournalError(f"cannot open the journal {path}: {_describe(exc)}") from None
         if rec.damaged:
-            lost = ("; later records may have been lost" if rec.lost is None else
-                    "" if not rec.lost else
-                    f"; {rec.lost} record(s) after it could not be recovered")
-            aside = f"; kept aside: {', '.join(rec.aside)}" if rec.aside else ""
-            problems.append(f"{'; '.join(rec.details)}: {len(chosen)} record(s) verified and "
-                            f"restored{lost}{aside}")
+            problems.append(_damage_line(rec, len(chosen)))
         journal = cls(conn, path, problems, chosen, copy_fd, lock_fd,
                       recovery=rec if rec.damaged else None, fill=fill)
         return journal
 
+    @classmethod
+    def _convert(cls, path: str, db: _Read, lock_fd: int | None, read_only: bool) -> Journal:
+        """A format 1 database becomes a journal of this format (both files); the old file is
+        kept as ``<path>.format1-<UTC time>``. Read-only: converted in memory only."""
+        chosen = db.records
+        rec = Recovery(kept=len(chosen), lost=max(0, db.seen - len(chosen)))
+        if db.detail:
+            rec.details.append(f"the format 1 journal is damaged: {db.detail}")
+        rec.damaged = bool(rec.details)
+        n_series = sum(r.kind == "series" for r in chosen)
+        n_inputs = sum(r.kind == "input" for r in chosen)
+        said = (f"the journal was written in format 1 by an earlier skat-table: converted to "
+                f"format {SCHEMA_VERSION} ({n_series} series, {n_inputs} input(s))")
+        recovery = rec if rec.damaged else None
+        if read_only:
+            conn = sqlite3.connect(":memory:", isolation_level=None, check_same_thread=False)
+            conn.executescript(_SCHEMA)
+            problems = [f"{said} in memory (opened read-only)", *rec.details]
+            return cls(conn, path, problems, chosen, recovery=recovery, read_only=True)
+        copy_path = path + COPY_SUFFIX
+        try:
+            old = cls._aside(path, ("", "-wal", "-shm"), "format1")
+            if os.path.lexists(copy_path):  # format 1 had no copy: this one is not its own
+                rec.aside.append(cls._aside(copy_path, ("",)))
+            cls._rebuild_db(path, chosen, _Read([], "missing"), rec)
+            copy_fd = cls._repair_copy(copy_path, chosen, _Read([], "missing"), rec, False,
+                                       False)
+            conn = cls._connect(path)
+        except (OSError, sqlite3.Error) as exc:
+            raise JournalError(f"cannot convert the journal {path}: {_describe(exc)}") from None
+        problems = [f"{said}; the old file is kept as {old}"]
+        if rec.damaged:
+            problems.append(_damage_line(rec, len(chosen)))
+        return cls(conn, path, problems, chosen, copy_fd, lock_fd, recovery=recovery)
+
     @staticmethod
-    def _aside(path: str, suffixes: Sequence[str]) -> str:
+    def _aside(path: str, suffixes: Sequence[str], why: str = "damaged") -> str:
         stamp = time.strftime("%Y%m%dT%H%M%S", time.gmtime())
-        aside = f"{path}.damaged-{stamp}"
+        aside = f"{path}.{why}-{stamp}"
         n = 1
         while any(os.path.lexists(aside + s) for s in suffixes):
             n += 1
-            aside = f"{path}.damaged-{stamp}-{n}"
+            aside = f"{path}.{why}-{stamp}-{n}"
         for s in suffixes:
             if os.path.lexists(path + s):
                 os.replace(path + s, aside + s)

@@ -80,6 +80,9 @@ class Session:
         # players' words; shown until the next input is accepted.
         self.recovery_note: str | None = None
         self.recovery_numbers: tuple[int, int | None] = (0, 0)  # (deal, inputs lost)
+        # Nothing lost was seen but it cannot be proven: "missing" or "unreadable" (the other
+        # copy); see firmware_host.series.journal.Recovery.unproven.
+        self.recovery_unproven: str | None = None
         self._pending: list[tuple[dict[str, Any], str, dict[str, Any]]] = []
         # The hint shown now: (table seat, engine.players.hints.Hint); see ask_hint.
         self.hint: tuple[int, Any] | None = None
@@ -224,10 +227,15 @@ class Session:
             lost = f"; the last {rec.lost} input(s) could not be recovered"
         elif rec.lost is None:
             lost = "; later inputs may be lost"
-        else:
+        elif rec.unproven == "missing":
+            lost = "; the other copy is missing, later inputs may be lost"
+        elif rec.unproven == "unreadable":
+            lost = "; the other copy cannot be read, later inputs may be lost"
+        else:  # both files read to their ends: the verified records prove it
             lost = "; nothing was lost"
         self.recovery_note = f"journal damaged: restored to {where}{lost}"
         self.recovery_numbers = (self.table.deal.number, rec.lost)
+        self.recovery_unproven = rec.unproven if not rec.lost else None
         self.problems.append(self.recovery_note)
 
     def _seat(self, seating: Seating | None) -> None:

@@ -366,8 +366,10 @@ def status_line(session: Any, faults: dict[str, str] | None = None) -> str:
 
 
 def open_session(config: Any, journal_path: Path | None) -> Any:
-    """The session with its journal (resumed); a journal that cannot open is a fault, not fatal."""
-    from firmware_host.series.journal import Journal, JournalError, JournalLocked
+    """The session with its journal (resumed); a journal that cannot open is a fault, not fatal,
+    except one another process has or one of a newer format (raised: the table must not start
+    a fresh series in place of a journal it could not read)."""
+    from firmware_host.series.journal import Journal, JournalError, JournalLocked, JournalTooNew
     from firmware_host.series.session import Session
 
     journal = None
@@ -375,8 +377,8 @@ def open_session(config: Any, journal_path: Path | None) -> Any:
     if journal_path is not None:
         try:
             journal = Journal.open(journal_path)
-        except JournalLocked:
-            raise  # a second process: the caller says so and exits, it must not play on
+        except (JournalLocked, JournalTooNew):
+            raise  # the caller says so and exits: it must not play on beside that journal
         except JournalError as exc:
             fault = str(exc)
     session = Session(config, journal, computer_seats=config.computer.seats,
@@ -390,14 +392,19 @@ def open_session(config: Any, journal_path: Path | None) -> Any:
 
 
 def _open_or_say(config: Any, journal_path: Path | None) -> Any:
-    """:func:`open_session`, or None after saying that another process has the journal."""
-    from firmware_host.series.journal import JournalLocked
+    """:func:`open_session`, or the exit status after saying why the journal cannot be used:
+    another process has it (1), or a newer skat-table wrote it (2, as for a config error:
+    systemd does not start the service again and again for what only an update mends)."""
+    from firmware_host.series.journal import JournalLocked, JournalTooNew
 
     try:
         return open_session(config, journal_path)
+    except JournalTooNew as exc:
+        print(f"skat-table: {exc}", file=sys.stderr)
+        return 2
     except JournalLocked as exc:
         print(f"skat-table: {exc}", file=sys.stderr)
-        return None
+        return 1
 
 
 def start_hardware(config: Any, loop: EventLoop, **factories: Any) -> list[Callable[[], None]]:
@@ -475,8 +482,8 @@ def run_headless_table(config: Any, data_dir: Path) -> int:
     from firmware_host.table.gamelog import GameLog
 
     session = _open_or_say(config, data_dir / "journal.sqlite")
-    if session is None:
-        return 1
+    if isinstance(session, int):
+        return session
     session.warm_up_players()
     session.listeners.append(GameLog(log.info, symbols=False, show_hands=False))
     loop = EventLoop(session, notifier=Notifier.from_environment())
@@ -586,9 +593,9 @@ def run_kiosk(config: Any, simulated: bool, journal_path: str | None,
             print(f"skat-table: no display: {exc}", file=sys.stderr)
             return 1
     session = _open_or_say(config, Path(journal_path) if journal_path else None)
-    if session is None:
+    if isinstance(session, int):
         kiosk.close()
-        return 1
+        return session
     session.warm_up_players()
     loop = kiosk_loop(config, session, kiosk, simulated, seed, offer_resume)
     from firmware_host.screen.analysis import attach

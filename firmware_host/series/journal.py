@@ -14,8 +14,9 @@ flipped bit in a row, an index, a WAL frame or a line, a foreign or empty file) 
 where it is; the longer verified prefix of the two wins, the other is rebuilt from it, and a
 file that was damaged is kept aside (``.damaged-<time>``), never overwritten. What was lost is
 said in :attr:`Journal.problems` and :attr:`Journal.recovery`. Reading is bounded: a damaged
-database cannot make opening hang (SQLite's progress handler stops it after
-:data:`READ_DEADLINE_S`).
+database cannot make opening hang (SQLite's progress handler stops a scan that has verified no
+new record for :data:`READ_STALL_S`, and the integrity check after an allowance that grows with
+the file), while a large healthy journal on a slow card takes as long as it takes.
 
 **The format** (:data:`SCHEMA_VERSION`) is in the database's header (``application_id``
 "SkT2") and in the first record (``{"id", "schema"}``). A journal of a newer format is refused
@@ -69,7 +70,11 @@ KINDS = frozenset({"journal", "series", "input", "finish", "lost"})
 INPUT_STATUSES = frozenset({"accepted", "refused", "ignored", "prompt", "restart", "declined"})
 GENESIS = hashlib.sha256(b"skat-table journal v2").digest()
 MAX_LOST_FILL = 100_000  # numbers of lost records kept unused after a recovery, at most
-READ_DEADLINE_S = 20.0  # reading a damaged database never takes longer than this
+# A hang, not a large journal: reading stops when no new record verified for this long (a
+# damaged b-tree can send a scan round in circles), and SQLite's integrity check, which visits each
+# page once, gets this plus the file's size read at a slow SD card's pace.
+READ_STALL_S = 20.0
+READ_CHECK_BYTES_PER_S = 2_000_000
 COPY_SUFFIX = ".copy"
 LOCK_SUFFIX = ".lock"
 _SCHEMA = f"""
@@ -362,7 +367,7 @@ def _read_db(path: str) -> _Read:
                      complete=False)
     records: list[Record] = []
     seen = 0  # rows after the first that does not verify
-    deadline = time.monotonic() + READ_DEADLINE_S
+    deadline = [time.monotonic() + READ_STALL_S]  # moved on by every record verified
     conn = None
     detail = ""
     complete = True
@@ -371,7 +376,7 @@ def _read_db(path: str) -> _Read:
         conn = sqlite3.connect(f"file:{path}?mode=ro", uri=True, timeout=5,
                                check_same_thread=False)
         conn.text_factory = bytes
-        conn.set_progress_handler(lambda: int(time.monotonic() > deadline), 10_000)
+        conn.set_progress_handler(lambda: int(time.monotonic() > deadline[0]), 10_000)
         app = conn.execute("PRAGMA application_id").fetchone()[0]
         if app != APPLICATION_ID:
             version = _format_of(conn, app)
@@ -397,8 +402,12 @@ def _read_db(path: str) -> _Read:
                 continue
             records.append(rec)
             prev = rec.hash
+            # a new verified record is progress; rows past a break are not (a damaged b-tree
+            # can hand the same rows round forever), so they stop at the limit
+            deadline[0] = time.monotonic() + READ_STALL_S
         # Rows SQLite could not reach are not in ``seen``: only a clean check proves the scan
         # saw every row.
+        deadline[0] = time.monotonic() + _check_allowance(path)
         check = conn.execute("PRAGMA quick_check").fetchone()[0]
         if check not in (b"ok", "ok"):
             complete = False
@@ -406,7 +415,7 @@ def _read_db(path: str) -> _Read:
     except (sqlite3.Error, ValueError, OverflowError, MemoryError) as exc:
         text = _text(str(exc))
         if "interrupted" in text:
-            text = f"reading it took longer than {READ_DEADLINE_S:g} s"
+            text = f"reading it stalled for {READ_STALL_S:g} s"
         detail = detail or text
         complete = False
     finally:
@@ -442,6 +451,12 @@ def _crc_format1(seq: int, series: int, line: int | None, source: str, text: str
     return zlib.crc32(blob.encode("utf-8"))
 
 
+def _check_allowance(path: str) -> float:
+    """How long a pass over the whole database may take before it counts as a hang."""
+    size = sum(os.path.getsize(p) for p in (path, path + "-wal") if os.path.exists(p))
+    return READ_STALL_S + size / READ_CHECK_BYTES_PER_S
+
+
 def _read_format1(path: str) -> _Read:
     """A format 1 journal (the first controller's: tables ``meta``, ``series`` and ``inputs``
     with a CRC per row, no chain, no copy) as the chain of this format it becomes.
@@ -451,7 +466,7 @@ def _read_format1(path: str) -> _Read:
     A series' identity was not kept then: rows with script lines were a replay's, the others
     the live table's.
     """
-    deadline = time.monotonic() + READ_DEADLINE_S
+    deadline = time.monotonic() + _check_allowance(path)  # read whole: the file's allowance
     try:
         conn = sqlite3.connect(f"file:{path}?mode=ro", uri=True, timeout=5)
     except sqlite3.Error as exc:

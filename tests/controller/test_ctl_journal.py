@@ -253,3 +253,50 @@ def test_the_numbers_of_lost_records_are_never_used_again(tmp_path: Path) -> Non
     third = Journal.open(path)
     assert third.problems == [] and third.records == 13
     third.close()
+
+
+def test_a_large_healthy_journal_read_slowly_is_not_taken_for_damaged(tmp_path: Path,
+                                                                       monkeypatch) -> None:
+    """On a slow card a healthy journal may take longer to read than the limit that catches a
+    hang: it must open as it is (not moved aside, rebuilt and reported damaged at every
+    start). Here each record takes 0.2 ms more to read and the limit is 0.3 s, so the whole read
+    (about a second) is far past it while no single record is."""
+    import random
+    import time
+
+    from firmware_host.config import simulated_config
+    from firmware_host.series import journal as journal_module
+    from firmware_host.series.simulated import SimulatedTable
+
+    path = tmp_path / "journal.sqlite"
+    cfg = simulated_config(series_length=None, seed=3)
+    j = Journal.open(path)
+    session = Session(cfg, j, computer_seats=cfg.computer.seats)
+    session.resume()
+    sim = SimulatedTable(session, random.Random(3))
+    with j.batch():
+        while len(session.table.finished_deals) < 40:
+            assert sim.step()
+    records = j.records
+    j.close()
+    assert records > 4000
+
+    slow = journal_module._decode
+
+    def decode_slowly(*args, **kwargs):  # type: ignore[no-untyped-def]
+        time.sleep(0.0002)
+        return slow(*args, **kwargs)
+
+    monkeypatch.setattr(journal_module, "_decode", decode_slowly)
+    monkeypatch.setattr(journal_module, "READ_STALL_S", 0.3, raising=False)
+    monkeypatch.setattr(journal_module, "READ_DEADLINE_S", 0.3, raising=False)  # its old name
+    t0 = time.monotonic()
+    again = Journal.open(path)
+    took = time.monotonic() - t0
+    try:
+        assert took > 2 * 0.3  # the read did outlast the limit
+        assert again.problems == [] and again.recovery is None, again.problems
+        assert again.records == records
+    finally:
+        again.close()
+    assert not [p.name for p in tmp_path.iterdir() if "damaged" in p.name]

@@ -988,19 +988,27 @@ class Journal:
         if self._copy_fd is None:
             return
         self._copy_backlog.extend(lines)
+        start = None
         try:
+            start = os.fstat(self._copy_fd).st_size  # where the backlog begins (append-only)
             data = b"".join(self._copy_backlog)
             written = 0
             while written < len(data):
                 written += os.write(self._copy_fd, data[written:])
-            self._copy_backlog.clear()
             if durable:
                 os.fdatasync(self._copy_fd)
+            self._copy_backlog.clear()  # only now: a failed sync writes the backlog again
             self.copy_fault = None
         except OSError as exc:
-            # A partial write leaves a torn line; the next open cuts it off and completes the
-            # copy from the database, which holds the record.
             self.copy_fault = f"the journal's second copy: {_describe(exc)}"
+            # A short write (a full card) or a failed sync leaves part or all of the backlog
+            # behind it: cut it off, so that the backlog written again later follows the last
+            # whole line and no line is there twice. Where
+            # even that fails, the next open cuts the torn line and completes the copy from
+            # the database, which holds the records.
+            if start is not None:
+                with contextlib.suppress(OSError):
+                    os.ftruncate(self._copy_fd, start)
 
     # ---- series ------------------------------------------------------------------------------
 

@@ -300,3 +300,58 @@ def test_a_large_healthy_journal_read_slowly_is_not_taken_for_damaged(tmp_path: 
     finally:
         again.close()
     assert not [p.name for p in tmp_path.iterdir() if "damaged" in p.name]
+
+
+@pytest.mark.parametrize("fault", ["short-write", "sync"])
+def test_a_full_card_under_the_copy_leaves_no_torn_line_behind(tmp_path: Path, monkeypatch,
+                                                               fault: str) -> None:
+    """Only the second copy's storage fails for a while (a full card: the write stops part way,
+    then ENOSPC; or the sync fails): the input is kept in memory and written again once the
+    copy takes it, after the last whole line, so the copy verifies to the end on the next
+    open. Before, the torn part stayed in front of the rewritten backlog and the copy was
+    damaged from that line on."""
+    import errno
+    import os
+
+    path = tmp_path / "journal.sqlite"
+    j = Journal.open(path)
+    sid = j.start_series({"players": ["A", "B", "C"]})
+    for n in range(5):
+        j.append(sid, {"seat": 0, "press": "pass"}, "refused", line=n + 1, reason="not now")
+    real_write, real_sync = os.write, os.fdatasync
+    copy_fd = j._copy_fd
+    calls = {"n": 0}
+
+    def full_write(fd: int, data: bytes) -> int:
+        if fd != copy_fd:
+            return real_write(fd, data)
+        calls["n"] += 1
+        if calls["n"] == 1:
+            return real_write(fd, data[: len(data) // 2])  # part of the line fits
+        raise OSError(errno.ENOSPC, "No space left on device")
+
+    def failing_sync(fd: int) -> None:
+        if fd == copy_fd:
+            raise OSError(errno.EIO, "Input/output error")
+        real_sync(fd)
+
+    if fault == "short-write":
+        monkeypatch.setattr(os, "write", full_write)
+    else:
+        monkeypatch.setattr(os, "fdatasync", failing_sync)
+    j.append(sid, {"seat": 1, "press": "pass"}, "refused", line=6, reason="not now")
+    assert j.copy_fault and j.copy_fault.startswith("the journal's second copy")
+    monkeypatch.undo()
+    j.append(sid, {"seat": 2, "press": "pass"}, "refused", line=7, reason="not now")
+    assert j.copy_fault is None
+    records = j.records
+    j.close()
+    lines = (tmp_path / "journal.sqlite.copy").read_bytes().split(b"\n")
+    assert lines[-1] == b"" and len(lines) - 1 == records  # whole lines, each once
+
+    again = Journal.open(path)
+    try:
+        assert again.problems == [] and again.recovery is None, again.problems
+        assert [e.line for e in again.entries(sid)] == [1, 2, 3, 4, 5, 6, 7]
+    finally:
+        again.close()

@@ -499,7 +499,11 @@ def _read_format1(path: str) -> _Read:
         records.append(Record(len(records) + 1, kind, sid, payload, _link(prev, payload)))
 
     first = min([float(r[1]) for r in series] or [time.time()])
-    add("journal", 0, {"id": uuid.uuid4().hex, "schema": SCHEMA_VERSION, "converted_from": 1},
+    # The same file converts to the same chain, so that a conversion cut short by a power cut
+    # (the new copy written, the old file still in place) is met by an equal copy next time.
+    made_from = hashlib.sha256(repr((series, rows[:1], rows[-1:], len(rows))).encode())
+    journal_id = uuid.UUID(bytes=made_from.digest()[:16]).hex
+    add("journal", 0, {"id": journal_id, "schema": SCHEMA_VERSION, "converted_from": 1},
         first)
     by_series: dict[int, list[tuple[Any, ...]]] = {}
     for row in good:
@@ -792,9 +796,11 @@ class Journal:
             return cls(conn, path, problems, chosen, recovery=rec if rec.damaged else None,
                        read_only=True)
         try:
+            # The copy first: until the rebuilt database is committed, the chosen records
+            # must be durable somewhere, and the damaged database goes aside to be rebuilt.
+            copy_fd = cls._repair_copy(copy_path, chosen, cp, rec, cp_exact, conflict)
             if not db_ok or db.state == "damaged":
                 cls._rebuild_db(path, chosen, db, rec)
-            copy_fd = cls._repair_copy(copy_path, chosen, cp, rec, cp_exact, conflict)
             conn = cls._connect(path)
         except OSError as exc:
             raise JournalError(f"cannot open the journal {path}: {_describe(exc)}") from None
@@ -827,12 +833,15 @@ class Journal:
             return cls(conn, path, problems, chosen, recovery=recovery, read_only=True)
         copy_path = path + COPY_SUFFIX
         try:
-            old = cls._aside(path, ("", "-wal", "-shm"), "format1")
             if os.path.lexists(copy_path):  # format 1 had no copy: this one is not its own
                 rec.aside.append(cls._aside(copy_path, ("",)))
-            cls._rebuild_db(path, chosen, _Read([], "missing"), rec)
+            # The converted chain is durable in the copy before the old file goes aside: a
+            # power cut at any step leaves one of them whole.
             copy_fd = cls._repair_copy(copy_path, chosen, _Read([], "missing"), rec, False,
                                        False)
+            old = cls._aside(path, ("", "-wal", "-shm"), "format1")
+            _fsync_dir(path)
+            cls._rebuild_db(path, chosen, _Read([], "missing"), rec)
             conn = cls._connect(path)
         except (OSError, sqlite3.Error) as exc:
             raise JournalError(f"cannot convert the journal {path}: {_describe(exc)}") from None

@@ -355,3 +355,45 @@ def test_a_full_card_under_the_copy_leaves_no_torn_line_behind(tmp_path: Path, m
         assert [e.line for e in again.entries(sid)] == [1, 2, 3, 4, 5, 6, 7]
     finally:
         again.close()
+
+
+def test_a_power_cut_during_a_repair_loses_no_verified_record(tmp_path: Path) -> None:
+    """The database verifies to record 60 and is damaged after it; the copy holds the first 30.
+    Opening repairs both from the database's 60. The power goes at the worst moment: the
+    damaged database already moved aside, its rebuilt successor not yet committed. The next
+    start must still find all 60 (the copy is completed first), not the copy's 30."""
+    import sqlite3
+
+    path = tmp_path / "journal.sqlite"
+    j = Journal.open(path)
+    sid = j.start_series({"players": ["A", "B", "C"]})
+    for n in range(60):
+        j.append(sid, {"seat": n % 3, "press": "pass"}, "refused", line=n + 1, reason="no")
+    total = j.records
+    j.close()
+    conn = sqlite3.connect(path)
+    conn.execute("UPDATE records SET payload = payload || x'20' WHERE seq = ?", (total,))
+    conn.commit()
+    conn.close()
+    copy = tmp_path / "journal.sqlite.copy"
+    copy.write_bytes(b"".join(copy.read_bytes().splitlines(keepends=True)[:30]))
+
+    cut = (
+        "import os, sys\n"
+        "from firmware_host.series.journal import Journal\n"
+        "def cut(*args, **kwargs):\n"
+        "    os._exit(9)  # the power goes while the rebuilt database is being written\n"
+        "Journal._connect = staticmethod(cut)\n"
+        f"Journal.open({str(path)!r})\n"
+        "sys.exit(0)\n"
+    )
+    done = subprocess.run([sys.executable, "-c", cut], cwd=ROOT, capture_output=True,
+                          text=True, timeout=60)
+    assert done.returncode == 9, done.stderr
+
+    again = Journal.open(path)
+    try:
+        assert again.records == total - 1, again.problems  # all that verified
+        assert [e.line for e in again.entries(sid)] == list(range(1, total - 2))
+    finally:
+        again.close()

@@ -278,3 +278,40 @@ def test_a_format_1_journal_with_a_torn_last_row_says_what_was_lost(tmp_path: Pa
     assert session.recovery_note is not None
     assert session.recovery_note.endswith("; the last 1 input(s) could not be recovered")
     session.close()
+
+
+@pytest.mark.parametrize("cut_at", ["old-file-aside", "rebuilt-database"])
+def test_a_power_cut_while_a_format_1_journal_is_converted_loses_nothing(
+        tmp_path: Path, cut_at: str) -> None:
+    """The power goes in the middle of the conversion: before the old file is moved aside
+    (the new copy already written) or while the converted database is being written (the
+    old file aside). The next start finds the same deal, with every input."""
+    path = tmp_path / "journal.sqlite"
+    where, rows = write_format1(path, 4)
+    # the old file's move aside is the _aside call with "format1"; the converted database is
+    # written through _connect
+    target, when = (("_aside", "'format1' in args") if cut_at == "old-file-aside"
+                    else ("_connect", "True"))
+    cut = (
+        "import os\n"
+        "from firmware_host.series.journal import Journal\n"
+        f"real = Journal.{target}\n"
+        "def cut(*args):\n"
+        f"    if {when}:\n"
+        "        os._exit(9)  # the power goes here\n"
+        "    return real(*args)\n"
+        f"Journal.{target} = staticmethod(cut)\n"
+        f"Journal.open({str(path)!r})\n"
+    )
+    done = subprocess.run([sys.executable, "-c", cut], cwd=ROOT, capture_output=True,
+                          text=True, timeout=60)
+    assert done.returncode == 9, done.stderr
+    session = reopen(path)
+    try:
+        assert where_of(session) == where
+        assert session.journal is not None and session.series_id is not None
+        got = [(e.line, e.source, e.input, e.status, e.reason, e.at)
+               for e in session.journal.entries(session.series_id)]
+        assert got[:len(rows)] == rows
+    finally:
+        session.close()

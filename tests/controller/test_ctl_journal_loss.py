@@ -7,50 +7,24 @@ be lost: on the kiosk (in its language) and in ``replay --journal``'s output.
 from __future__ import annotations
 
 import io
-import random
 from contextlib import redirect_stderr, redirect_stdout
 from pathlib import Path
-from typing import Any
 
 import pytest
+from seriesplay import play, reopen
 
 from firmware_host.cli import main
-from firmware_host.config import simulated_config
 from firmware_host.series.journal import Journal
-from firmware_host.series.session import Session
-from firmware_host.series.simulated import SimulatedTable
 
 ROOT = Path(__file__).resolve().parents[2]
 CONFIG = ROOT / "tests" / "data" / "configs" / "three-series.toml"
 SCRIPT = ROOT / "tests" / "data" / "scripts" / "crash-three.jsonl"
 
 
-def config() -> Any:
-    return simulated_config(series_length=36, seed=36)
 
 
-def play(journal: Journal, deals: int) -> tuple[int, int, str]:
-    """Play into ``journal`` until a few inputs into deal ``deals``; where the table stands."""
-    cfg = config()
-    session = Session(cfg, journal, computer_seats=cfg.computer.seats)
-    session.resume()
-    sim = SimulatedTable(session, random.Random(36))
-    with journal.batch():
-        while len(session.table.finished_deals) < deals - 1 and sim.step():
-            pass
-        for _ in range(7):
-            sim.step()
-    t = session.table
-    where = t.deal.number, len(t.finished_deals), t.phase
-    session.close()
-    return where
 
 
-def reopen(path: Path) -> Session:
-    cfg = config()
-    session = Session(cfg, Journal.open(path), computer_seats=cfg.computer.seats)
-    session.resume()
-    return session
 
 
 # ---- what the table says was lost --------------------------------------------------------------

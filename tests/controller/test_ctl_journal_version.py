@@ -13,22 +13,18 @@ from __future__ import annotations
 
 import importlib.util
 import io
-import random
 import subprocess
 import sys
 from contextlib import redirect_stderr, redirect_stdout
 from pathlib import Path
 from types import ModuleType
-from typing import Any
 
 import pytest
+from seriesplay import play, reopen, where_of
 
 from firmware_host.cli import main
-from firmware_host.config import simulated_config
 from firmware_host.series import journal as journal_mod
 from firmware_host.series.journal import Journal, JournalTooNew
-from firmware_host.series.session import Session
-from firmware_host.series.simulated import SimulatedTable
 
 ROOT = Path(__file__).resolve().parents[2]
 CONFIG = ROOT / "tests" / "data" / "configs" / "three-series.toml"
@@ -37,36 +33,12 @@ FORMAT1 = ROOT / "tests" / "data" / "old" / "journal_format1.py"
 FORMAT1_COMMIT = "9a1f381"  # the last commit whose firmware_host/journal.py wrote format 1
 
 
-def config() -> Any:
-    return simulated_config(series_length=36, seed=36)
 
 
-def play(journal: Journal, deals: int) -> tuple[int, int, str]:
-    """Play into ``journal`` until a few inputs into deal ``deals``; where the table stands."""
-    cfg = config()
-    session = Session(cfg, journal, computer_seats=cfg.computer.seats)
-    session.resume()
-    sim = SimulatedTable(session, random.Random(36))
-    with journal.batch():
-        while len(session.table.finished_deals) < deals - 1 and sim.step():
-            pass
-        for _ in range(7):
-            sim.step()
-    where = where_of(session)
-    session.close()
-    return where
 
 
-def where_of(session: Session) -> tuple[int, int, str]:
-    t = session.table
-    return t.deal.number, len(t.finished_deals), t.phase
 
 
-def reopen(path: Path) -> Session:
-    cfg = config()
-    session = Session(cfg, Journal.open(path), computer_seats=cfg.computer.seats)
-    session.resume()
-    return session
 
 
 def files(directory: Path) -> dict[str, bytes]:

@@ -11,6 +11,7 @@ import logging
 import random
 
 import pytest
+from feedport import FeedPort
 
 from drivers.clock import VirtualClock
 from drivers.serial_board import ChecksumError, SerialBoard, checksum, frame, unframe
@@ -34,32 +35,6 @@ VALID = [
 ]
 
 
-class FeedPort:
-    """A serial port handing out given bytes 4 KiB at a time; stops the host when empty."""
-
-    def __init__(self, data: bytes, host: SerialBoard, clock: VirtualClock,
-                 step: float = 0.01) -> None:
-        self.data, self.host, self.clock, self.step = data, host, clock, step
-
-    @property
-    def in_waiting(self) -> int:
-        return min(len(self.data), 4096)
-
-    def read(self, n: int) -> bytes:
-        self.clock.advance(self.step)
-        out, self.data = self.data[:n], self.data[n:]
-        if not out:
-            self.host._stop.set()
-        return out
-
-    def write(self, data: bytes) -> None:
-        pass
-
-    def flush(self) -> None:
-        pass
-
-    def close(self) -> None:
-        pass
 
 
 def receive(data: bytes, step: float = 0.01) -> tuple[list[str], SerialBoard]:

@@ -7,37 +7,12 @@ from __future__ import annotations
 import random
 import tracemalloc
 
+from feedport import FeedPort
+
 from drivers.clock import VirtualClock
 from drivers.events import Event, TagGone, TagLaid
 from drivers.serial_board import SerialBoard, frame
 from drivers.zones import ZoneTracker
-
-
-class Port:
-    """Hands out given bytes 4 KiB at a time; stops the host when they are used up."""
-
-    def __init__(self, data: bytes, host: SerialBoard, clock: VirtualClock) -> None:
-        self.data, self.host, self.clock = data, host, clock
-
-    @property
-    def in_waiting(self) -> int:
-        return min(len(self.data), 4096)
-
-    def read(self, n: int) -> bytes:
-        self.clock.advance(0.01)
-        out, self.data = self.data[:n], self.data[n:]
-        if not out:
-            self.host._stop.set()
-        return out
-
-    def write(self, data: bytes) -> None:
-        pass
-
-    def flush(self) -> None:
-        pass
-
-    def close(self) -> None:
-        pass
 
 
 def test_100k_distinct_tags_from_a_board_grow_memory_by_under_2_mb() -> None:
@@ -60,7 +35,7 @@ def test_100k_distinct_tags_from_a_board_grow_memory_by_under_2_mb() -> None:
     clock = VirtualClock()
     host = SerialBoard("/dev/null-board", {0: "centre"}, count, name="b", clock=clock,
                        heartbeat_timeout=1e9, serial_factory=lambda *a: None)
-    host._ser = Port(data, host, clock)
+    host._ser = FeedPort(data, host, clock)
     tracemalloc.start()
     try:
         before = tracemalloc.get_traced_memory()[0]

@@ -23,10 +23,10 @@ from decimal import Decimal, InvalidOperation
 from pathlib import Path
 from typing import Any
 
-from drivers.quoting import cut
+from drivers.quoting import cut, quoted
 from engine.cards import Card
 from firmware_host.clubside.clubconfig import ClubConfig, parse_club
-from firmware_host.configerror import ConfigError, quoted
+from firmware_host.configerror import ConfigError
 
 ZONES = ("deal", "centre", "skat", "seat0", "seat1", "seat2", "seat3")
 RULE_SETS = ("isko", "pub")

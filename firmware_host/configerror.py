@@ -16,9 +16,7 @@ check, a library's message): the line stays short whatever the config holds.
 
 from __future__ import annotations
 
-from drivers.quoting import cut, quoted
-
-__all__ = ["ConfigError", "quoted"]
+from drivers.quoting import cut
 
 MAX_KEY = 80  # characters of the key in the message: a section or key name may be user text
 MAX_PROBLEM = 160

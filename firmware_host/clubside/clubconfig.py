@@ -26,6 +26,7 @@ from pathlib import Path
 from typing import Any
 
 from drivers.quoting import quoted
+from firmware_host.configerror import ConfigError
 
 # An id that is one MQTT topic level and one part of a game id: no '/', '+', '#', no spaces.
 ID_RE = re.compile(r"^[A-Za-z0-9][A-Za-z0-9._-]{0,63}$")
@@ -66,8 +67,6 @@ class ClubConfig:
 
 
 def _error(key: str, problem: str) -> Exception:
-    from firmware_host.configerror import ConfigError
-
     return ConfigError(f"[club] {key}", problem)
 
 

@@ -158,8 +158,9 @@ class OutboxRow:
 class Record:
     """One link of the chain: ``kind`` is ``journal``, ``series``, ``input``, ``finish``.
 
-    Only the sequence number, kind and series are read when the chain is verified; the body
-    is parsed when it is asked for (opening a year of play need not parse every input).
+    Verifying the chain reads the sequence number, kind and series without a JSON parse;
+    opening also parses each input once to check this version can read it (``_check``), but
+    keeps no parsed body: a year of play is held as bytes, parsed again when asked for.
     """
 
     __slots__ = ("_body", "hash", "kind", "payload", "seq", "series")

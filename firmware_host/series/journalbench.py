@@ -16,8 +16,8 @@ own:
   series is built by another).
 
 The lengths are 100 and 1,000 games (``quick``: 20); ``SKAT_BENCH_JOURNAL_GAMES=100,10000``
-chooses others. Building a long series takes a while: the journal is written in batches (one
-commit per deal), the way a played series is not, but the records are the same.
+chooses others. Building a long series takes a while: the journal is written in one batch
+(one commit), the way a played series is not, but the records are the same.
 """
 
 from __future__ import annotations
@@ -44,31 +44,9 @@ def _lengths(quick: bool) -> tuple[int, ...]:
     return QUICK_LENGTHS if quick else LENGTHS
 
 
-def build_series(path: Path, games: int, seed: int = 36) -> int:
-    """An open series of ``games`` finished games (the computer on every seat) in a journal at
-    ``path``; the number of records."""
-    from firmware_host.config import simulated_config
-    from firmware_host.series.journal import Journal
-    from firmware_host.series.session import Session
-    from firmware_host.series.simulated import SimulatedTable
-
-    cfg = simulated_config(series_length=None, seed=seed)
-    journal = Journal.open(path)
-    session = Session(cfg, journal, computer_seats=cfg.computer.seats)
-    session.resume()
-    sim = SimulatedTable(session, random.Random(seed))
-    while len(session.table.finished_deals) < games:
-        with journal.batch():  # one commit a deal: building the bench input need not be safe
-            before = len(session.table.finished_deals)
-            while len(session.table.finished_deals) == before and sim.step():
-                pass
-    records = journal.records
-    journal.close()
-    return records
-
-
 def measure(path: Path, games: int, seed: int = 36) -> dict[str, float]:
-    """The figures of one length, on the journal ``build_series`` wrote (run in a child)."""
+    """The figures of one length, on the open series of ``games`` games at ``path`` (played
+    by :func:`~firmware_host.series.latency.journal_of_series`; run in a child)."""
     import resource
 
     from engine.deal import Deal
@@ -81,6 +59,7 @@ def measure(path: Path, games: int, seed: int = 36) -> dict[str, float]:
     t0 = time.perf_counter()
     journal = Journal.open(path)
     opened = time.perf_counter() - t0
+    records = journal.records
     journal.close()
 
     t0 = time.perf_counter()
@@ -115,6 +94,7 @@ def measure(path: Path, games: int, seed: int = 36) -> dict[str, float]:
         f"journal_card_{games}_ms": round(1000 * statistics.median(took), 3),
         f"journal_deal_start_{games}_ms": round(1000 * took[0], 3),
         f"journal_rss_{games}_mb": round(rss_kb / 1024, 1),
+        f"journal_records_{games}": float(records),
     }
 
 
@@ -130,11 +110,12 @@ def _in_child(code: str, games: int) -> Any:
 def _length(games: int, tmp: str) -> dict[str, float]:
     path = Path(tmp) / f"journal-{games}.sqlite"
     head = ("import json\nfrom pathlib import Path\n"
-            "from firmware_host.series.journalbench import build_series, measure\n")
-    records = _in_child(head + f"print(build_series(Path({str(path)!r}), {games}))", games)
+            "from firmware_host.series.journalbench import measure\n"
+            "from firmware_host.series.latency import journal_of_series\n")
+    _in_child(head + f"print(journal_of_series(Path({str(path)!r}), {games}, "
+              "open_series=True))", games)
     figures: dict[str, float] = _in_child(
         head + f"print(json.dumps(measure(Path({str(path)!r}), {games})))", games)
-    figures[f"journal_records_{games}"] = float(records)
     return figures
 
 

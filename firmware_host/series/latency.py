@@ -86,20 +86,23 @@ def input_latency(runs: int, journalled: bool = True) -> tuple[float, float, int
     return statistics.median(p50s), statistics.median(p99s), len(lines)
 
 
-def journal_of_series(path: Path, deals: int, seed: int = 36) -> int:
-    """Play a series with computer seats into a journal at ``path``; return its inputs."""
+def journal_of_series(path: Path, deals: int, seed: int = 36, open_series: bool = False) -> int:
+    """Play a series with computer seats into a journal at ``path``; return its inputs.
+
+    ``open_series``: a series of no fixed length, left open after ``deals`` games (the journal
+    bench deals on and undoes in it)."""
     from firmware_host.config import simulated_config
     from firmware_host.series.journal import Journal
     from firmware_host.series.session import Session
     from firmware_host.series.simulated import SimulatedTable
 
-    cfg = simulated_config(series_length=deals, seed=seed)
+    cfg = simulated_config(series_length=None if open_series else deals, seed=seed)
     journal = Journal.open(path)
     session = Session(cfg, journal, computer_seats=cfg.computer.seats)
     session.resume()
     sim = SimulatedTable(session, random.Random(seed))
     with journal.batch():  # one commit: building the bench input need not be crash-safe
-        while sim.step():
+        while len(session.table.finished_deals) < deals and sim.step():
             pass
     count = sum(1 for _ in journal.iter_entries(session.series_id or 0))
     journal.close()

@@ -80,9 +80,6 @@ class Session:
         # players' words; shown until the next input is accepted.
         self.recovery_note: str | None = None
         self.recovery_numbers: tuple[int, int | None] = (0, 0)  # (deal, inputs lost)
-        # Nothing lost was seen but it cannot be proven: "missing" or "unreadable" (the other
-        # copy); see firmware_host.series.journal.Recovery.unproven.
-        self.recovery_unproven: str | None = None
         self._pending: list[tuple[dict[str, Any], str, dict[str, Any]]] = []
         # The hint shown now: (table seat, engine.players.hints.Hint); see ask_hint.
         self.hint: tuple[int, Any] | None = None
@@ -217,6 +214,13 @@ class Session:
         self._note_recovery()
         return count
 
+    @property
+    def recovery_unproven(self) -> str | None:
+        """Nothing lost was seen but it cannot be proven: "missing" or "unreadable" (the other
+        copy); see firmware_host.series.journal.Recovery.unproven."""
+        rec = self.journal.recovery if self.journal is not None else None
+        return rec.unproven if rec is not None and not rec.lost else None
+
     def _note_recovery(self) -> None:
         """After a repaired journal: where the table was restored to and what was lost."""
         rec = self.journal.recovery if self.journal is not None else None
@@ -235,7 +239,6 @@ class Session:
             lost = "; nothing was lost"
         self.recovery_note = f"journal damaged: restored to {where}{lost}"
         self.recovery_numbers = (self.table.deal.number, rec.lost)
-        self.recovery_unproven = rec.unproven if not rec.lost else None
         self.problems.append(self.recovery_note)
 
     def _seat(self, seating: Seating | None) -> None:

@@ -19,9 +19,9 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Iterator, MutableSet
 
-# Thousands: far more than a zone ever holds (32 cards), so only a flood of strangers reaches
-# it, and the memory stays under about 0.6 MB a zone.
-MAX_TAGS_PER_ZONE = 4096
+# The debouncer's bound too: far more than a zone ever holds (32 cards), so only a flood of
+# strangers reaches it, and the memory stays under about 0.6 MB a zone.
+from drivers.zones import MAX_TAGS_PER_ZONE
 
 
 class RecentTags(MutableSet[str]):

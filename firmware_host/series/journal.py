@@ -25,6 +25,12 @@ cannot read, in a journal of this format, is damage like any other (the chain en
 Format 1 (the first controller's tables ``meta``, ``series``, ``inputs``: no chain, no copy) is
 converted on opening, the old file kept as ``<path>.format1-<UTC time>``.
 
+**Loss reports** (``notice`` records, not tied to a series) stay open until a ``confirm``
+record names them: :meth:`Journal.add_notice`, :meth:`Journal.confirm_notice`,
+:meth:`Journal.open_notices`. A repair owes one: its facts go to ``<path>.notices`` before the
+repair begins and leave it when the notice is written (:meth:`Journal.owed_notices`), so a power
+cut in between loses neither.
+
 One process at a time: :meth:`Journal.open` takes an exclusive ``flock`` on
 ``journal.sqlite.lock`` and refuses a second writer (:class:`JournalLocked`).
 
@@ -66,7 +72,7 @@ APPLICATION_ID = 0x536B5432  # "SkT2" in the SQLite header: our file, this forma
 # from a foreign one (see _format_of).
 APPLICATION_FAMILY = 0x536B5400
 # The record kinds this version reads; any other, in a journal of this format, is damage.
-KINDS = frozenset({"journal", "series", "input", "finish", "lost"})
+KINDS = frozenset({"journal", "series", "input", "finish", "lost", "notice", "confirm"})
 INPUT_STATUSES = frozenset({"accepted", "refused", "ignored", "prompt", "restart", "declined"})
 GENESIS = hashlib.sha256(b"skat-table journal v2").digest()
 MAX_LOST_FILL = 100_000  # numbers of lost records kept unused after a recovery, at most
@@ -77,6 +83,8 @@ READ_STALL_S = 20.0
 READ_CHECK_BYTES_PER_S = 2_000_000
 COPY_SUFFIX = ".copy"
 LOCK_SUFFIX = ".lock"
+# The facts of a repair whose notice is not in the chain yet (see Journal.owed_notices).
+NOTICES_SUFFIX = ".notices"
 _SCHEMA = f"""
 PRAGMA application_id = {APPLICATION_ID};
 CREATE TABLE IF NOT EXISTS records (
@@ -205,6 +213,10 @@ class Recovery:
     # is missing or empty could have held later records), "unreadable" (a file that could not
     # be read to its end). None: both files are accounted for to their last record.
     unproven: str | None = None
+    # Which repair this is: its notice names it (Journal.owed_notices), so that a notice is
+    # written once, also when a power cut comes between the repair and the notice.
+    id: str = field(default_factory=lambda: uuid.uuid4().hex)
+    converted: bool = False  # a format 1 journal converted (a loss report only if it lost)
 
 
 def _unproven(db: _Read, cp: _Read) -> str | None:
@@ -670,6 +682,74 @@ def _entry(rec: Record) -> Entry:
                  float(at))
 
 
+@dataclass
+class _Notices:
+    """The loss reports of the chain (kinds ``notice`` and ``confirm``) and the repairs whose
+    notice is owed (see :meth:`Journal.owed_notices`)."""
+
+    bodies: dict[int, dict[str, Any]] = field(default_factory=dict)  # every notice, by seq
+    confirmed: dict[int, dict[str, Any]] = field(default_factory=dict)  # seq -> its confirm
+    owed: list[dict[str, Any]] = field(default_factory=list)
+
+    def repairs(self) -> set[str]:
+        """The repairs the chain already holds a notice of."""
+        return {str(b["repair"]) for b in self.bodies.values() if b.get("repair")}
+
+
+def _repair_facts(rec: Recovery) -> dict[str, Any]:
+    """What a repair found, as its notice needs it (:meth:`Journal.owed_notices`)."""
+    return {"repair": rec.id, "kept": rec.kept, "lost": rec.lost,
+            "unproven": None if rec.lost else rec.unproven, "details": list(rec.details),
+            "aside": list(rec.aside), "converted": rec.converted}
+
+
+def _same_damage(a: Mapping[str, Any], b: Mapping[str, Any]) -> bool:
+    """The same damage found again (an open whose repair failed, tried once more)."""
+    keys = ("kept", "lost", "unproven", "details", "converted")
+    return all(a.get(k) == b.get(k) for k in keys)
+
+
+def _read_owed(path: str) -> tuple[list[dict[str, Any]], str | None]:
+    """The owed repairs in ``path`` and, if it cannot be read, why (a CRC-checked line)."""
+    try:
+        with open(path, "rb") as f:
+            data = f.read(1_000_000)
+    except FileNotFoundError:
+        return [], None
+    except OSError as exc:
+        return [], f"it cannot be read ({exc.strerror or exc})"
+    head, _, text = data.rstrip(b"\n").partition(b" ")
+    try:
+        if head != b"%08x" % zlib.crc32(text):
+            raise ValueError("its checksum does not match")
+        owed = json.loads(text)["owed"]
+        if not isinstance(owed, list) or not all(isinstance(o, dict) and o.get("repair")
+                                                 for o in owed):
+            raise ValueError("it holds no list of repairs")
+    except (ValueError, KeyError, TypeError) as exc:
+        return [], f"it is damaged ({exc})"
+    return owed, None
+
+
+def _write_owed(path: str, owed: Sequence[Mapping[str, Any]]) -> None:
+    """Replace ``path`` by ``owed`` (none: remove it), durably: a new file synced, then moved
+    in place, the directory synced."""
+    if not owed:
+        with contextlib.suppress(FileNotFoundError):
+            os.unlink(path)
+            _fsync_dir(path)
+        return
+    text = json.dumps({"owed": list(owed)}, ensure_ascii=True, sort_keys=True,
+                      separators=(",", ":")).encode("ascii")
+    tmp = path + ".new"
+    with open(tmp, "wb") as f:
+        f.write(b"%08x " % zlib.crc32(text) + text + b"\n")
+        f.flush()
+        os.fsync(f.fileno())
+    os.replace(tmp, path)
+    _fsync_dir(path)
+
+
 class Journal:
     """An open journal; see the module docstring."""
 
@@ -692,6 +772,7 @@ class Journal:
         self.journal_id = ""
         self._next_seq = 1
         self._last_hash = GENESIS
+        self._notices = _Notices()
         for rec in records:
             self._index(rec)
         # The verified chain opening found: (records, hash of the last); the corruption tests
@@ -733,11 +814,13 @@ class Journal:
             raise JournalError("the journal's path contains a NUL character")
         lock_fd = None if read_only else _lock(path)
         try:
-            return cls._open_locked(path, lock_fd, read_only)
+            journal = cls._open_locked(path, lock_fd, read_only)
         except BaseException:
             if lock_fd is not None:
                 os.close(lock_fd)
             raise
+        journal._take_owed()
+        return journal
 
     @classmethod
     def _open_locked(cls, path: str, lock_fd: int | None, read_only: bool) -> Journal:
@@ -796,6 +879,8 @@ class Journal:
             conn.executescript(_SCHEMA)
             return cls(conn, path, problems, chosen, recovery=rec if rec.damaged else None,
                        read_only=True)
+        if rec.damaged:  # before the repair: its facts outlive a power cut (_owe_notice)
+            cls._owe_notice(path, rec)
         try:
             # The copy first: until the rebuilt database is committed, the chosen records
             # must be durable somewhere, and the damaged database goes aside to be rebuilt.
@@ -818,7 +903,7 @@ class Journal:
         """A format 1 database becomes a journal of this format (both files); the old file is
         kept as ``<path>.format1-<UTC time>``. Read-only: converted in memory only."""
         chosen = db.records
-        rec = Recovery(kept=len(chosen), lost=max(0, db.seen - len(chosen)))
+        rec = Recovery(kept=len(chosen), lost=max(0, db.seen - len(chosen)), converted=True)
         if db.detail:
             rec.details.append(f"the format 1 journal is damaged: {db.detail}")
         rec.damaged = bool(rec.details)
@@ -834,6 +919,8 @@ class Journal:
             return cls(conn, path, problems, chosen, recovery=recovery, read_only=True)
         copy_path = path + COPY_SUFFIX
         try:
+            if rec.lost:  # a loss report: its facts outlive a power cut (_owe_notice)
+                cls._owe_notice(path, rec)
             if os.path.lexists(copy_path):  # format 1 had no copy: this one is not its own
                 rec.aside.append(cls._aside(copy_path, ("",)))
             # The converted chain is durable in the copy before the old file goes aside: a
@@ -942,6 +1029,8 @@ class Journal:
                     key = (rec.series, int(item["game"]))
                     self._revisions[key] = max(self._revisions.get(key, 0),
                                                int(item["revision"]))
+        elif rec.kind in ("notice", "confirm"):
+            self._index_notice(rec)
         self._next_seq = rec.seq + 1
         self._last_hash = rec.hash
 
@@ -1055,6 +1144,104 @@ class Journal:
         s = self._series.get(series)
         if s is not None and not s.finished:
             self._write_record("finish", series, {})
+
+    # ---- notices: loss reports, shown until someone confirms them ---------------------------
+
+    def add_notice(self, body: Mapping[str, Any]) -> int:
+        """Write a loss report (``{"what": "recovery", ...}``; not tied to a series); its
+        number. A body naming a ``repair`` of :meth:`owed_notices` settles it."""
+        seq = self._write_record("notice", 0, dict(body)).seq
+        repair = body.get("repair")
+        if repair and any(o.get("repair") == repair for o in self._notices.owed):
+            self._notices.owed = [o for o in self._notices.owed if o.get("repair") != repair]
+            # Best effort: a file left behind is settled at the next open (the chain holds
+            # the notice now).
+            with contextlib.suppress(OSError):
+                _write_owed(self.path + NOTICES_SUFFIX, self._notices.owed)
+        return seq
+
+    def confirm_notice(self, seq: int, by: str) -> bool:
+        """Someone (``by``: "kiosk", "cli") has read open notice ``seq``: a ``confirm``
+        record. False, and nothing written, when ``seq`` is no open notice."""
+        if seq not in self._notices.bodies or seq in self._notices.confirmed:
+            return False
+        self._write_record("confirm", 0, {"confirms": seq, "by": by})
+        return True
+
+    def open_notices(self) -> list[tuple[int, dict[str, Any]]]:
+        """The notices nobody has confirmed yet, oldest first: (number, body)."""
+        return [(seq, dict(body)) for seq, body in sorted(self._notices.bodies.items())
+                if seq not in self._notices.confirmed]
+
+    def owed_notices(self) -> list[dict[str, Any]]:
+        """The repairs whose notice is not in the chain yet, oldest first: what each found
+        (``repair``, ``kept``, ``lost``, ``unproven``, ``details``, ``aside``,
+        ``converted``). The session writes their notices with the table's position.
+
+        A repair's facts are written to ``<path>.notices`` before the repair begins, and taken
+        out when its notice is written: a power cut between the two leaves them there, and the
+        next open, clean as it is, still owes that notice."""
+        return [dict(o) for o in self._notices.owed]
+
+    def _index_notice(self, rec: Record) -> None:
+        body = rec.body
+        if rec.kind == "notice":
+            self._notices.bodies[rec.seq] = body
+        elif isinstance(body.get("confirms"), int):
+            self._notices.confirmed[body["confirms"]] = body
+
+    @classmethod
+    def _owe_notice(cls, path: str, rec: Recovery) -> None:
+        """Before a repair: its facts into ``<path>.notices``, durably. The same damage found
+        again (the last repair failed) is owed once. Where even this cannot be written, the
+        facts live in memory only (the repair itself is likely to fail too)."""
+        owed_path = path + NOTICES_SUFFIX
+        with contextlib.suppress(OSError):
+            owed, changed = cls._load_owed(owed_path, aside=True)
+            facts = _repair_facts(rec)
+            same = next((o for o in owed if _same_damage(o, facts)), None)
+            if same is not None:
+                rec.id = str(same["repair"])
+            else:
+                owed.append(facts)
+                changed = True
+            if changed:
+                _write_owed(owed_path, owed)
+
+    @classmethod
+    def _load_owed(cls, owed_path: str, aside: bool) -> tuple[list[dict[str, Any]], bool]:
+        """The owed repairs in ``owed_path``; True with them when the file could not be read:
+        its facts are gone, and a notice says that much (the file is set aside if
+        ``aside``)."""
+        owed, problem = _read_owed(owed_path)
+        if problem is None:
+            return owed, False
+        if aside and os.path.lexists(owed_path):
+            cls._aside(owed_path, ("",))
+        name = os.path.basename(owed_path)
+        return [{"repair": f"unreadable-{time.time_ns()}", "kept": None, "lost": None,
+                 "unproven": None, "converted": False, "aside": [],
+                 "details": [f"the record of an earlier repair ({name}) {problem}"]}], True
+
+    def _take_owed(self) -> None:
+        """After opening: the repairs still owed a notice (the file's, less those the chain
+        holds a notice of; and this open's own, with the files it set aside)."""
+        if self.path == ":memory:":
+            return
+        owed_path = self.path + NOTICES_SUFFIX
+        try:
+            owed, changed = self._load_owed(owed_path, aside=not self.read_only)
+        except OSError:  # the damaged file could not be set aside: read it next time
+            owed, changed = [], False
+        written = self._notices.repairs()
+        keep = [o for o in owed if str(o["repair"]) not in written]
+        rec = self.recovery
+        if rec is not None and rec.id not in written and (rec.lost or not rec.converted):
+            keep = [o for o in keep if o["repair"] != rec.id] + [_repair_facts(rec)]
+        self._notices.owed = keep
+        if not self.read_only and (changed or keep != owed):
+            with contextlib.suppress(OSError):
+                _write_owed(owed_path, keep)
 
     # ---- inputs --------------------------------------------------------------------------------
 

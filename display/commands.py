@@ -128,13 +128,21 @@ class Resume:
 
 
 @dataclass(frozen=True)
+class ConfirmNotice:
+    """Someone at the table has read a loss report (a repaired journal: what was lost):
+    ``seq`` is its number in the journal (0: the one the storage has not taken yet)."""
+
+    seq: int
+
+
+@dataclass(frozen=True)
 class Quit:
     """Window closed or Escape in the simulator."""
 
 
 Command = (
     LayCard | DealNext | DealRest | Press | Declare | SetLanguage | SetCardStyle | ShowLastTrick
-    | ShowSheet | ShowAnalysis | Resume | AskHint | Quit | ConfirmSeat
+    | ShowSheet | ShowAnalysis | Resume | AskHint | Quit | ConfirmSeat | ConfirmNotice
 )
 
 

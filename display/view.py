@@ -55,10 +55,11 @@ FaultKind = Literal[
     "contract-refused",  # detail: the engine's reason
     "reader-down",       # detail: which reader (its zone)
     "journal",           # detail: what failed while writing the journal
-    "journal-restored",  # a damaged journal repaired at start: value = the game restored to,
-                         # other_value = inputs lost (None: unknown); zone = "missing" or
-                         # "unreadable" when none was seen lost but the other copy that would
-                         # prove it is missing or cannot be read; detail: the whole story
+    "journal-restored",  # a damaged journal was repaired (a loss report, shown until
+                         # confirmed): value = the game restored to, other_value = inputs
+                         # lost (None: unknown); zone = "missing" or "unreadable" when none
+                         # was seen lost but the other copy that would prove it is missing or
+                         # cannot be read; notice = its number to confirm; detail: the story
     "other",             # detail: the engine's message as it is
 ]
 
@@ -86,6 +87,9 @@ class Fault:
     other_value: int | None = None
     zone: str | None = None
     detail: str = ""
+    # A loss report to confirm (journal-restored): its number in the journal, 0 while the
+    # storage has not taken it; None for every other fault.
+    notice: int | None = None
 
 
 @dataclass(frozen=True)

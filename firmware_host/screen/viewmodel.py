@@ -39,11 +39,7 @@ def build_view(session: Any, refusal: Refusal | None = None, simulator: bool = F
               for zone, msg in sorted((reader_faults or {}).items())]
     if session.journal_fault:
         faults.append(v.Fault(kind="journal", detail=session.journal_fault))
-    note = getattr(session, "recovery_note", None)
-    if note:  # a damaged journal was repaired at start: where the table is, what was lost
-        game, lost = session.recovery_numbers
-        faults.append(v.Fault(kind="journal-restored", value=game, other_value=lost,
-                              zone=getattr(session, "recovery_unproven", None), detail=note))
+    faults.extend(_notice_faults(session))
     prompt = None
     if table.prompts:
         seat, card = next(iter(table.prompts.items()))
@@ -94,6 +90,27 @@ def build_view(session: Any, refusal: Refusal | None = None, simulator: bool = F
     if phase == "pushing":
         return v.View(scene="pushing", pushing=_pushing_view(table, d, simulator), **common)
     return v.View(scene="play", play=_play_view(table, d), **common)
+
+
+def _notice_faults(session: Any) -> list[Any]:
+    """Every loss report nobody has confirmed (a repaired journal: where the table was
+    restored to, what was lost), from the journal: shown until confirmed on the kiosk."""
+    from display.view import Fault
+
+    def number(value: Any) -> int | None:
+        return value if isinstance(value, int) and not isinstance(value, bool) else None
+
+    notices = getattr(session, "notices", None)
+    out = []
+    for seq, body in notices() if notices is not None else ():
+        if body.get("what") != "recovery":
+            continue
+        unproven = body.get("unproven")
+        out.append(Fault(kind="journal-restored", value=number(body.get("deal")),
+                         other_value=number(body.get("lost")),
+                         zone=unproven if unproven in ("missing", "unreadable") else None,
+                         detail=str(body.get("note") or ""), notice=seq))
+    return out
 
 
 def _hint(session: Any) -> Any:

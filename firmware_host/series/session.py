@@ -13,6 +13,7 @@ so the table is exactly where it was.
 from __future__ import annotations
 
 import logging
+import time
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
@@ -76,10 +77,13 @@ class Session:
         self.rejected: list[Rejection] = []
         self.problems: list[str] = []  # journal trouble found on opening, for the display/log
         self.journal_fault: str | None = None
-        # After a damaged journal was repaired: what was restored and what was lost, in the
-        # players' words; shown until the next input is accepted.
+        # After a damaged journal was repaired at this start: what was restored and what was
+        # lost, in words (the log). The kiosk shows the journalled notice (see notices()).
         self.recovery_note: str | None = None
         self.recovery_numbers: tuple[int, int | None] = (0, 0)  # (deal, inputs lost)
+        # Loss reports the storage has not taken yet: shown all the same, written again on
+        # the next accepted input (see _write_notices).
+        self._unwritten_notices: list[dict[str, Any]] = []
         self._pending: list[tuple[dict[str, Any], str, dict[str, Any]]] = []
         # The hint shown now: (table seat, engine.players.hints.Hint); see ask_hint.
         self.hint: tuple[int, Any] | None = None
@@ -222,24 +226,77 @@ class Session:
         return rec.unproven if rec is not None and not rec.lost else None
 
     def _note_recovery(self) -> None:
-        """After a repaired journal: where the table was restored to and what was lost."""
+        """After a repaired journal: where the table was restored to and what was lost; and
+        the notice of every repair that owes one (this start's, or one a power cut kept from
+        being written), journalled with those words."""
         rec = self.journal.recovery if self.journal is not None else None
-        if rec is None:
+        if rec is not None:
+            self.recovery_note = (f"journal damaged: restored to {position_words(self.table)}"
+                                  f"{loss_words(rec.lost, rec.unproven)}")
+            self.recovery_numbers = (self.table.deal.number, rec.lost)
+            self.problems.append(self.recovery_note)
+        self._owe_notices()
+
+    # ---- loss reports ----------------------------------------------------------------------
+
+    def _owe_notices(self) -> None:
+        """A notice for each repair the journal owes one: the words and where the table
+        stands now (after the replay: where the repair left it)."""
+        if self.journal is None:
             return
-        where = position_words(self.table)
-        if rec.lost:
-            lost = f"; the last {rec.lost} input(s) could not be recovered"
-        elif rec.lost is None:
-            lost = "; later inputs may be lost"
-        elif rec.unproven == "missing":
-            lost = "; the other copy is missing, later inputs may be lost"
-        elif rec.unproven == "unreadable":
-            lost = "; the other copy cannot be read, later inputs may be lost"
-        else:  # both files read to their ends: the verified records prove it
-            lost = "; nothing was lost"
-        self.recovery_note = f"journal damaged: restored to {where}{lost}"
-        self.recovery_numbers = (self.table.deal.number, rec.lost)
-        self.problems.append(self.recovery_note)
+        current = self.journal.recovery.id if self.journal.recovery is not None else None
+        for facts in self.journal.owed_notices():
+            where = position_words(self.table)
+            lost, unproven = facts.get("lost"), facts.get("unproven")
+            note = f"journal damaged: restored to {where}{loss_words(lost, unproven)}"
+            if facts.get("repair") != current:
+                self.problems.append(f"{note} (a repair at an earlier start: its notice is "
+                                     "written now)")
+            self._unwritten_notices.append({
+                "what": "recovery", "repair": facts.get("repair"),
+                "deal": self.table.deal.number, "where": where, "lost": lost,
+                "unproven": unproven, "details": list(facts.get("details") or ()),
+                "aside": list(facts.get("aside") or ()), "kept": facts.get("kept"),
+                "note": note, "at": time.time()})
+        self._write_notices()
+
+    def _write_notices(self) -> list[int]:
+        """Journal the loss reports not written yet; their numbers. Storage that fails keeps
+        them (shown from memory) for the next accepted input."""
+        written: list[int] = []
+        if self.journal is None:
+            return written
+        while self._unwritten_notices:
+            try:
+                written.append(self.journal.add_notice(self._unwritten_notices[0]))
+            except JournalError as exc:
+                self._journal_failed(str(exc))
+                break
+            self._unwritten_notices.pop(0)
+        return written
+
+    def notices(self) -> list[tuple[int, dict[str, Any]]]:
+        """Every loss report nobody has confirmed, oldest first: (its journal number, body);
+        number 0 for one the storage has not taken yet."""
+        journalled = self.journal.open_notices() if self.journal is not None else []
+        return journalled + [(0, dict(b)) for b in self._unwritten_notices]
+
+    def confirm_notice(self, seq: int, by: str = "kiosk") -> bool:
+        """Someone read loss report ``seq`` (0: the oldest not journalled yet, written
+        first): journalled, and it is no longer shown. False when nothing was confirmed (no
+        such open notice, or the storage refused)."""
+        if self.journal is None:
+            return False
+        if seq == 0:
+            written = self._write_notices()
+            if not written:
+                return False
+            seq = written[0]
+        try:
+            return self.journal.confirm_notice(seq, by)
+        except JournalError as exc:
+            self._journal_failed(str(exc))
+            return False
 
     def _seat(self, seating: Seating | None) -> None:
         """Play with ``seating``'s players, games and first dealer (None: the table's own)."""
@@ -340,12 +397,13 @@ class Session:
             extra["reason"] = out.refusal.reason
             self.rejected.append(Rejection(line, out.refusal.reason, out.refusal))
         elif out.accepted:
-            self.recovery_note = None  # the players have moved on from the restored state
             self.hint = None  # a hint answers one decision only
             outbox = self._outbox(finished_before)
             if outbox:
                 extra["outbox"] = outbox
         self._write(inp.to_json(), out.status, extra)
+        if out.accepted and self._unwritten_notices:  # a loss report the storage refused
+            self._write_notices()
         self._tell(inp, out)
         return out
 
@@ -518,6 +576,25 @@ def clip(value: Any, limit: int) -> str:
     if len(text) > limit:
         text = f"{text[:limit]}... ({len(text) - limit} more characters)"
     return text
+
+
+def loss_words(lost: int | None, unproven: str | None) -> str:
+    """What a repair lost, as the end of its note (docs/controller.md, the journal).
+
+    >>> loss_words(4, None)
+    '; the last 4 input(s) could not be recovered'
+    >>> loss_words(0, None)
+    '; nothing was lost'
+    """
+    if lost:
+        return f"; the last {lost} input(s) could not be recovered"
+    if lost is None:
+        return "; later inputs may be lost"
+    if unproven == "missing":
+        return "; the other copy is missing, later inputs may be lost"
+    if unproven == "unreadable":
+        return "; the other copy cannot be read, later inputs may be lost"
+    return "; nothing was lost"  # both files read to their ends: the verified records prove it
 
 
 def _identity_words(identity: dict[str, Any]) -> str:

@@ -132,6 +132,8 @@ class EventLoop:
             self._deal_rest()
         if isinstance(event, c.AskHint):
             self.session.ask_hint(event.seat)
+        if isinstance(event, c.ConfirmNotice) and self.session.confirm_notice(event.seq):
+            log.info("journal: a loss report was confirmed on the kiosk")  # then it is gone
         if isinstance(event, c.SetLanguage):
             self.language = event.code
         elif isinstance(event, c.SetCardStyle):

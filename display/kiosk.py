@@ -30,7 +30,7 @@ from . import commands as cmd
 from .inputwatch import InputWatch
 from .layout import Element
 from .render import Renderer
-from .scenes import CloseDialog, ToggleModifier, UiState
+from .scenes import CloseDialog, ShowNotice, ToggleModifier, UiState
 from .view import CARD_STYLES, LANGUAGES, View
 
 log = logging.getLogger(__name__)
@@ -80,6 +80,7 @@ class Kiosk:
         self._watch: InputWatch | None = None
         self.input_dir = input_dir
         self._blocking_driver = False
+        self._notices_seen: set[int] = set()  # loss reports already opened by themselves
         self.frames = 0                      # full or partial redraws done (for tests/bench)
         self.first_frame_at: float | None = None
 
@@ -150,9 +151,12 @@ class Kiosk:
             self.open()
         if view != self.view:
             if self.view is None or view.scene != self.view.scene:
+                # A loss report stays open over a new scene: it waits for its answer.
+                keep = self.ui.confirm if self.ui.confirm == "notice" else ""
                 self.ui = replace(self.ui, draft=frozenset(), focus=None, show_sheet=False,
-                                  show_last_trick=False, picker=False, confirm="",
+                                  show_last_trick=False, picker=False, confirm=keep,
                                   show_analysis=False)
+            self._open_notices(view)
             if self.view is None or view.refusal != self.view.refusal:
                 self.ui = replace(self.ui, hide_refusal=False)
             if self.view is not None and (view.language, view.card_style) != (
@@ -161,6 +165,16 @@ class Kiosk:
             self.view = view
             self._wake()
         self._redraw()
+
+    def _open_notices(self, view: View) -> None:
+        """A loss report not shown before opens by itself (the top bar's pill opens it
+        again); the dialog closes when none is left to confirm."""
+        notices = {f.notice for f in view.faults if f.notice is not None}
+        if notices - self._notices_seen:
+            self._notices_seen |= notices
+            self.ui = replace(self.ui, confirm="notice", focus=None)
+        elif not notices and self.ui.confirm == "notice":
+            self.ui = replace(self.ui, confirm="", focus=None)
 
     def _wake(self) -> None:
         self._last_activity = self._now()
@@ -367,6 +381,9 @@ class Kiosk:
         if isinstance(c, CloseDialog):
             self._set_ui(confirm="", focus=None)
             return []
+        if isinstance(c, ShowNotice):
+            self._set_ui(confirm="notice", focus=None)
+            return []
         if isinstance(c, cmd.Press) and c.press == "concede" and self.ui.confirm != "concede":
             self._set_ui(confirm="concede", focus=None)  # asked first: see the dialog
             return []
@@ -431,8 +448,11 @@ class Kiosk:
             pygame.K_BACKSPACE: "undo", pygame.K_t: "last-button", pygame.K_s: "sheet-button",
             pygame.K_a: "concede", pygame.K_SPACE: "deal-next", pygame.K_d: "deal-next",
             pygame.K_x: "kontra", pygame.K_r: "re", pygame.K_n: "confirm-cancel",
+            pygame.K_i: "standing-fault",  # a loss report to read: opens it
         }
-        if self.ui.confirm:
+        if self.ui.confirm == "notice":
+            letters = {pygame.K_n: "confirm-cancel", pygame.K_y: "notice-confirm"}
+        elif self.ui.confirm:
             letters = {pygame.K_n: "confirm-cancel"}
         if key == pygame.K_l:
             nxt = LANGUAGES[(LANGUAGES.index(view.language) + 1) % len(LANGUAGES)]

@@ -47,8 +47,9 @@ class Renderer:
         surface.set_clip(area)
         surface.fill(FELT)
         letters = self.translator(view).rank_letters
-        # Content in layer order, so banners (layer 2) float above the scene.
-        for layer in (0, 1, 2, 3, 4):
+        # Content in layer order, so banners (layer 2) float above the scene and a loss
+        # report to confirm (layers 4 and 5) above every other question.
+        for layer in (0, 1, 2, 3, 4, 5):
             for el in elements:
                 if el.layer == layer and (area is None
                                           or area.colliderect(el.draw_rect or el.rect)):

@@ -237,6 +237,12 @@ def extra_views(language: str = "de", card_style: str = "french") -> dict[str, V
         "play-reader-down": replace(play, faults=(
             Fault("reader-down", zone="seat1", detail="no heartbeat for 5 s"),
             Fault("journal", detail="disk full"))),
+        # A repaired journal's loss report, open until confirmed: the top bar's pill (the
+        # whole sentence in the kiosk's notice dialog, UiState(confirm="notice")).
+        "play-journal-restored": replace(play, faults=(NOTICE,)),
+        "bidding-journal-restored": replace(sample_view("bidding", language, card_style),
+                                            faults=(Fault("reader-down", zone="seat1"),
+                                                    NOTICE_UNREADABLE)),
         "play-ramsch": replace(play, can_concede=True, play=replace(  # type: ignore[arg-type]
             play.play, contract="R", bid=0)),
         "result-ramsch": replace(sample_view("result", language, card_style), result=ResultView(
@@ -264,6 +270,16 @@ def extra_views(language: str = "de", card_style: str = "french") -> dict[str, V
         "resume-offer": replace(sample_view("result", language, card_style), offer="resume"),
     }
     return out
+
+
+NOTICE = Fault("journal-restored", value=12, other_value=4, notice=41, detail=(
+    "journal damaged: restored to deal 12, trick 3; the last 4 input(s) could not be "
+    "recovered"))
+# The longest of the sentences: nothing seen lost, but the other copy cannot be read.
+NOTICE_UNREADABLE = Fault("journal-restored", value=12, other_value=0, zone="unreadable",
+                          notice=57, detail=("journal damaged: restored to deal 12, bidding; "
+                                             "the other copy cannot be read, later inputs "
+                                             "may be lost"))
 
 
 def _trick_complete(v: View) -> View:

@@ -40,6 +40,7 @@ from .wording import (
     refusal_detail,
     result_notes,
     short_name,
+    standing_sentence,
 )
 
 CARD_RATIO = 1.5  # height / width of a card
@@ -70,7 +71,7 @@ class UiState:
     picker: bool = False                  # the language picker is open
     clock: str = ""                       # "14:05" on the idle screen
     focus: int | None = None              # index among the actionable elements
-    confirm: str = ""                     # an open question: "concede"
+    confirm: str = ""                     # an open question: "concede", "claim", "notice"
     hide_refusal: bool = False            # the refusal banner was tapped away
     show_analysis: bool = False           # the trick-by-trick open-card analysis is open
 
@@ -192,11 +193,18 @@ class SceneBuilder:
         standing = v.faults if v.scene not in ("fault", "idle") else ()
         if standing:  # a reader down or the journal: said on every screen until it is fixed
             title_w = min(left_w * 0.45, max(left_w * 0.3, self.label_width(title, 19, 0)))
-            sentence = fault_sentence(standing[0], self.tr, v.players)
+            sentence = standing_sentence(standing[0], self.tr, v.players)
             if len(standing) > 1:
                 sentence += f" (+{len(standing) - 1})"
-            f.text(12 + title_w + 6, 4, left_w - title_w - 6, TOP - 8, sentence, size=18,
-                   face="bold", colour=ALERT_INK, fill=ALERT, role="standing-fault", wrap=True)
+            if any(fault.notice is not None for fault in standing):
+                # A loss report to read and confirm: the pill opens it (notice_dialog).
+                f.button(12 + title_w + 6, 4, left_w - title_w - 6, TOP - 8, sentence,
+                         ShowNotice(), role="standing-fault", size=18, fill=ALERT,
+                         colour=ALERT_INK, wrap=True)
+            else:
+                f.text(12 + title_w + 6, 4, left_w - title_w - 6, TOP - 8, sentence, size=18,
+                       face="bold", colour=ALERT_INK, fill=ALERT, role="standing-fault",
+                       wrap=True)
             sub = ""
         else:
             title_w = left_w * (0.55 if sub else 1.0)
@@ -361,6 +369,34 @@ class SceneBuilder:
         hint_banner(self, TOP + 4)
         if v.offer == "resume":
             self.resume_dialog()
+        elif self.ui.confirm == "notice" and v.scene not in ("fault", "idle"):
+            self.notice_dialog()
+
+    def notice_dialog(self) -> None:
+        """A loss report (a repaired journal) in full, over everything else (layers 4 and 5,
+        above any other question), until someone confirms it or puts it off."""
+        f, _ = self.f, self._
+        notices = [fault for fault in self.v.faults if fault.notice is not None]
+        if not notices:
+            return
+        fault = notices[0]
+        f.panel(0, 0, f.W, f.H, fill=FELT_DARK, role="modal", radius=0, layer=4)
+        x, w = 60.0, f.W - 120
+        y = TOP + 10
+        title = _("The journal was repaired")
+        if len(notices) > 1:
+            title += f" (1/{len(notices)})"
+        f.text(x, y, w, 40, title, size=28, face="bold", role="notice-title", layer=5)
+        y += 52
+        f.text(x, y, w, 116, fault_sentence(fault, self.tr, self.v.players), size=24,
+               face="bold", colour=ALERT_INK, fill=ALERT, role="notice-text", layer=5,
+               wrap=True)
+        y += 116 + 16
+        bh = min(64.0, (f.H - y - 16 - 12) / 2)
+        f.button(x, y, w, bh, _("Confirm"), cmd.ConfirmNotice(fault.notice or 0),
+                 role="notice-confirm", size=24, layer=5, wrap=True)
+        f.button(x, y + bh + 12, w, bh, _("Later"), CloseDialog(), role="confirm-cancel",
+                 size=24, layer=5, wrap=True, fill=GOLD, colour=GOLD_DARK)
 
     def resume_dialog(self) -> None:
         """The start screen of the simulator: an unfinished series was found in the journal."""
@@ -1188,6 +1224,12 @@ class SceneBuilder:
 @dataclass(frozen=True)
 class CloseDialog:
     """Kiosk-internal: close an open question (the concede confirmation); never sent on."""
+
+
+@dataclass(frozen=True)
+class ShowNotice:
+    """Kiosk-internal: open the loss report to read and confirm (notice_dialog); never sent
+    on."""
 
 
 @dataclass(frozen=True)

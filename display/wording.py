@@ -214,6 +214,16 @@ def fault_sentence(fault: Fault, tr: Translator, players: tuple[str, ...]) -> st
     return refusal_detail(fault, tr) or _("Not allowed")
 
 
+def standing_sentence(fault: Fault, tr: Translator, players: tuple[str, ...]) -> str:
+    """A standing fault as the top bar's pill says it: a loss report (a repaired journal,
+    to confirm) in a few words (its whole sentence is in the kiosk's notice dialog), the
+    others as :func:`fault_sentence`."""
+    _ = tr
+    if fault.kind == "journal-restored" and fault.notice is not None:
+        return _("Journal restored: tap to read")
+    return fault_sentence(fault, tr, players)
+
+
 def zone_name(zone: str | None, tr: Translator, players: tuple[str, ...]) -> str:
     _ = tr
     if zone and zone.startswith("seat") and zone[4:].isdigit():

@@ -32,6 +32,16 @@ def all_views(language: str) -> dict[str, View]:
     return views
 
 
+def all_screens(language: str) -> dict[str, tuple[View, UiState]]:
+    """Every sample view as the kiosk first shows it, and the views with a loss report with
+    its notice dialog open."""
+    views = all_views(language)
+    screens = {name: (view, UiState()) for name, view in views.items()}
+    for name in ("play-journal-restored", "bidding-journal-restored"):
+        screens[f"{name}-dialog"] = (views[name], UiState(confirm="notice"))
+    return screens
+
+
 def overlaps(elements: list[Element]) -> list[str]:
     """Pairs of boxes of the same layer that overlap (panels with panels, content with
     content, floating banners with each other)."""
@@ -102,8 +112,8 @@ def test_every_scene_lays_out_and_draws(renderer: Renderer, language: str) -> No
     problems = []
     for size in SIZES:
         surface = pygame.Surface(size)
-        for name, view in all_views(language).items():
-            elements = renderer.layout(view, size)
+        for name, (view, ui) in all_screens(language).items():
+            elements = renderer.layout(view, size, ui)
             problems += [f"{language} {size} {name}: {p}" for p in check_layout(elements, size)]
             for e in elements:
                 if e.kind in ("text", "button") and e.text and not measured_fit(renderer, e):
@@ -242,7 +252,7 @@ def test_other_screen_sizes(renderer: Renderer, size: tuple[int, int]) -> None:
     longest words."""
     problems = []
     for language in ("de", "fr", "pl"):
-        for name, view in all_views(language).items():
+        for name, (view, ui) in all_screens(language).items():
             problems += [f"{language} {name}: {p}"
-                         for p in check_layout(renderer.layout(view, size), size)]
+                         for p in check_layout(renderer.layout(view, size, ui), size)]
     assert not problems, "\n".join(problems[:20])

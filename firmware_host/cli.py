@@ -49,6 +49,11 @@ COMMANDS: dict[str, tuple[str, str, str]] = {
         "cmd_export",
         "write a journalled series as ISS records and as a table script",
     ),
+    "notices": (
+        "firmware_host.tools.notices",
+        "cmd_notices",
+        "the journal's loss reports nobody has confirmed yet; --confirm SEQ confirms one",
+    ),
     "club": ("club.cli", "cmd_club", "the club server: a tournament across many tables, live"),
     "bench": ("firmware_host.bench", "cmd_bench", "measure speed and resource use"),
     "link": (

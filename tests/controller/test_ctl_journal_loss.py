@@ -60,6 +60,9 @@ def test_nothing_was_lost_is_not_said_without_proof(tmp_path: Path, case: str) -
     note = session.recovery_note
     assert note is not None and "nothing was lost" not in note
     assert note.endswith("; the other copy is missing, later inputs may be lost"), note
+    # The same words are journalled as the repair's notice, shown until confirmed.
+    assert [(b["note"], b["unproven"]) for _, b in session.journal.open_notices()] == [
+        (note, "missing")]
     fault = next(f for f in build_view(session).faults if f.kind == "journal-restored")
     players = session.config.table.players
     en = fault_sentence(fault, Translator("en"), players)

@@ -384,3 +384,28 @@ def test_concede_asks_first_by_keys_and_taps(kiosk: Kiosk) -> None:
     click(*element(kiosk, "confirm-defenders").rect.center)
     assert kiosk.wait_events(0.05) == [cmd.Press(1, "concede")]
     assert not kiosk.ui.confirm
+
+
+def test_a_loss_report_opens_by_itself_once_and_waits_over_a_new_scene(kiosk: Kiosk) -> None:
+    """A repaired journal's notice opens by itself the first time it is shown, stays open
+    over a new scene, takes Tab and the taps (nothing under it does), and once put off
+    (Later) only the top bar's pill opens it again."""
+    views = extra_views("en")
+    kiosk.show(views["play-journal-restored"])
+    assert kiosk.ui.confirm == "notice"
+    assert element(kiosk, "notice-confirm").command == cmd.ConfirmNotice(41)
+    kiosk.show(replace(sample_view("result", "en"), faults=views["play-journal-restored"].faults))
+    assert kiosk.ui.confirm == "notice"
+    key(pygame.K_TAB)
+    kiosk.wait_events(0.01)
+    assert {e.role for e in kiosk._actionable()} == {"notice-confirm", "confirm-cancel"}
+    click(*element(kiosk, "confirm-cancel").rect.center)
+    assert kiosk.wait_events(0.05) == [] and kiosk.ui.confirm == ""
+    kiosk.show(views["play-journal-restored"])
+    assert kiosk.ui.confirm == ""  # seen: it waits in the pill
+    click(*element(kiosk, "standing-fault").rect.center)
+    assert kiosk.wait_events(0.05) == [] and kiosk.ui.confirm == "notice"
+    click(*element(kiosk, "notice-confirm").rect.center)
+    assert kiosk.wait_events(0.05) == [cmd.ConfirmNotice(41)]
+    kiosk.show(replace(views["play-journal-restored"], faults=()))  # confirmed: gone
+    assert kiosk.ui.confirm == "" and not any(e.role == "standing-fault" for e in kiosk.elements)

@@ -364,6 +364,10 @@ def status_line(session: Any, faults: dict[str, str] | None = None) -> str:
         text += "; READER DOWN: " + ", ".join(sorted(faults))
     if session.journal_fault:
         text += "; JOURNAL: " + session.journal_fault
+    notices = getattr(session, "notices", None)
+    waiting = len(notices()) if notices is not None else 0
+    if waiting:  # what a repaired journal lost, until someone confirms it
+        text += f"; LOSS REPORT: {waiting} to confirm on the kiosk (skat-table notices)"
     return text
 
 

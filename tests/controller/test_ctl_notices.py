@@ -115,6 +115,10 @@ def test_a_power_cut_around_the_notice_neither_loses_nor_doubles_it(tmp_path: Pa
         session.close()
 
 
+def storage_full(self: Journal, body: dict) -> int:
+    raise JournalError("the storage is full")
+
+
 def test_a_notice_the_storage_refuses_is_shown_and_written_on_the_next_accepted_input(
         tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     import random
@@ -127,11 +131,7 @@ def test_a_notice_the_storage_refuses_is_shown_and_written_on_the_next_accepted_
     cfg = config()
     journal = Journal.open(path)
     real = Journal.add_notice
-
-    def full(self: Journal, body: dict) -> int:
-        raise JournalError("the storage is full")
-
-    monkeypatch.setattr(Journal, "add_notice", full)
+    monkeypatch.setattr(Journal, "add_notice", storage_full)
     session = Session(cfg, journal, computer_seats=cfg.computer.seats)
     session.resume()
     try:
@@ -152,6 +152,38 @@ def test_a_notice_the_storage_refuses_is_shown_and_written_on_the_next_accepted_
         assert [seq for seq, _ in session.notices()] == [s for s, _ in journal.open_notices()]
     finally:
         session.close()
+
+
+def test_a_notice_not_yet_written_is_written_when_it_is_confirmed(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Confirmed on the kiosk while the storage had not taken it yet (number 0): the notice
+    is journalled first, then its confirmation; ``systemctl status`` says it until then."""
+    from firmware_host.series.session import Session
+    from firmware_host.service.runner import status_line
+
+    path = damaged_journal(tmp_path)
+    cfg = config()
+    journal = Journal.open(path)
+    real = Journal.add_notice
+    monkeypatch.setattr(Journal, "add_notice", storage_full)
+    session = Session(cfg, journal, computer_seats=cfg.computer.seats)
+    session.resume()
+    try:
+        assert "LOSS REPORT: 1 to confirm" in status_line(session)
+        assert session.confirm_notice(0) is False  # still refused: nothing confirmed
+        assert [seq for seq, _ in session.notices()] == [0]
+        monkeypatch.setattr(Journal, "add_notice", real)
+        assert session.confirm_notice(0) is True
+        assert session.notices() == [] and journal.open_notices() == []
+        assert "LOSS REPORT" not in status_line(session)
+    finally:
+        session.close()
+    again = Journal.open(path)
+    try:
+        assert again.open_notices() == [] and again.owed_notices() == []
+        assert len(again._notices.bodies) == 1 and len(again._notices.confirmed) == 1
+    finally:
+        again.close()
 
 
 def test_a_format_1_conversion_is_no_loss_report_unless_it_lost(tmp_path: Path) -> None:

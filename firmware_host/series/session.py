@@ -7,7 +7,9 @@ shows; rows not yet written are kept and written as soon as the storage works ag
 table plays on.
 
 On start, :meth:`Session.resume` feeds an unfinished series' journal back into the controller,
-so the table is exactly where it was.
+so the table is exactly where it was. A journal repaired on opening owes a loss report: the
+session journals it as a notice (where the table was restored to, what was lost), shown until
+someone confirms it (:meth:`Session.notices`, :meth:`Session.confirm_notice`).
 """
 
 from __future__ import annotations

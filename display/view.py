@@ -249,7 +249,8 @@ class SheetRow:
 
 @dataclass(frozen=True)
 class SheetView:
-    rows: tuple[SheetRow, ...] = ()
+    rows: tuple[SheetRow, ...] = ()  # the last deals (a screen shows no more than these)
+    played: int | None = None  # deals on the sheet in all; None: as many as ``rows``
     totals: tuple[int, ...] = ()
     seeger_fabian: tuple[int, ...] | None = None   # footer when the config asks for it
     games_total: int | None = None   # length of the series, None: open

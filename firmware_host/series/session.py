@@ -22,10 +22,11 @@ from firmware_host.clubside.seating import Seating, SeatingError, parse_seating,
 from firmware_host.config import Config
 from firmware_host.series.journal import Journal, JournalError, OutboxItem, SeriesMismatch
 from firmware_host.table.computers import Move, Player, ask, make_player, to_move
-from firmware_host.table.controller import Outcome, Refusal, Table
+from firmware_host.table.controller import DealState, Outcome, Refusal, Table
 from firmware_host.table.inputs import Input, ScriptError, TagLaid, from_json, parse_line
 
 RAW_KEPT = 500  # characters of an unreadable line kept in the journal
+REJECTIONS_KEPT = 1000
 Listener = Callable[["Session", Input | None, Outcome], None]
 log = logging.getLogger("skat-table")
 
@@ -71,7 +72,7 @@ class Session:
         # (None: the table's own players). See start_seated_series.
         self.base_config = self.config
         self.seating: Seating | None = None
-        self.table = Table(self.config)
+        self.table = self._new_table()
         self.series_id: int | None = None
         self.rejected: list[Rejection] = []
         self.problems: list[str] = []  # journal trouble found on opening, for the display/log
@@ -94,6 +95,19 @@ class Session:
         # asked. A "no" is journalled ("declined"), so a restart asks nobody twice: see
         # resume(). The contract is in the key: after an undo another one may be declared.
         self._doubling_asked: set[tuple[int, int, int, str]] = set()
+
+    def _new_table(self) -> Table:
+        """The live table is bounded: it keeps the last deals' inputs and games, and the
+        journal a checkpoint at every deal's start, so that a series of any length resumes
+        and undoes as fast as a short one. A replayed script keeps everything."""
+        return Table(self.config, bounded=bool(self.identity.get("table")))
+
+    def _reject(self, rejection: Rejection) -> None:
+        """One more refusal of the series (a replay's result lists them all); the live table
+        keeps the last :data:`REJECTIONS_KEPT` (a foreign tag lying on a reader all year)."""
+        self.rejected.append(rejection)
+        if self.table.bounded and len(self.rejected) > 2 * REJECTIONS_KEPT:
+            del self.rejected[:-REJECTIONS_KEPT]
 
     def warm_up_players(self) -> None:
         """Start the computer players' worker processes now (a live table), so the first
@@ -177,7 +191,7 @@ class Session:
             return 0
         self.series_id = found[0]
         count = 0
-        for entry in self.journal.iter_entries(self.series_id):
+        for entry in self.journal.iter_entries(self.series_id, self._restore_checkpoint()):
             count += 1
             if entry.status == "prompt":
                 self.table.prompts[entry.input["seat"]] = Card.parse(entry.input["prompt"])
@@ -191,7 +205,7 @@ class Session:
                                           i["contract"]))
                 continue
             if "raw" in entry.input:
-                self.rejected.append(Rejection(entry.line, entry.reason or ""))
+                self._reject(Rejection(entry.line, entry.reason or ""))
                 continue
             try:
                 inp = from_json(entry.input)
@@ -203,7 +217,7 @@ class Session:
                 self.problems.append(
                     f"journal record #{entry.seq} was {entry.status} but is now {out.status}")
             if out.refusal is not None:
-                self.rejected.append(Rejection(entry.line, out.refusal.reason, out.refusal))
+                self._reject(Rejection(entry.line, out.refusal.reason, out.refusal))
         self.resumed = count
         if self.identity.get("table") and any(self.table.present.values()):
             # What lay on the readers before the restart is not remembered as lying now: the
@@ -213,6 +227,25 @@ class Session:
             self._write({"restart": True}, "restart", {"source": "table"})
         self._note_recovery()
         return count
+
+    def _restore_checkpoint(self) -> int:
+        """A bounded table resumes from the journal's checkpoint a few deals back: the
+        finished deals before it are put in place, and the record after which the inputs to
+        replay follow is returned (0: replay the series from its first input)."""
+        point = (self.journal.resume_point(self.series_id)
+                 if self.journal is not None and self.series_id is not None
+                 and self.table.bounded else None)
+        if point is None:
+            return 0
+        summaries, after = point
+        try:
+            self.table.restore([DealState.from_summary(d) for d in summaries])
+        except (ValueError, TypeError) as exc:  # a verified record; never fatal
+            self.problems.append(f"the journal's checkpoint cannot be read ({exc}): the "
+                                 "series is replayed from its first input")
+            self.table = self._new_table()
+            return 0
+        return after
 
     @property
     def recovery_unproven(self) -> str | None:
@@ -246,7 +279,7 @@ class Session:
         self.seating = seating
         self.config = self.base_config if seating is None else seated_config(
             self.base_config, seating)
-        self.table = Table(self.config)
+        self.table = self._new_table()
 
     def _seat_from(self, fingerprint: dict[str, Any]) -> None:
         """A journalled series that was started from a club seating is resumed with it."""
@@ -312,6 +345,16 @@ class Session:
         except JournalError as exc:
             self._journal_failed(str(exc))
 
+    def _checkpoint(self) -> None:
+        """The input just handled started a deal: the deal before it, for resuming from here
+        (see Journal.checkpoint). Written before the input, as the state it starts from."""
+        deals = self.table.deals
+        try:
+            self.journal.checkpoint(self.series_id, deals[-1].number,  # type: ignore[union-attr]
+                                    deals[-2].summary_json())
+        except JournalError as exc:
+            self._journal_failed(str(exc))
+
     def _outbox(self, finished_before: int) -> list[OutboxItem]:
         """The game this input finished (also again after an undo reopened it), for the club:
         written with the input, in the same transaction (DESIGN.md, "Club")."""
@@ -334,11 +377,15 @@ class Session:
                 inp, TagLaid) and inp.zone == self.table._deal_zone(inp.zone):
             self.start_new_series()
         finished_before = len(self.table.finished_deals)
+        deals_before = len(self.table.deals)
         out = self.table.handle(inp, source)  # type: ignore[arg-type]
         extra: dict[str, Any] = {"line": line, "source": source}
+        if (out.accepted and self.table.bounded and len(self.table.deals) > deals_before
+                and self.journal is not None and self.series_id is not None):
+            self._checkpoint()
         if out.refusal is not None:
             extra["reason"] = out.refusal.reason
-            self.rejected.append(Rejection(line, out.refusal.reason, out.refusal))
+            self._reject(Rejection(line, out.refusal.reason, out.refusal))
         elif out.accepted:
             self.recovery_note = None  # the players have moved on from the restored state
             self.hint = None  # a hint answers one decision only
@@ -362,7 +409,7 @@ class Session:
         """A line the table cannot read: refused, journalled (cut to :data:`RAW_KEPT`
         characters: a 100 MB line costs no more than a short one), never fatal."""
         out = Outcome("refused", Refusal("other", reason))
-        self.rejected.append(Rejection(line, reason, out.refusal))
+        self._reject(Rejection(line, reason, out.refusal))
         self._write({"raw": clip(text, RAW_KEPT)}, "refused",
                     {"line": line, "source": source, "reason": reason})
         self._tell(None, out)

@@ -54,7 +54,11 @@ FaultKind = Literal[
     "bid-not-legal",     # value: a number that is not a Skat bid
     "contract-refused",  # detail: the engine's reason
     "reader-down",       # detail: which reader (its zone)
-    "journal",           # detail: what failed while writing the journal
+    "journal",           # the journal cannot be written: zone = "full", "read-only" or "failing"
+                         # (nothing is taken until it works), "copy" (only its second copy
+                         # fails) or None; detail: what failed
+    "storage",           # an input not taken: the storage cannot save it; zone as for
+                         # "journal"; card: the card to pick up (None for a press)
     "journal-restored",  # a damaged journal repaired at start: value = the game restored to,
                          # other_value = inputs lost (None: unknown); zone = "missing" or
                          # "unreadable" when none was seen lost but the other copy that would

@@ -41,7 +41,8 @@ def build_view(session: Any, refusal: Refusal | None = None, simulator: bool = F
     faults = [v.Fault(kind="reader-down", zone=zone, detail=msg)
               for zone, msg in sorted((reader_faults or {}).items())]
     if session.journal_fault:
-        faults.append(v.Fault(kind="journal", detail=session.journal_fault))
+        faults.append(v.Fault(kind="journal", zone=getattr(session, "journal_fault_kind", None),
+                              detail=session.journal_fault))
     note = getattr(session, "recovery_note", None)
     if note:  # a damaged journal was repaired at start: where the table is, what was lost
         game, lost = session.recovery_numbers

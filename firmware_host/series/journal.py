@@ -86,6 +86,11 @@ READ_STALL_S = 20.0
 READ_CHECK_BYTES_PER_S = 2_000_000
 COPY_SUFFIX = ".copy"
 LOCK_SUFFIX = ".lock"
+# Journal.check_storage: a file this big is written, synced and removed beside the journal to
+# see whether the storage takes writes again (a record takes a page or two of the WAL).
+PROBE_SUFFIX = ".probe"
+PROBE_BYTES = 65536
+OPENED_READ_ONLY = "this journal was opened read-only"  # what writing to one says
 _SCHEMA = f"""
 PRAGMA application_id = {APPLICATION_ID};
 CREATE TABLE IF NOT EXISTS records (
@@ -106,6 +111,17 @@ CREATE TABLE IF NOT EXISTS outbox (
 
 class JournalError(Exception):
     """The journal cannot be opened or written; the message says what the players should know."""
+
+
+class StorageError(JournalError):
+    """The storage under the journal does not take a write: ``kind`` is ``"full"``,
+    ``"read-only"`` (a read-only file system, no permission, or a journal opened read-only) or
+    ``"failing"`` (an I/O error). Nothing of the record was taken into the chain: see
+    :meth:`Journal.append`."""
+
+    def __init__(self, message: str, kind: str) -> None:
+        super().__init__(message)
+        self.kind = kind
 
 
 class JournalLocked(JournalError):
@@ -365,6 +381,52 @@ def _describe(exc: BaseException) -> str:
     return f"the journal cannot be written ({exc})"
 
 
+_FULL_WORDS = ("the storage is full", "database or disk is full", "no space left")
+_READ_ONLY_WORDS = ("the storage is read-only", "readonly database", "read-only file system",
+                    "permission denied", "opened read-only")
+
+
+def storage_kind(exc: BaseException, path: str | None = None) -> str:
+    """What an error says of the storage: ``"full"``, ``"read-only"`` or ``"failing"``.
+
+    From the error itself (its ``kind``, errno, SQLite error name, or the words
+    :func:`_describe` and SQLite use), else from the file system under ``path`` (mounted
+    read-only, no free block): SQLite reports some of those as a plain I/O error.
+
+    >>> storage_kind(OSError(28, "No space left on device"))
+    'full'
+    >>> storage_kind(JournalError("cannot open the journal j: the storage is read-only"))
+    'read-only'
+    >>> storage_kind(OSError(5, "Input/output error"))
+    'failing'
+    """
+    kind = getattr(exc, "kind", None)
+    if kind in ("full", "read-only", "failing"):
+        return str(kind)
+    errno_ = getattr(exc, "errno", None)
+    name = str(getattr(exc, "sqlite_errorname", ""))
+    text = str(exc).lower()
+    if errno_ == 28 or name.startswith("SQLITE_FULL") or any(w in text for w in _FULL_WORDS):
+        return "full"
+    if errno_ in (1, 13, 30) or name.startswith(("SQLITE_READONLY", "SQLITE_PERM")) or any(
+            w in text for w in _READ_ONLY_WORDS):
+        return "read-only"
+    if path and path != ":memory:":
+        try:
+            fs = os.statvfs(os.path.dirname(os.path.abspath(path)))
+        except OSError:
+            return "failing"
+        if fs.f_flag & os.ST_RDONLY:
+            return "read-only"
+        if fs.f_bavail == 0:
+            return "full"
+    return "failing"
+
+
+def _storage_error(exc: BaseException, path: str, prefix: str = "") -> StorageError:
+    return StorageError(prefix + _describe(exc), storage_kind(exc, path))
+
+
 # ---- reading the two copies ------------------------------------------------------------------
 
 
@@ -436,8 +498,7 @@ def _db_records(path: str) -> Generator[Record, None, _Read]:
     complete = True
     newer: int | None = None  # the format the header names, when newer than this one
     try:
-        conn = sqlite3.connect(f"file:{path}?mode=ro", uri=True, timeout=5,
-                               check_same_thread=False)
+        conn = sqlite3.connect(_read_uri(path), uri=True, timeout=5, check_same_thread=False)
         conn.text_factory = bytes
         conn.set_progress_handler(lambda: int(time.monotonic() > deadline[0]), 10_000)
         app = conn.execute("PRAGMA application_id").fetchone()[0]
@@ -496,6 +557,17 @@ def _db_records(path: str) -> Generator[Record, None, _Read]:
                             f"{first.parsed()[3].get('schema')}")
     return _Read([], "damaged" if detail else "ok", detail, count + seen, complete=complete,
                  count=count)
+
+
+def _read_uri(path: str) -> str:
+    """How the database is opened for reading. On a read-only file system SQLite cannot make
+    the ``-shm`` a WAL database needs: with neither ``-wal`` nor ``-shm`` there (no process has
+    it open, nothing waits in a WAL), the file is read as it is (``immutable``), so the journal
+    of a table whose storage turned read-only still reads whole (Session.journal_path)."""
+    if os.access(os.path.dirname(os.path.abspath(path)), os.W_OK) or any(
+            os.path.lexists(path + s) for s in ("-wal", "-shm")):
+        return f"file:{path}?mode=ro"
+    return f"file:{path}?mode=ro&immutable=1"
 
 
 def _format_of(conn: sqlite3.Connection, app: int) -> int | None:
@@ -830,8 +902,9 @@ class Journal:
             try:
                 parent.mkdir(parents=True, exist_ok=True)
             except OSError as exc:
-                raise JournalError(f"cannot create the data directory {parent}: "
-                                   f"{exc.strerror or exc}") from None
+                raise StorageError(f"cannot create the data directory {parent}: "
+                                   f"{exc.strerror or exc}", storage_kind(exc, str(parent))
+                                   ) from None
         if "\x00" in path:
             raise JournalError("the journal's path contains a NUL character")
         lock_fd = None if read_only else _lock(path)
@@ -1131,7 +1204,7 @@ class Journal:
     def _write_record(self, kind: str, series: int, body: Mapping[str, Any], *,
                       at: float | None = None, durable: bool = True) -> Record:
         if self.read_only:
-            raise JournalError("this journal was opened read-only")
+            raise StorageError(OPENED_READ_ONLY, "read-only")
         seq = self._next_seq
         at = time.time() if at is None else at
         payload = _encode(seq, kind, series, body, at)
@@ -1154,8 +1227,11 @@ class Journal:
                         self._conn.executemany("INSERT INTO outbox VALUES (?, ?, ?, ?, ?)",
                                                rows)
                     except BaseException:
-                        if not in_batch:
-                            self._conn.execute("ROLLBACK")
+                        # SQLite ends the transaction itself on some errors (a full disk):
+                        # the error to say is the write's, not the rollback's
+                        if not in_batch and self._conn.in_transaction:
+                            with contextlib.suppress(sqlite3.Error):
+                                self._conn.execute("ROLLBACK")
                         raise
                     if not in_batch:
                         self._conn.execute("COMMIT")
@@ -1166,7 +1242,9 @@ class Journal:
             with contextlib.suppress(sqlite3.Error):
                 if self._conn.in_transaction and not in_batch:
                     self._conn.execute("ROLLBACK")
-            raise JournalError(_describe(exc)) from None
+            # Nothing was indexed: the chain in memory stays at the last record on disk, and the
+            # next record gets this one's number and place (test_ctl_storage.py).
+            raise _storage_error(exc, self.path) from None
         self._index(rec)
         line = _copy_line(rec)
         if self._batch is not None:
@@ -1201,6 +1279,37 @@ class Journal:
             if start is not None:
                 with contextlib.suppress(OSError):
                     os.ftruncate(self._copy_fd, start)
+
+    def check_storage(self) -> None:
+        """After a failed write: does the storage take a write now? The second copy's lines
+        still waiting are written, and :data:`PROBE_BYTES` are written, synced and removed
+        beside the journal (:data:`PROBE_SUFFIX`). :class:`StorageError` when it does not;
+        the chain is never touched."""
+        if self.read_only:
+            raise StorageError(OPENED_READ_ONLY, "read-only")
+        if self.path == ":memory:":
+            return
+        probe = self.path + PROBE_SUFFIX
+        try:
+            fd = os.open(probe, os.O_WRONLY | os.O_CREAT | os.O_TRUNC | os.O_CLOEXEC, 0o600)
+            try:
+                data = bytes(PROBE_BYTES)
+                written = 0
+                while written < len(data):
+                    written += os.write(fd, data[written:])
+                os.fsync(fd)
+            finally:
+                os.close(fd)
+        except OSError as exc:
+            raise _storage_error(exc, self.path) from None
+        finally:
+            with contextlib.suppress(OSError):
+                os.unlink(probe)
+        if self._copy_backlog:
+            self._write_copy([], durable=True)
+            if self.copy_fault is not None:
+                raise StorageError(self.copy_fault,
+                                   storage_kind(JournalError(self.copy_fault), self.path))
 
     # ---- series ------------------------------------------------------------------------------
 
@@ -1244,7 +1353,8 @@ class Journal:
                source: str = "table", reason: str | None = None,
                at: float | None = None, durable: bool = True,
                outbox: Sequence[OutboxItem] = ()) -> None:
-        """Write one input; raise :class:`JournalError` if the storage refuses.
+        """Write one input; raise :class:`StorageError` if the storage refuses it (then
+        nothing of it is in the chain: the next record takes its number).
 
         ``durable`` rows are fsync'd on commit (database and copy). The others (inputs that
         changed nothing: a tag that left, a refusal) are only written: both files are
@@ -1401,7 +1511,7 @@ def _lock(path: str) -> int:
     try:
         fd = os.open(lock_path, os.O_RDWR | os.O_CREAT | os.O_CLOEXEC, 0o640)
     except OSError as exc:
-        raise JournalError(f"cannot open the journal {path}: {_describe(exc)}") from None
+        raise _storage_error(exc, path, f"cannot open the journal {path}: ") from None
     try:
         fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
     except OSError:

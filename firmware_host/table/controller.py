@@ -60,6 +60,16 @@ class Refusal:
     zone: str | None = None
 
 
+@dataclass(frozen=True)
+class Mark:
+    """The table before one input, for :meth:`Table.retract`."""
+
+    stack: list[tuple[Input, Source]] | None  # the stack before an undo; None for the rest
+    present: dict[str, RecentTags]
+    stale: dict[str, RecentTags]
+    prompts: dict[int, Card]
+
+
 class Refused(Exception):
     """Raised inside the controller to turn an input down; never escapes :meth:`Table.handle`."""
 
@@ -301,6 +311,27 @@ class Table:
             if isinstance(inp, TagLaid):
                 self.present[inp.zone] = RecentTags([inp.tag])
         return Outcome("accepted", note=note)
+
+    def mark(self, inp: Input) -> Mark:
+        """What :meth:`retract` needs to take back ``inp`` once handled (cheap: no copy of
+        the state; the whole stack only before an undo, which drops inputs)."""
+        undo = isinstance(inp, Press) and inp.press == "undo"
+        return Mark(list(self.stack) if undo else None, self.present, self.stale,
+                    dict(self.prompts))
+
+    def retract(self, mark: Mark) -> None:
+        """Take back the input accepted since ``mark`` (the journal could not save it): the
+        table is as before it, checkpoints included (rebuilt like an undo). A card taken
+        back still lies on its reader until it is picked up, as a refused one does."""
+        if mark.stack is None:
+            self._rebuild(self.stack[:-1])
+        else:  # an undo: the inputs it dropped come back, their cards lying where they lay
+            dropped = mark.stack[len(self.stack):]
+            self._rebuild(mark.stack)
+            for inp, _source in dropped:
+                if isinstance(inp, TagLaid):
+                    mark.present.setdefault(inp.zone, RecentTags()).add(inp.tag)
+        self.present, self.stale, self.prompts = mark.present, mark.stale, dict(mark.prompts)
 
     def forget_present(self) -> None:
         """After a restart: what lay on the readers is asked again, not remembered.

@@ -1157,7 +1157,7 @@ class SceneBuilder:
                            str(row.totals[s]), size=18, align="right", face="bold",
                            role="sheet-cell")
         fy = f.H - 8 - foot_h + 6
-        played = len(sh.rows)
+        played = sh.played if sh.played is not None else len(sh.rows)
         label = (_("{n} of {total} games").format(n=played, total=sh.games_total)
                  if sh.games_total else self.tr.ngettext("{n} game", "{n} games",
                                                          played).format(n=played))

@@ -54,7 +54,11 @@ FaultKind = Literal[
     "bid-not-legal",     # value: a number that is not a Skat bid
     "contract-refused",  # detail: the engine's reason
     "reader-down",       # detail: which reader (its zone)
-    "journal",           # detail: what failed while writing the journal
+    "journal",           # the journal cannot be written: zone = "full", "read-only" or "failing"
+                         # (nothing is taken until it works), "copy" (only its second copy
+                         # fails) or None; detail: what failed
+    "storage",           # an input not taken: the storage cannot save it; zone as for
+                         # "journal"; card: the card to pick up (None for a press)
     "journal-restored",  # a damaged journal was repaired (a loss report, shown until
                          # confirmed): value = the game restored to, other_value = inputs
                          # lost (None: unknown); zone = "missing" or "unreadable" when none
@@ -253,7 +257,8 @@ class SheetRow:
 
 @dataclass(frozen=True)
 class SheetView:
-    rows: tuple[SheetRow, ...] = ()
+    rows: tuple[SheetRow, ...] = ()  # the last deals (a screen shows no more than these)
+    played: int | None = None  # deals on the sheet in all; None: as many as ``rows``
     totals: tuple[int, ...] = ()
     seeger_fabian: tuple[int, ...] | None = None   # footer when the config asks for it
     games_total: int | None = None   # length of the series, None: open

@@ -138,6 +138,12 @@ def refusal_detail(fault: Fault, tr: Translator) -> str:
     if fault.kind in ("revoke", "out-of-turn", "bid-not-higher", "bid-not-legal",
                       "already-dealt", "short-deal", "duplicate-tag"):
         return ""
+    if fault.kind == "storage":
+        _ = tr
+        if fault.card is not None:
+            return _("Pick the card up. The table goes on by itself when the storage works "
+                     "again")
+        return _("The table goes on by itself when the storage works again")
     text = fault.detail.strip()
     for pattern, message in DETAILS:
         m = pattern.match(text)
@@ -194,8 +200,18 @@ def fault_sentence(fault: Fault, tr: Translator, players: tuple[str, ...]) -> st
     if k == "reader-down":
         return _("Reader {zone} is not answering").format(zone=zone_name(fault.zone, tr,
                                                                           players))
+    if k == "storage":
+        return {"full": _("Not saved: the storage is full"),
+                "read-only": _("Not saved: the storage is read-only")}.get(
+            fault.zone or "", _("Not saved: the storage is failing"))
     if k == "journal":
-        return _("The journal cannot be written")
+        return {"full": _("The storage is full: nothing is taken until it works again"),
+                "read-only": _("The storage is read-only: nothing is taken until it works "
+                               "again"),
+                "failing": _("The storage is failing: nothing is taken until it works again"),
+                "copy": _("The journal's second copy cannot be written: the game is saved "
+                          "in the first")}.get(fault.zone or "",
+                                               _("The journal cannot be written"))
     if k == "journal-restored":
         if fault.other_value is None:
             return _("Journal damaged: restored to game {game}; later inputs may be lost"

@@ -13,8 +13,9 @@ Turn lights (:meth:`TableIO.show_turn`): the seat to act is lit steadily; foreha
 forehand is to act the light is on with a short dark blink.
 
 Buzzer patterns (:data:`BUZZ_PATTERNS`): ``refused`` (three short beeps: a card or press the
-rules refuse), ``fault`` (two long beeps: a reader stopped working), ``trick`` (one click: a
-trick was taken).
+rules refuse), ``fault`` (two long beeps: a reader stopped working), ``storage`` (four
+medium beeps: a card or press not taken because the storage cannot save it: full,
+read-only or failing), ``trick`` (one click: a trick was taken).
 
 Config (``[gpio]``; pins are BCM numbers or gpiozero pin names)::
 
@@ -67,6 +68,7 @@ class Beep:
 BUZZ_PATTERNS: dict[str, Beep] = {
     "refused": Beep(0.08, 0.08, 3),
     "fault": Beep(0.5, 0.25, 2),
+    "storage": Beep(0.25, 0.12, 4),
     "trick": Beep(0.04, 0.0, 1),
 }
 

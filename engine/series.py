@@ -28,6 +28,7 @@ while one is running are appended after it. A passed-in deal uses up a Bock deal
 
 from __future__ import annotations
 
+import copy
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 from decimal import Decimal, InvalidOperation
@@ -217,6 +218,39 @@ class SheetEntry:
             "scores": list(self.scores),
         }
 
+    def state_json(self) -> dict[str, Any]:
+        """All of the entry, its game result included (a journal's checkpoint keeps the sheet
+        this way; :meth:`from_state_json` reads it back equal)."""
+        r = self.result
+        return {
+            "number": self.number, "dealer": self.dealer, "seats": list(self.seats),
+            "declarer": self.declarer, "won": self.won, "value": self.value, "bock": self.bock,
+            "scores": list(self.scores), "seeger_fabian": list(self.seeger_fabian),
+            "bock_triggers": list(self.bock_triggers),
+            "result": r.to_json() if r is not None else None,
+        }
+
+    @classmethod
+    def from_state_json(cls, d: dict[str, Any]) -> SheetEntry:
+        """The entry :meth:`state_json` wrote; ``ValueError`` when ``d`` is not one."""
+        from engine.scoring import GameResult
+
+        try:
+            seats = tuple(int(x) for x in d["seats"])
+            if len(seats) != 3:
+                raise ValueError("three positions")
+            return cls(
+                number=int(d["number"]), dealer=int(d["dealer"]),
+                seats=seats,  # type: ignore[arg-type]
+                declarer=None if d["declarer"] is None else int(d["declarer"]),
+                won=None if d["won"] is None else bool(d["won"]), value=int(d["value"]),
+                bock=bool(d["bock"]), scores=tuple(int(x) for x in d["scores"]),
+                seeger_fabian=tuple(int(x) for x in d["seeger_fabian"]),
+                bock_triggers=tuple(str(x) for x in d["bock_triggers"]),
+                result=None if d["result"] is None else GameResult.from_json(d["result"]))
+        except (KeyError, TypeError, ValueError, AttributeError) as exc:
+            raise ValueError(f"not a sheet entry: {exc}") from None
+
 
 @dataclass(frozen=True)
 class Payment:
@@ -333,7 +367,18 @@ class Series:
             raise SeriesError("at least two players must be credited on the sheet")
         self.uncredited_seats = uncredited
         self._entries: list[SheetEntry] = []
+        # After each entry: (totals, Seeger-Fabian totals, Bock deals still queued), so that a
+        # sheet of thousands of deals costs no more per question than a short one.
+        self._after: list[tuple[tuple[int, ...], tuple[int, ...], int]] = []
         self._game: Any = None
+
+    def __deepcopy__(self, memo: dict[int, Any]) -> Series:
+        # The entries are frozen: a copy shares them (a checkpoint of a long series costs a
+        # list, not a copy of every deal).
+        new = copy.copy(self)
+        new._entries, new._after = list(self._entries), list(self._after)
+        new._game = copy.deepcopy(self._game, memo)
+        return new
 
     # --- who deals, who plays --------------------------------------------------------------
 
@@ -389,13 +434,26 @@ class Series:
     # --- Bock ------------------------------------------------------------------------------
 
     def _bock_pending(self) -> int:
-        """Bock deals still queued after the recorded deals (derived, so ``pop`` undoes it)."""
-        pending = 0
-        for e in self._entries:
-            if pending:
-                pending -= 1
-            pending += self.n * len(e.bock_triggers)
-        return pending
+        """Bock deals still queued after the recorded deals (kept per entry, so ``pop`` undoes
+        it)."""
+        return self._after[-1][2] if self._after else 0
+
+    def _append(self, entry: SheetEntry) -> None:
+        totals, sf, pending = self._after[-1] if self._after else (
+            (0,) * self.n, (0,) * self.n, 0)
+        self._entries.append(entry)
+        self._after.append((
+            tuple(a + b for a, b in zip(totals, entry.scores, strict=True)),
+            tuple(a + b for a, b in zip(sf, entry.seeger_fabian, strict=True)),
+            max(0, pending - 1) + self.n * len(entry.bock_triggers)))
+
+    def restore(self, entries: Iterable[SheetEntry]) -> None:
+        """Put a sheet written before (a journal's checkpoints) in place of this one."""
+        if self._game is not None:
+            raise SeriesError("a game is being played: the sheet cannot be replaced")
+        self._entries, self._after = [], []
+        for entry in entries:
+            self._append(entry)
 
     @property
     def bock_pending(self) -> int:
@@ -476,7 +534,7 @@ class Series:
             bock_triggers=tuple(self.bock.triggered_by(result)),
             result=result,
         )
-        self._entries.append(entry)
+        self._append(entry)
         return entry
 
     def pop(self) -> SheetEntry:
@@ -485,6 +543,7 @@ class Series:
             raise SeriesError("a game is being played: finish or abandon it first")
         if not self._entries:
             raise SeriesError("the sheet is empty")
+        self._after.pop()
         return self._entries.pop()
 
     # --- the sheet -------------------------------------------------------------------------
@@ -496,12 +555,16 @@ class Series:
     @property
     def totals(self) -> tuple[int, ...]:
         """The standard sheet's total per seat."""
-        return tuple(sum(e.scores[s] for e in self._entries) for s in range(self.n))
+        return self._after[-1][0] if self._after else (0,) * self.n
+
+    def totals_after(self, deals: int) -> tuple[int, ...]:
+        """The standard sheet's totals after its first ``deals`` entries."""
+        return self._after[deals - 1][0] if deals > 0 else (0,) * self.n
 
     @property
     def seeger_fabian(self) -> tuple[int, ...]:
         """The Seeger-Fabian total per seat."""
-        return tuple(sum(e.seeger_fabian[s] for e in self._entries) for s in range(self.n))
+        return self._after[-1][1] if self._after else (0,) * self.n
 
     @property
     def scores(self) -> tuple[int, ...]:

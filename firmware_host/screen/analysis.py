@@ -175,8 +175,14 @@ class AnalysisService:
     def __call__(self, session: Any, inp: Any, out: Any) -> None:
         """Session listener: queue every finished deal not analysed in its present form."""
         series = session.series_id or 0
-        for d in session.table.finished_deals:
-            if d.game is None or d.result is None:
+        deals = session.table.finished_deals
+        recent = []  # the deals that still hold their game (a long series lets old ones go)
+        for i in range(len(deals) - 1, -1, -1):
+            if deals[i].game is None:
+                break
+            recent.append(deals[i])
+        for d in reversed(recent):
+            if d.result is None:
                 continue
             key = game_key(d.game)
             with self._lock:

@@ -13,6 +13,9 @@ from engine.deal import DEAL_PATTERN, SKAT
 from firmware_host.table.controller import DealState, Refusal, Table
 
 PACKET_SIZES = (3, 3, 3, 2, 4, 4, 4, 3, 3, 3)
+# The score sheet's rows in a view: the last deals, more than the tallest screen shows (a
+# series of thousands of deals is not rebuilt row by row at every input).
+SHEET_ROWS = 60
 
 
 def fault_of(refusal: Refusal) -> Any:
@@ -38,7 +41,8 @@ def build_view(session: Any, refusal: Refusal | None = None, simulator: bool = F
     faults = [v.Fault(kind="reader-down", zone=zone, detail=msg)
               for zone, msg in sorted((reader_faults or {}).items())]
     if session.journal_fault:
-        faults.append(v.Fault(kind="journal", detail=session.journal_fault))
+        faults.append(v.Fault(kind="journal", zone=getattr(session, "journal_fault_kind", None),
+                              detail=session.journal_fault))
     faults.extend(_notice_faults(session))
     prompt = None
     if table.prompts:
@@ -334,19 +338,21 @@ def _sheet(table: Table) -> Any:
     from display.view import SheetRow, SheetView
 
     rows = []
-    running = [0] * table.n
-    for d in table.finished_deals:
-        running = [a + b for a, b in zip(running, table.deal_scores(d), strict=True)]
+    finished = table.finished_deals
+    first = max(0, len(finished) - SHEET_ROWS)
+    for i in range(first, len(finished)):
+        d = finished[i]
         rows.append(SheetRow(
             number=d.number, dealer=d.dealer,
             declarer=None if d.result.declarer is None else d.seats[d.result.declarer],
             contract=None if d.result.passed_in else str(d.result.contract),
-            value=d.entry.value if d.entry is not None else 0, totals=tuple(running)))
+            value=d.entry.value if d.entry is not None else 0,
+            totals=table.series.totals_after(i + 1)))
     series = table.series
     over = table.phase == "over"
     settled = table.settlement() if over else None
     return SheetView(
-        rows=tuple(rows), totals=tuple(table.totals()),
+        rows=tuple(rows), played=len(finished), totals=tuple(table.totals()),
         seeger_fabian=tuple(table.seeger_fabian())
         if table.config.table.scoring == "seeger-fabian" else None,
         games_total=table.config.table.series_length,

@@ -53,6 +53,7 @@ import contextlib
 import fcntl
 import functools
 import hashlib
+import itertools
 import json
 import os
 import re
@@ -61,20 +62,29 @@ import stat
 import time
 import uuid
 import zlib
-from collections.abc import Iterator, Mapping, Sequence
+from collections.abc import Callable, Generator, Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-SCHEMA_VERSION = 2
-APPLICATION_ID = 0x536B5432  # "SkT2" in the SQLite header: our file, this format
+SCHEMA_VERSION = 3
+# Formats whose records this version reads as they are: a format 2 journal is opened, and its
+# header names format 3 from the first write on (its records stay as they are).
+READABLE_FORMATS = frozenset({2, 3})
+APPLICATION_ID = 0x536B5433  # "SkT3" in the SQLite header: our file, this format
 # "SkT" and the format's digit: a later format changes only the digit, so a newer file is told
 # from a foreign one (see _format_of).
 APPLICATION_FAMILY = 0x536B5400
 # The record kinds this version reads; any other, in a journal of this format, is damage.
-KINDS = frozenset({"journal", "series", "input", "finish", "lost", "notice", "confirm"})
+KINDS = frozenset({"journal", "series", "input", "finish", "lost", "checkpoint", "notice",
+                   "confirm"})
 INPUT_STATUSES = frozenset({"accepted", "refused", "ignored", "prompt", "restart", "declined"})
 GENESIS = hashlib.sha256(b"skat-table journal v2").digest()
+# A bounded table's series (see Journal.checkpoint): resuming starts at the checkpoint this
+# many deals before the last one written, and the input records before the checkpoint
+# TAIL_DEALS before the last are let go from memory (read from the database when asked for).
+RESUME_BACK = 4
+TAIL_DEALS = 6
 MAX_LOST_FILL = 100_000  # numbers of lost records kept unused after a recovery, at most
 # A hang, not a large journal: reading stops when no new record verified for this long (a
 # damaged b-tree can send a scan round in circles), and SQLite's integrity check, which visits each
@@ -83,6 +93,11 @@ READ_STALL_S = 20.0
 READ_CHECK_BYTES_PER_S = 2_000_000
 COPY_SUFFIX = ".copy"
 LOCK_SUFFIX = ".lock"
+# Journal.check_storage: a file this big is written, synced and removed beside the journal to
+# see whether the storage takes writes again (a record takes a page or two of the WAL).
+PROBE_SUFFIX = ".probe"
+PROBE_BYTES = 65536
+OPENED_READ_ONLY = "this journal was opened read-only"  # what writing to one says
 # The facts of a repair whose notice is not in the chain yet (see Journal.owed_notices).
 NOTICES_SUFFIX = ".notices"
 _SCHEMA = f"""
@@ -105,6 +120,17 @@ CREATE TABLE IF NOT EXISTS outbox (
 
 class JournalError(Exception):
     """The journal cannot be opened or written; the message says what the players should know."""
+
+
+class StorageError(JournalError):
+    """The storage under the journal does not take a write: ``kind`` is ``"full"``,
+    ``"read-only"`` (a read-only file system, no permission, or a journal opened read-only) or
+    ``"failing"`` (an I/O error). Nothing of the record was taken into the chain: see
+    :meth:`Journal.append`."""
+
+    def __init__(self, message: str, kind: str) -> None:
+        super().__init__(message)
+        self.kind = kind
 
 
 class JournalLocked(JournalError):
@@ -284,16 +310,39 @@ def _check(rec: Record, path: str) -> None:
         if isinstance(schema, int) and not isinstance(schema, bool) and (
                 schema > SCHEMA_VERSION):
             raise JournalTooNew(path, schema)
-        if schema != SCHEMA_VERSION:
+        if schema not in READABLE_FORMATS:
             raise ValueError(f"record #1 does not name journal format {SCHEMA_VERSION} "
                              f"({rec.kind} {schema!r})")
-    elif rec.kind == "input":
+    elif rec.kind == "input" and not _plainly_readable(rec.payload):
         # Parsed here and not kept: the journal holds a year of play, the session re-parses
         # only the series it resumes.
         problem = _input_problem(rec.parsed()[3])
         if problem:
             raise ValueError(f"record #{rec.seq} holds an input this version cannot read "
                              f"({problem})")
+
+
+# The inputs a table journals most (a card laid or gone, a press, the computer's card to lay),
+# in the exact bytes this module writes them: such a record is one this version can read
+# without parsing it (opening checks each of a year's records). The group says which: a prompt
+# is only readable as a prompt, the others only with the statuses of a handled input.
+_PLAIN_INPUT = re.compile(
+    rb'\[[0-9]+,"input",[0-9]+,\{"input":\{(?:'
+    rb'(?:"gone":(?:true|false),)?"tag":"[0-9a-f]{2,40}",'
+    rb'"zone":"(?:deal|centre|skat|seat[0-3])"'
+    rb'|"press":"(?:bid|yes|pass|skat|undo|concede|kontra|re|agree|disagree|enforce|play-on)",'
+    rb'"seat":[0-3]'
+    rb'|(?P<prompt>"prompt":"[CSHD][789TJQKA]","seat":[0-3]))\},'
+    rb'"line":(?:null|-?[0-9]{1,18}),"reason":(?:null|"(?:[^"\\]|\\.)*"),'
+    rb'"source":"(?:[^"\\]|\\.)*","status":"(?P<status>accepted|refused|ignored|prompt)"\},'
+    rb'[-+0-9.eE]{1,40}\]')
+
+
+def _plainly_readable(payload: bytes) -> bool:
+    """Whether ``payload`` is one of the common inputs this version reads (see
+    :data:`_PLAIN_INPUT`); False says nothing (the record is then parsed)."""
+    m = _PLAIN_INPUT.fullmatch(payload)
+    return m is not None and (m["prompt"] is not None) == (m["status"] == b"prompt")
 
 
 @functools.cache
@@ -345,11 +394,61 @@ def _describe(exc: BaseException) -> str:
     return f"the journal cannot be written ({exc})"
 
 
+_FULL_WORDS = ("the storage is full", "database or disk is full", "no space left")
+_READ_ONLY_WORDS = ("the storage is read-only", "readonly database", "read-only file system",
+                    "permission denied", "opened read-only")
+
+
+def storage_kind(exc: BaseException, path: str | None = None) -> str:
+    """What an error says of the storage: ``"full"``, ``"read-only"`` or ``"failing"``.
+
+    From the error itself (its ``kind``, errno, SQLite error name, or the words
+    :func:`_describe` and SQLite use), else from the file system under ``path`` (mounted
+    read-only, no free block): SQLite reports some of those as a plain I/O error.
+
+    >>> storage_kind(OSError(28, "No space left on device"))
+    'full'
+    >>> storage_kind(JournalError("cannot open the journal j: the storage is read-only"))
+    'read-only'
+    >>> storage_kind(OSError(5, "Input/output error"))
+    'failing'
+    """
+    kind = getattr(exc, "kind", None)
+    if kind in ("full", "read-only", "failing"):
+        return str(kind)
+    errno_ = getattr(exc, "errno", None)
+    name = str(getattr(exc, "sqlite_errorname", ""))
+    text = str(exc).lower()
+    if errno_ == 28 or name.startswith("SQLITE_FULL") or any(w in text for w in _FULL_WORDS):
+        return "full"
+    if errno_ in (1, 13, 30) or name.startswith(("SQLITE_READONLY", "SQLITE_PERM")) or any(
+            w in text for w in _READ_ONLY_WORDS):
+        return "read-only"
+    if path and path != ":memory:":
+        try:
+            fs = os.statvfs(os.path.dirname(os.path.abspath(path)))
+        except OSError:
+            return "failing"
+        if fs.f_flag & os.ST_RDONLY:
+            return "read-only"
+        if fs.f_bavail == 0:
+            return "full"
+    return "failing"
+
+
+def _storage_error(exc: BaseException, path: str, prefix: str = "") -> StorageError:
+    return StorageError(prefix + _describe(exc), storage_kind(exc, path))
+
+
 # ---- reading the two copies ------------------------------------------------------------------
 
 
 @dataclass
 class _Read:
+    """What reading one file found. The streaming readers (:func:`_db_records`,
+    :func:`_copy_records`) yield the verified records and keep only their count here;
+    ``records`` holds them where a caller asked for the list (format 1, tests)."""
+
     records: list[Record]
     state: str  # "ok", "missing", "empty", "damaged"
     detail: str = ""
@@ -359,13 +458,38 @@ class _Read:
     # Every row or line was seen (verified, or counted as a lost record): the file cannot have
     # held a record that is not in ``seen``. False when part of it could not be read at all.
     complete: bool = True
+    count: int = 0  # the verified records (streamed)
+
+    def __post_init__(self) -> None:
+        self.count = self.count or len(self.records)
+
+
+def _drain(stream: Generator[Record, None, _Read]) -> _Read:
+    """A streaming reader's records as a list, with what it found."""
+    records = []
+    while True:
+        try:
+            records.append(next(stream))
+        except StopIteration as done:
+            got: _Read = done.value
+            if got.state != "format1":
+                got.records = records
+            return got
 
 
 def _read_db(path: str) -> _Read:
-    """Every record of the database that verifies, in sequence order, without an index.
+    """Every record of the database that verifies, in a list (see :func:`_db_records`)."""
+    return _drain(_db_records(path))
 
-    A database of format 1 comes back converted (state ``format1``, see :func:`_read_format1`);
-    one of a newer format raises :class:`JournalTooNew` and is not touched.
+
+def _db_records(path: str) -> Generator[Record, None, _Read]:
+    """Every record of the database that verifies, in sequence order, without an index:
+    yielded one by one (a year of play is not held in memory); what the file holds besides
+    is returned at the end.
+
+    A database of format 1 comes back converted (state ``format1``, its records in the list,
+    see :func:`_read_format1`); one of a newer format raises :class:`JournalTooNew` and is not
+    touched.
     """
     if not os.path.lexists(path):
         return _Read([], "missing")
@@ -378,7 +502,8 @@ def _read_db(path: str) -> _Read:
     if not head.startswith(b"SQLite format 3\x00"):
         return _Read([], "damaged", "it is not a SQLite database (its header is damaged)",
                      complete=False)
-    records: list[Record] = []
+    count = 0
+    first: Record | None = None
     seen = 0  # rows after the first that does not verify
     deadline = [time.monotonic() + READ_STALL_S]  # moved on by every record verified
     conn = None
@@ -386,8 +511,7 @@ def _read_db(path: str) -> _Read:
     complete = True
     newer: int | None = None  # the format the header names, when newer than this one
     try:
-        conn = sqlite3.connect(f"file:{path}?mode=ro", uri=True, timeout=5,
-                               check_same_thread=False)
+        conn = sqlite3.connect(_read_uri(path), uri=True, timeout=5, check_same_thread=False)
         conn.text_factory = bytes
         conn.set_progress_handler(lambda: int(time.monotonic() > deadline[0]), 10_000)
         app = conn.execute("PRAGMA application_id").fetchone()[0]
@@ -397,9 +521,11 @@ def _read_db(path: str) -> _Read:
                 conn.close()
                 conn = None
                 return _read_format1(path)
-            if version is None or version < SCHEMA_VERSION:
+            if version is None or (version < SCHEMA_VERSION
+                                    and version not in READABLE_FORMATS):
                 raise ValueError("it is not a skat-table journal of this version")
-            newer = version
+            if version > SCHEMA_VERSION:
+                newer = version
         prev = GENESIS
         for _seq, payload, digest in conn.execute(
                 "SELECT seq, payload, hash FROM records ORDER BY seq"):
@@ -407,13 +533,15 @@ def _read_db(path: str) -> _Read:
                 seen += 1  # past a break only count what was there (never trust its numbers)
                 continue
             try:
-                rec = _decode(bytes(payload), bytes(digest), prev, len(records) + 1)
+                rec = _decode(bytes(payload), bytes(digest), prev, count + 1)
                 _check(rec, path)
             except (ValueError, TypeError) as exc:
                 detail = str(exc)
                 seen += 1
                 continue
-            records.append(rec)
+            count += 1
+            first = first or rec
+            yield rec
             prev = rec.hash
             # a new verified record is progress; rows past a break are not (a damaged b-tree
             # can hand the same rows round forever), so they stop at the limit
@@ -435,12 +563,24 @@ def _read_db(path: str) -> _Read:
         if conn is not None:
             conn.close()
     if newer is not None:
-        if not records:  # nothing of this format in it: a newer program's file
+        if first is None:  # nothing of this format in it: a newer program's file
             raise JournalTooNew(path, newer)
         # Its records are of this format: the header's digit is a flipped bit, not a version.
-        detail = detail or f"its header names journal format {newer}, its records format 2"
-    return _Read(records, "damaged" if detail else "ok", detail, len(records) + seen,
-                 complete=complete)
+        detail = detail or (f"its header names journal format {newer}, its records format "
+                            f"{first.parsed()[3].get('schema')}")
+    return _Read([], "damaged" if detail else "ok", detail, count + seen, complete=complete,
+                 count=count)
+
+
+def _read_uri(path: str) -> str:
+    """How the database is opened for reading. On a read-only file system SQLite cannot make
+    the ``-shm`` a WAL database needs: with neither ``-wal`` nor ``-shm`` there (no process has
+    it open, nothing waits in a WAL), the file is read as it is (``immutable``), so the journal
+    of a table whose storage turned read-only still reads whole (Session.journal_path)."""
+    if os.access(os.path.dirname(os.path.abspath(path)), os.W_OK) or any(
+            os.path.lexists(path + s) for s in ("-wal", "-shm")):
+        return f"file:{path}?mode=ro"
+    return f"file:{path}?mode=ro&immutable=1"
 
 
 def _format_of(conn: sqlite3.Connection, app: int) -> int | None:
@@ -558,73 +698,84 @@ def _text(value: Any) -> str:
     return value.decode("utf-8", "replace") if isinstance(value, bytes) else str(value)
 
 
-def _read_copy(path: str, known: Sequence[Record] = ()) -> _Read:
-    """Every line of the second copy that verifies (CRC, hash chain, sequence); a line whose
-    hash is the one of ``known`` (the database's records) at that place is that record."""
+def _read_copy(path: str) -> _Read:
+    """Every line of the second copy that verifies, in a list (see :func:`_copy_records`)."""
+    return _drain(_copy_records(path))
+
+
+def _copy_records(path: str,
+                  known: Callable[[int], tuple[Record, bytes] | None] = lambda seq: None
+                  ) -> Generator[Record, None, _Read]:
+    """Every line of the second copy that verifies (CRC, hash chain, sequence), yielded one
+    by one; what the file holds besides is returned at the end. ``known(seq)``: the
+    database's record there and the hash before it, verified already; a line that is that
+    record byte for byte, after the same hash, is that record (no second SHA-256)."""
     if not os.path.lexists(path):
         return _Read([], "missing")
     if not _regular(path):  # a directory, a device such as /dev/zero, a dangling link
         return _Read([], "damaged", "it is not a regular file", complete=False)
     try:
-        with open(path, "rb") as f:
-            data = f.read()
+        f = open(path, "rb")  # noqa: SIM115 - read while the records are taken, closed below
     except FileNotFoundError:
         return _Read([], "missing")
     except OSError as exc:
         return _Read([], "damaged", f"it cannot be read ({exc.strerror or exc})",
                      complete=False)
-    if not data:
-        return _Read([], "empty")
     journal_path = path.removesuffix(COPY_SUFFIX)
-    records: list[Record] = []
+    count = 0
     prev = GENESIS
-    pos = 0
     detail = ""
     lines = 0
+    good = 0  # bytes of verified lines
     after = unknown = 0  # lines after the first that does not verify: records, other
-    while pos < len(data):
-        end = data.find(b"\n", pos)
-        if end < 0:
-            detail = detail or "its last line is cut short (a torn write)"
-            shaped = bool(_RECORD_HEAD.match(data[pos:pos + 80]))
-            after += shaped
-            unknown += not shaped
-            break
-        lines += 1
-        if detail:
-            shaped = bool(_RECORD_LINE.match(data[pos:pos + 80]))
-            after += shaped
-            unknown += not shaped
-        else:
-            line = data[pos:end]
-            try:
-                crc, text = line.split(b" ", 1)
-                if len(crc) != 8 or int(crc, 16) != zlib.crc32(text):
-                    raise ValueError(f"line {lines} does not match its CRC")
-                hexdigest, payload = text.split(b" ", 1)
-                digest = bytes.fromhex(hexdigest.decode("ascii"))
-                same = known[lines - 1] if lines <= len(known) else None
-                if same is not None and same.hash == digest and _link(prev, payload) == digest:
-                    rec = same
-                else:
-                    rec = _decode(payload, digest, prev, lines)
-                    _check(rec, journal_path)
-            except (ValueError, UnicodeDecodeError) as exc:
-                if lines == 1:
-                    _refuse_newer_copy(line, journal_path)
-                detail = str(exc)
-                shaped = bool(_RECORD_LINE.match(data[pos:pos + 80]))
-                after += shaped
-                unknown += not shaped
-            else:
-                records.append(rec)
+    with f:
+        try:
+            for raw in f:
+                if not raw.endswith(b"\n"):
+                    detail = detail or "its last line is cut short (a torn write)"
+                    shaped = bool(_RECORD_HEAD.match(raw[:80]))
+                    after += shaped
+                    unknown += not shaped
+                    break
+                lines += 1
+                if detail:
+                    shaped = bool(_RECORD_LINE.match(raw[:80]))
+                    after += shaped
+                    unknown += not shaped
+                    continue
+                line = raw[:-1]
+                try:
+                    crc, text = line.split(b" ", 1)
+                    if len(crc) != 8 or int(crc, 16) != zlib.crc32(text):
+                        raise ValueError(f"line {lines} does not match its CRC")
+                    hexdigest, payload = text.split(b" ", 1)
+                    digest = bytes.fromhex(hexdigest.decode("ascii"))
+                    same = known(lines)
+                    if (same is not None and same[0].hash == digest and same[1] == prev
+                            and same[0].payload == payload):
+                        rec = same[0]
+                    else:
+                        rec = _decode(payload, digest, prev, lines)
+                        _check(rec, journal_path)
+                except (ValueError, UnicodeDecodeError) as exc:
+                    if lines == 1:
+                        _refuse_newer_copy(line, journal_path)
+                    detail = str(exc)
+                    shaped = bool(_RECORD_LINE.match(raw[:80]))
+                    after += shaped
+                    unknown += not shaped
+                    continue
+                count += 1
+                good += len(raw)
+                yield rec
                 prev = rec.hash
-                pos = end + 1
-                continue
-        pos = end + 1
-    good = sum(len(_copy_line(r)) for r in records)
-    return _Read(records, "damaged" if detail else "ok", detail, len(records) + after, good,
-                 unknown, complete=not unknown)
+        except OSError as exc:
+            detail = detail or f"it cannot be read ({exc.strerror or exc})"
+            unknown += 1
+    if not lines and not detail and not unknown and not after:
+        return _Read([], "empty")
+    return _Read([], "damaged" if detail else "ok", detail, count + after, good, unknown,
+                 complete=not unknown, count=count)
 
 
 def _refuse_newer_copy(line: bytes, path: str) -> None:
@@ -643,21 +794,6 @@ def _refuse_newer_copy(line: bytes, path: str) -> None:
         raise JournalTooNew(path, schema)
 
 
-def _common(a: list[Record], b: list[Record]) -> int:
-    """How many records two chains share from the start (the hash covers all before it)."""
-    n = min(len(a), len(b))
-    if n == 0 or a[n - 1].hash == b[n - 1].hash:
-        return n
-    lo, hi = 0, n - 1  # a[lo-1] agrees (or lo == 0), a[hi] disagrees
-    while lo < hi:
-        mid = (lo + hi) // 2
-        if a[mid].hash == b[mid].hash:
-            lo = mid + 1
-        else:
-            hi = mid
-    return lo
-
-
 # ---- the journal -------------------------------------------------------------------------------
 
 
@@ -666,13 +802,34 @@ class _Series:
     config: dict[str, Any]
     identity: dict[str, Any]
     finished: bool = False
+    # The input records held in memory: all of them, or (a series with checkpoints) those
+    # from ``kept_from`` on; the others are read from the database when asked for.
     records: list[Record] = field(default_factory=list)
     entries: list[Entry] | None = None  # parsed from the records when first asked for
+    kept_from: int = 0  # the sequence number from which on ``records`` holds every input
+    last_line: int = 0
+    # deal number -> the latest checkpoint record written at that deal's start
+    checkpoints: dict[int, Record] = field(default_factory=dict)
+    last_checkpoint: int = 0  # the deal of the latest checkpoint record
 
     def all_entries(self) -> list[Entry]:
         if self.entries is None:
             self.entries = [_entry(rec) for rec in self.records]
         return self.entries
+
+    def checkpoint(self, rec: Record, deal: int, keep_all: bool) -> None:
+        self.checkpoints[deal] = rec
+        self.last_checkpoint = deal
+        far = self.checkpoints.get(deal - TAIL_DEALS)
+        if keep_all or far is None or far.seq <= self.kept_from:
+            return
+        cut = 0
+        while cut < len(self.records) and self.records[cut].seq < far.seq:
+            cut += 1
+        del self.records[:cut]
+        if self.entries is not None:
+            del self.entries[:cut]
+        self.kept_from = far.seq
 
 
 def _entry(rec: Record) -> Entry:
@@ -753,18 +910,16 @@ def _write_owed(path: str, owed: Sequence[Mapping[str, Any]]) -> None:
 class Journal:
     """An open journal; see the module docstring."""
 
-    def __init__(self, conn: sqlite3.Connection, path: str, problems: list[str],
-                 records: Sequence[Record] = (), copy_fd: int | None = None,
-                 lock_fd: int | None = None, recovery: Recovery | None = None,
-                 read_only: bool = False, fill: int = 0) -> None:
-        self._conn = conn
+    def __init__(self, path: str, *, read_only: bool = False) -> None:
+        """An empty view; :meth:`open` fills it from the files (see :meth:`_take`)."""
+        self._conn: sqlite3.Connection = None  # type: ignore[assignment]
         self.path = path
-        self.problems = problems
-        self.recovery = recovery
+        self.problems: list[str] = []
+        self.recovery: Recovery | None = None
         self.read_only = read_only
         self.copy_fault: str | None = None  # the second copy could not be written
-        self._copy_fd = copy_fd
-        self._lock_fd = lock_fd
+        self._copy_fd: int | None = None
+        self._lock_fd: int | None = None
         self._copy_backlog: list[bytes] = []
         self._batch: list[bytes] | None = None
         self._series: dict[int, _Series] = {}
@@ -772,22 +927,43 @@ class Journal:
         self.journal_id = ""
         self._next_seq = 1
         self._last_hash = GENESIS
+        self.opened_with = (0, GENESIS)
         self._notices = _Notices()
+
+    @classmethod
+    def _of(cls, conn: sqlite3.Connection, path: str, problems: list[str],
+            records: Iterable[Record] = (), copy_fd: int | None = None,
+            lock_fd: int | None = None, recovery: Recovery | None = None,
+            read_only: bool = False, fill: int = 0) -> Journal:
+        """A journal of ``records`` (a list: format 1, memory)."""
+        journal = cls(path, read_only=read_only)
         for rec in records:
-            self._index(rec)
+            journal._index(rec)
+        return journal._take(conn, problems, copy_fd, lock_fd, recovery, fill)
+
+    def _take(self, conn: sqlite3.Connection, problems: list[str], copy_fd: int | None = None,
+              lock_fd: int | None = None, recovery: Recovery | None = None,
+              fill: int = 0) -> Journal:
+        """The records are indexed: take the files and say what opening found."""
+        self._conn = conn
+        self.problems = problems
+        self.recovery = recovery
+        self._copy_fd = copy_fd
+        self._lock_fd = lock_fd
         # The verified chain opening found: (records, hash of the last); the corruption tests
         # compare it with the undamaged journal's chain.
-        self.opened_with = (len(records), self._last_hash)
-        if not records and not read_only:
+        self.opened_with = (self._next_seq - 1, self._last_hash)
+        if self._next_seq == 1 and not self.read_only:
             self._write_record("journal", 0, {"id": uuid.uuid4().hex, "schema": SCHEMA_VERSION},
                                durable=True)
-        if fill and not read_only:
+        if fill and not self.read_only:
             # The lost records' numbers are not used again: whoever read them (the club link
             # acknowledges outbox items by number) must not mistake a new record for one of
             # them. One record per number lost, in one transaction.
             with contextlib.suppress(JournalError), self.batch():
                 for _ in range(min(fill, MAX_LOST_FILL)):
                     self._write_record("lost", 0, {})
+        return self
 
     # ---- opening and recovery --------------------------------------------------------------
 
@@ -802,14 +978,15 @@ class Journal:
         if path == ":memory:":
             conn = sqlite3.connect(":memory:", isolation_level=None, check_same_thread=False)
             conn.executescript(_SCHEMA)
-            return cls(conn, path, [])
+            return cls._of(conn, path, [])
         parent = Path(path).parent
         if not read_only:
             try:
                 parent.mkdir(parents=True, exist_ok=True)
             except OSError as exc:
-                raise JournalError(f"cannot create the data directory {parent}: "
-                                   f"{exc.strerror or exc}") from None
+                raise StorageError(f"cannot create the data directory {parent}: "
+                                   f"{exc.strerror or exc}", storage_kind(exc, str(parent))
+                                   ) from None
         if "\x00" in path:
             raise JournalError("the journal's path contains a NUL character")
         lock_fd = None if read_only else _lock(path)
@@ -822,47 +999,94 @@ class Journal:
         journal._take_owed()
         return journal
 
+    def _read_both(self, path: str, copy_path: str) -> tuple[_Read, _Read, int]:
+        """Read the database and the copy side by side, record by record, and index the chain
+        opening keeps: both agree, or where one has ended the other goes on (the longer
+        wins); where they disagree, the chain ends before it (both files are still read to
+        their ends, for what they say about lost records). Return (database, copy, the
+        record both have up to: ``shared``). Nothing is held but the index."""
+        db_stream = _db_records(path)
+        db_now: list[tuple[Record, bytes] | None] = [None]
+
+        def known(seq: int) -> tuple[Record, bytes] | None:
+            got = db_now[0]
+            return got if got is not None and got[0].seq == seq else None
+
+        cp_stream = _copy_records(copy_path, known)
+        db: _Read | None = None
+        cp: _Read | None = None
+        shared = 0
+        conflict = False
+        db_prev = GENESIS
+        while db is None or cp is None:
+            a = b = None
+            if db is None:
+                try:
+                    a = next(db_stream)
+                except StopIteration as done:
+                    db = done.value
+                    if db.state == "format1":
+                        cp_stream.close()
+                        return db, _Read([], "missing"), 0
+                else:
+                    db_now[0] = (a, db_prev)
+                    db_prev = a.hash
+            if cp is None:
+                try:
+                    b = next(cp_stream)
+                except StopIteration as done:
+                    cp = done.value
+            if conflict:
+                continue
+            if a is not None and b is not None:
+                if a.hash != b.hash:
+                    conflict = True
+                    continue
+                shared += 1
+                self._index(a)
+            elif a is not None or b is not None:
+                self._index(a or b)  # type: ignore[arg-type]
+        return db, cp, shared
+
     @classmethod
     def _open_locked(cls, path: str, lock_fd: int | None, read_only: bool) -> Journal:
         copy_path = path + COPY_SUFFIX
-        db = _read_db(path)
+        journal = cls(path, read_only=read_only)
+        db, cp, shared = journal._read_both(path, copy_path)
         if db.state == "format1":
             return cls._convert(path, db, lock_fd, read_only)
-        cp = _read_copy(copy_path, db.records)
-        shared = _common(db.records, cp.records)
-        longer = db.records if len(db.records) >= len(cp.records) else cp.records
-        chosen = longer if shared == min(len(db.records), len(cp.records)) else longer[:shared]
-        rec = Recovery(kept=len(chosen))
+        kept = journal._next_seq - 1  # the chain chosen: indexed while reading
+        rec = Recovery(kept=kept)
         evidence = max(db.seen, cp.seen)
-        conflict = shared < min(len(db.records), len(cp.records))
+        conflict = shared < min(db.count, cp.count)
         if conflict:
             rec.details.append(
                 f"the journal and its second copy disagree from record #{shared + 1} on "
                 "(one of them belongs to another table or journal)")
-        db_ok = db.state in ("ok", "missing", "empty") and db.records == chosen
-        cp_exact = cp.state == "ok" and cp.records == chosen
+        db_ok = db.state in ("ok", "missing", "empty") and db.count == kept
+        cp_exact = cp.state == "ok" and cp.count == kept
         if db.state == "empty":
             rec.details.append("the journal database file was empty")
-        elif db.state == "missing" and chosen:
+        elif db.state == "missing" and kept:
             rec.details.append("the journal database was missing")
         if db.state == "damaged":
             rec.details.append(f"the journal database is damaged: {db.detail}")
-        elif db.state == "ok" and len(db.records) < len(chosen):
+        elif db.state == "ok" and db.count < kept:
             rec.details.append(f"the journal database had lost its last "
-                               f"{len(chosen) - len(db.records)} record(s)")
+                               f"{kept - db.count} record(s)")
         if cp.state == "damaged":
             rec.details.append(f"the journal's second copy is damaged: {cp.detail}")
         elif cp.state == "empty":
             rec.details.append("the journal's second copy was empty")
-        elif cp.state == "missing" and chosen:
+        elif cp.state == "missing" and kept:
             rec.details.append("the journal's second copy was missing")
-        elif cp.state == "ok" and len(cp.records) < len(chosen) - 1:
+        elif cp.state == "ok" and cp.count < kept - 1:
             rec.details.append(f"the journal's second copy had lost its last "
-                               f"{len(chosen) - len(cp.records)} record(s)")
-        rec.lost = max(0, evidence - len(chosen))
+                               f"{kept - cp.count} record(s)")
+        rec.lost = max(0, evidence - kept)
         fill = rec.lost
-        if not rec.lost and cp.state == "damaged" and cp.unknown and len(chosen) < len(
-                cp.records) + cp.unknown + 1:
+        if not rec.lost and cp.state == "damaged" and cp.unknown and kept < (
+                cp.count + cp.unknown + 1):
             # The copy (written last, so the one that could be ahead) ends in what is not a
             # record: how much was there cannot be known. Said so; a margin of numbers is kept
             # unused all the same.
@@ -877,26 +1101,33 @@ class Journal:
                 problems.extend(rec.details)
             conn = sqlite3.connect(":memory:", isolation_level=None, check_same_thread=False)
             conn.executescript(_SCHEMA)
-            return cls(conn, path, problems, chosen, recovery=rec if rec.damaged else None,
-                       read_only=True)
+            return journal._take(conn, problems, recovery=rec if rec.damaged else None)
         if rec.damaged:  # before the repair: its facts outlive a power cut (_owe_notice)
             cls._owe_notice(path, rec)
+        # The chain chosen lies whole in the database (up to ``kept``) or in the copy.
+        from_db = db.count >= kept
+
+        def chosen() -> Iterator[Record]:
+            stream = _db_records(path) if from_db else _copy_records(copy_path)
+            return itertools.islice(stream, kept)
+
         try:
             # The copy first: until the rebuilt database is committed, the chosen records
             # must be durable somewhere, and the damaged database goes aside to be rebuilt.
-            copy_fd = cls._repair_copy(copy_path, chosen, cp, rec, cp_exact, conflict)
+            copy_fd = cls._repair_copy(copy_path, chosen, kept, cp, rec, cp_exact, conflict)
             if not db_ok or db.state == "damaged":
-                cls._rebuild_db(path, chosen, db, rec)
+                # the copy holds the chosen chain now
+                cls._rebuild_db(path, itertools.islice(_copy_records(copy_path), kept), db,
+                                rec)
             conn = cls._connect(path)
         except OSError as exc:
             raise JournalError(f"cannot open the journal {path}: {_describe(exc)}") from None
         except sqlite3.Error as exc:
             raise JournalError(f"cannot open the journal {path}: {_describe(exc)}") from None
         if rec.damaged:
-            problems.append(_damage_line(rec, len(chosen)))
-        journal = cls(conn, path, problems, chosen, copy_fd, lock_fd,
-                      recovery=rec if rec.damaged else None, fill=fill)
-        return journal
+            problems.append(_damage_line(rec, kept))
+        return journal._take(conn, problems, copy_fd, lock_fd,
+                             recovery=rec if rec.damaged else None, fill=fill)
 
     @classmethod
     def _convert(cls, path: str, db: _Read, lock_fd: int | None, read_only: bool) -> Journal:
@@ -916,7 +1147,7 @@ class Journal:
             conn = sqlite3.connect(":memory:", isolation_level=None, check_same_thread=False)
             conn.executescript(_SCHEMA)
             problems = [f"{said} in memory (opened read-only)", *rec.details]
-            return cls(conn, path, problems, chosen, recovery=recovery, read_only=True)
+            return cls._of(conn, path, problems, chosen, recovery=recovery, read_only=True)
         copy_path = path + COPY_SUFFIX
         try:
             if rec.lost:  # a loss report: its facts outlive a power cut (_owe_notice)
@@ -925,8 +1156,8 @@ class Journal:
                 rec.aside.append(cls._aside(copy_path, ("",)))
             # The converted chain is durable in the copy before the old file goes aside: a
             # power cut at any step leaves one of them whole.
-            copy_fd = cls._repair_copy(copy_path, chosen, _Read([], "missing"), rec, False,
-                                       False)
+            copy_fd = cls._repair_copy(copy_path, lambda: iter(chosen), len(chosen),
+                                       _Read([], "missing"), rec, False, False)
             old = cls._aside(path, ("", "-wal", "-shm"), "format1")
             _fsync_dir(path)
             cls._rebuild_db(path, chosen, _Read([], "missing"), rec)
@@ -936,10 +1167,13 @@ class Journal:
         problems = [f"{said}; the old file is kept as {old}"]
         if rec.damaged:
             problems.append(_damage_line(rec, len(chosen)))
-        return cls(conn, path, problems, chosen, copy_fd, lock_fd, recovery=recovery)
+        return cls._of(conn, path, problems, chosen, copy_fd, lock_fd, recovery=recovery)
 
     @staticmethod
-    def _aside(path: str, suffixes: Sequence[str], why: str = "damaged") -> str:
+    def _aside(path: str, suffixes: Sequence[str], why: str = "damaged", *,
+               link: bool = False) -> str:
+        """Move the file(s) to ``<path>.<why>-<UTC time>``; ``link``: keep the file where it is
+        as well (a hard link: the caller then replaces it in one rename)."""
         stamp = time.strftime("%Y%m%dT%H%M%S", time.gmtime())
         aside = f"{path}.{why}-{stamp}"
         n = 1
@@ -948,11 +1182,18 @@ class Journal:
             aside = f"{path}.{why}-{stamp}-{n}"
         for s in suffixes:
             if os.path.lexists(path + s):
+                if link:
+                    try:
+                        os.link(path + s, aside + s, follow_symlinks=False)
+                        continue
+                    except OSError:
+                        pass  # a file system without hard links: moved, as without ``link``
                 os.replace(path + s, aside + s)
         return aside
 
     @classmethod
-    def _rebuild_db(cls, path: str, chosen: list[Record], db: _Read, rec: Recovery) -> None:
+    def _rebuild_db(cls, path: str, chosen: Iterable[Record], db: _Read, rec: Recovery
+                    ) -> None:
         """Keep the old database aside (when it held anything) and write the chosen chain."""
         suffixes = ("", "-wal", "-shm")
         if db.state in ("ok", "damaged"):
@@ -964,35 +1205,41 @@ class Journal:
         conn = cls._connect(path)
         try:
             conn.execute("BEGIN")
-            conn.executemany("INSERT INTO records VALUES (?, ?, ?)",
-                             [(r.seq, r.payload, r.hash) for r in chosen])
-            conn.executemany("INSERT INTO outbox VALUES (?, ?, ?, ?, ?)",
-                             [row for r in chosen for row in _outbox_rows(r)])
+            for batch in _batched(chosen, 10_000):
+                conn.executemany("INSERT INTO records VALUES (?, ?, ?)",
+                                 [(r.seq, r.payload, r.hash) for r in batch])
+                conn.executemany("INSERT INTO outbox VALUES (?, ?, ?, ?, ?)",
+                                 [row for r in batch for row in _outbox_rows(r)])
             conn.execute("COMMIT")
         finally:
             conn.close()
 
     @classmethod
-    def _repair_copy(cls, copy_path: str, chosen: list[Record], cp: _Read, rec: Recovery,
-                     exact: bool, conflict: bool) -> int:
+    def _repair_copy(cls, copy_path: str, chosen: Callable[[], Iterator[Record]], kept: int,
+                     cp: _Read, rec: Recovery, exact: bool, conflict: bool) -> int:
+        """Make the copy hold exactly the ``kept`` chosen records (``chosen()`` streams them);
+        return its file, open for appending."""
         if not exact:
             torn_only = cp.state == "damaged" and cp.detail.startswith("its last line is cut")
             keep_prefix = not conflict and (cp.state == "ok" or torn_only)
-            if conflict or (cp.state == "damaged" and not torn_only):
-                rec.aside.append(cls._aside(copy_path, ("",)))
             if keep_prefix:  # a verified prefix (perhaps with a torn last line): complete it
                 with open(copy_path, "r+b") as f:
                     f.truncate(cp.good_bytes)
                     f.seek(cp.good_bytes)
-                    f.writelines(_copy_line(r) for r in chosen[len(cp.records):])
+                    f.writelines(_copy_line(r) for r in itertools.islice(
+                        chosen(), cp.count, None))
                     f.flush()
                     os.fsync(f.fileno())
             else:
                 tmp = copy_path + ".new"
                 with open(tmp, "wb") as f:
-                    f.writelines(_copy_line(r) for r in chosen)
+                    f.writelines(_copy_line(r) for r in chosen())
                     f.flush()
                     os.fsync(f.fileno())
+                if conflict or cp.state == "damaged":
+                    # kept aside as it is, and replaced by the new copy in one rename: there
+                    # is a whole copy at every moment
+                    rec.aside.append(cls._aside(copy_path, ("",), link=True))
                 os.replace(tmp, copy_path)
                 _fsync_dir(copy_path)
         return os.open(copy_path, os.O_WRONLY | os.O_APPEND | os.O_CLOEXEC)
@@ -1018,14 +1265,24 @@ class Journal:
         elif rec.kind == "finish":
             if rec.series in self._series:
                 self._series[rec.series].finished = True
+        elif rec.kind == "checkpoint":
+            s = self._series.get(rec.series)
+            deal = rec.parsed()[3].get("deal")  # not kept parsed: a year holds thousands
+            if s is not None and isinstance(deal, int):
+                # read-only: the records are not in a database to be read again
+                s.checkpoint(rec, deal, keep_all=self.read_only)
         elif rec.kind == "input":
             s = self._series.get(rec.series)
             if s is not None:
                 s.records.append(rec)
                 if s.entries is not None:  # already parsed: keep it current
                     s.entries.append(_entry(rec))
+                if b'"line":null' not in rec.payload:
+                    line = rec.parsed()[3].get("line")
+                    if isinstance(line, int) and line > s.last_line:
+                        s.last_line = line
             if b'"outbox":' in rec.payload:
-                for item in rec.body.get("outbox") or ():
+                for item in rec.parsed()[3].get("outbox") or ():
                     key = (rec.series, int(item["game"]))
                     self._revisions[key] = max(self._revisions.get(key, 0),
                                                int(item["revision"]))
@@ -1037,12 +1294,11 @@ class Journal:
     def _write_record(self, kind: str, series: int, body: Mapping[str, Any], *,
                       at: float | None = None, durable: bool = True) -> Record:
         if self.read_only:
-            raise JournalError("this journal was opened read-only")
+            raise StorageError(OPENED_READ_ONLY, "read-only")
         seq = self._next_seq
         at = time.time() if at is None else at
         payload = _encode(seq, kind, series, body, at)
-        rec = Record(seq, kind, series, payload, _link(self._last_hash, payload),
-                     json.loads(payload)[3])
+        rec = Record(seq, kind, series, payload, _link(self._last_hash, payload))
         in_batch = self._batch is not None
         try:
             if not durable and not in_batch:
@@ -1061,8 +1317,11 @@ class Journal:
                         self._conn.executemany("INSERT INTO outbox VALUES (?, ?, ?, ?, ?)",
                                                rows)
                     except BaseException:
-                        if not in_batch:
-                            self._conn.execute("ROLLBACK")
+                        # SQLite ends the transaction itself on some errors (a full disk):
+                        # the error to say is the write's, not the rollback's
+                        if not in_batch and self._conn.in_transaction:
+                            with contextlib.suppress(sqlite3.Error):
+                                self._conn.execute("ROLLBACK")
                         raise
                     if not in_batch:
                         self._conn.execute("COMMIT")
@@ -1073,7 +1332,9 @@ class Journal:
             with contextlib.suppress(sqlite3.Error):
                 if self._conn.in_transaction and not in_batch:
                     self._conn.execute("ROLLBACK")
-            raise JournalError(_describe(exc)) from None
+            # Nothing was indexed: the chain in memory stays at the last record on disk, and the
+            # next record gets this one's number and place (test_ctl_storage.py).
+            raise _storage_error(exc, self.path) from None
         self._index(rec)
         line = _copy_line(rec)
         if self._batch is not None:
@@ -1108,6 +1369,37 @@ class Journal:
             if start is not None:
                 with contextlib.suppress(OSError):
                     os.ftruncate(self._copy_fd, start)
+
+    def check_storage(self) -> None:
+        """After a failed write: does the storage take a write now? The second copy's lines
+        still waiting are written, and :data:`PROBE_BYTES` are written, synced and removed
+        beside the journal (:data:`PROBE_SUFFIX`). :class:`StorageError` when it does not;
+        the chain is never touched."""
+        if self.read_only:
+            raise StorageError(OPENED_READ_ONLY, "read-only")
+        if self.path == ":memory:":
+            return
+        probe = self.path + PROBE_SUFFIX
+        try:
+            fd = os.open(probe, os.O_WRONLY | os.O_CREAT | os.O_TRUNC | os.O_CLOEXEC, 0o600)
+            try:
+                data = bytes(PROBE_BYTES)
+                written = 0
+                while written < len(data):
+                    written += os.write(fd, data[written:])
+                os.fsync(fd)
+            finally:
+                os.close(fd)
+        except OSError as exc:
+            raise _storage_error(exc, self.path) from None
+        finally:
+            with contextlib.suppress(OSError):
+                os.unlink(probe)
+        if self._copy_backlog:
+            self._write_copy([], durable=True)
+            if self.copy_fault is not None:
+                raise StorageError(self.copy_fault,
+                                   storage_kind(JournalError(self.copy_fault), self.path))
 
     # ---- series ------------------------------------------------------------------------------
 
@@ -1249,7 +1541,8 @@ class Journal:
                source: str = "table", reason: str | None = None,
                at: float | None = None, durable: bool = True,
                outbox: Sequence[OutboxItem] = ()) -> None:
-        """Write one input; raise :class:`JournalError` if the storage refuses.
+        """Write one input; raise :class:`StorageError` if the storage refuses it (then
+        nothing of it is in the chain: the next record takes its number).
 
         ``durable`` rows are fsync'd on commit (database and copy). The others (inputs that
         changed nothing: a tag that left, a refusal) are only written: both files are
@@ -1290,15 +1583,75 @@ class Journal:
     def entries(self, series: int) -> list[Entry]:
         return list(self.iter_entries(series))
 
-    def iter_entries(self, series: int) -> Iterator[Entry]:
+    def iter_entries(self, series: int, after: int = 0) -> Iterator[Entry]:
+        """The series' inputs in order (those after record ``after``), each verified: from
+        memory, or, for the part a long series let go of, read again from the database."""
         s = self._series.get(series)
-        return iter(list(s.all_entries()) if s is not None else [])
+        if s is None:
+            return iter([])
+        held = list(s.all_entries())
+        if after >= s.kept_from:
+            return iter([e for e in held if e.seq > after])
+        return self._read_entries(series, after, s.kept_from, held)
+
+    def _read_entries(self, series: int, after: int, until: int, held: list[Entry]
+                      ) -> Iterator[Entry]:
+        start = max(after, 0) + 1
+        row = self._conn.execute("SELECT hash FROM records WHERE seq = ?",
+                                 (start - 1,)).fetchone()
+        prev = GENESIS if start == 1 else (bytes(row[0]) if row else b"")
+        for seq, payload, digest in self._conn.execute(
+                "SELECT seq, payload, hash FROM records WHERE seq >= ? AND seq < ? "
+                "ORDER BY seq", (start, until)).fetchall():
+            try:
+                rec = _decode(bytes(payload), bytes(digest), prev, seq)
+            except ValueError as exc:
+                raise JournalError(f"the journal changed under the table: {exc}") from None
+            prev = rec.hash
+            if rec.kind == "input" and rec.series == series:
+                yield _entry(rec)
+        yield from held
 
     def last_line(self, series: int) -> int:
         s = self._series.get(series)
-        if s is None:
-            return 0
-        return max((e.line for e in s.all_entries() if e.line is not None), default=0)
+        return s.last_line if s is not None else 0
+
+    # ---- checkpoints -------------------------------------------------------------------------
+
+    def checkpoint(self, series: int, deal: int, finished: Mapping[str, Any]) -> None:
+        """Before the first input of ``deal``: the deal finished just before it, as the sheet
+        keeps it (``finished``). A bounded table writes one at every deal's start; resuming
+        then starts a few deals back (:meth:`resume_point`) instead of at the first input,
+        and memory holds only the last deals' inputs. Written without its own fsync: the
+        input after it makes both durable."""
+        self._write_record("checkpoint", series, {"deal": deal, "finished": dict(finished)},
+                           durable=False)
+
+    def resume_point(self, series: int) -> tuple[list[dict[str, Any]], int] | None:
+        """Where resuming ``series`` may start: (the finished deals before it, as
+        :meth:`checkpoint` wrote them, in order; the record after which its inputs follow),
+        or None: from the first input.
+
+        The checkpoint chosen is the latest one of the deal :data:`RESUME_BACK` before the
+        deal of the latest checkpoint. Undo cannot reach back past a deal's start more than a
+        few deals (``Table(bounded=True)``), so no input after that checkpoint undoes one
+        before it, and the deals before it are the ones the latest checkpoint of each later
+        deal's start names.
+        """
+        s = self._series.get(series)
+        if s is None or not s.last_checkpoint:
+            return None
+        start = s.last_checkpoint - RESUME_BACK
+        if start < 2 or start not in s.checkpoints:
+            return None
+        finished = []
+        for deal in range(2, start + 1):
+            rec = s.checkpoints.get(deal)
+            body = rec.parsed()[3].get("finished") if rec is not None else None
+            if not isinstance(body, dict):
+                return None
+            finished.append(body)
+        return finished, s.checkpoints[start].seq
 
     @property
     def records(self) -> int:
@@ -1319,9 +1672,17 @@ class Journal:
         self._copy_fd = self._lock_fd = None
 
 
+def _batched(records: Iterable[Record], n: int) -> Iterator[list[Record]]:
+    it = iter(records)
+    while batch := list(itertools.islice(it, n)):
+        yield batch
+
+
 def _outbox_rows(rec: Record) -> list[tuple[int, int, int, int, int]]:
+    if b'"outbox":' not in rec.payload:
+        return []
     return [(rec.seq, n, rec.series, int(item["game"]), int(item["revision"]))
-            for n, item in enumerate(rec.body.get("outbox") or ())]
+            for n, item in enumerate(rec.parsed()[3].get("outbox") or ())]
 
 
 def _fsync_dir(path: str) -> None:
@@ -1338,7 +1699,7 @@ def _lock(path: str) -> int:
     try:
         fd = os.open(lock_path, os.O_RDWR | os.O_CREAT | os.O_CLOEXEC, 0o640)
     except OSError as exc:
-        raise JournalError(f"cannot open the journal {path}: {_describe(exc)}") from None
+        raise _storage_error(exc, path, f"cannot open the journal {path}: ") from None
     try:
         fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
     except OSError:

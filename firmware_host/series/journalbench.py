@@ -6,7 +6,8 @@ own:
 
 - ``journal_open_N_s``: opening the journal, both copies verified record by record;
 - ``journal_resume_N_s``: opening it and replaying the series into a fresh controller, as
-  after a power cut (what ``skat-table run`` does before READY);
+  after a power cut (what ``skat-table run`` does before READY); ``journal_replay_N_s`` the
+  replay alone (from the journal's checkpoint a few deals back);
 - ``journal_undo_across_deal_N_s``: one undo that crosses into the previous deal (the next
   deal's first card laid, taken back, then the previous deal's last input taken back);
 - ``journal_card_N_ms``: a card laid (dealt) at the end of the series, journal included, the
@@ -64,9 +65,11 @@ def measure(path: Path, games: int, seed: int = 36) -> dict[str, float]:
 
     t0 = time.perf_counter()
     journal = Journal.open(path)
+    t1 = time.perf_counter()
     session = Session(cfg, journal, computer_seats=cfg.computer.seats)
     session.resume()
     resumed = time.perf_counter() - t0
+    replayed = time.perf_counter() - t1
     assert len(session.table.finished_deals) == games, len(session.table.finished_deals)
 
     # the next deal, card by card over the deal reader, as a dealer lays them
@@ -90,6 +93,7 @@ def measure(path: Path, games: int, seed: int = 36) -> dict[str, float]:
     return {
         f"journal_open_{games}_s": round(opened, 4),
         f"journal_resume_{games}_s": round(resumed, 4),
+        f"journal_replay_{games}_s": round(replayed, 4),
         f"journal_undo_across_deal_{games}_s": round(undone, 4),
         f"journal_card_{games}_ms": round(1000 * statistics.median(took), 3),
         f"journal_deal_start_{games}_ms": round(1000 * took[0], 3),

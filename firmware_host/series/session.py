@@ -1,10 +1,17 @@
 """A table session: the controller, its journal, its computer seats and whoever watches it.
 
 :meth:`Session.submit` is the one door for inputs: the controller decides, the journal writes
-the input and the decision (before anything is shown), then the listeners are told. A journal
-that cannot be written (full disk, read-only file system) is a standing fault the display
-shows; rows not yet written are kept and written as soon as the storage works again, and the
-table plays on.
+the input and the decision (before anything is shown), then the listeners are told.
+
+Nothing is shown that is not durably journalled: when the storage does not take an input
+the table accepted (full, read-only, failing), the input is taken back (:meth:`Table.retract`)
+and refused with a reason in the players' words ("not saved: the storage is full. Pick the card
+up; ..."); an input refused or ignored anyway is simply not journalled. The storage is then a
+standing fault (:attr:`Session.storage`, :attr:`Session.journal_fault`), the computer seats
+wait, and :meth:`Session.retry_storage` (every few seconds from the event loop, and each input
+by itself) clears it when the storage takes writes again: play goes on from the last saved
+state. A journal that could not be opened for writing is read read-only (the last saved state
+is shown) and opened again at :attr:`Session.journal_path` once it can be.
 
 On start, :meth:`Session.resume` feeds an unfinished series' journal back into the controller,
 so the table is exactly where it was. A journal repaired on opening owes a loss report: the
@@ -23,12 +30,23 @@ from typing import Any
 from engine.cards import Card
 from firmware_host.clubside.seating import Seating, SeatingError, parse_seating, seated_config
 from firmware_host.config import Config
-from firmware_host.series.journal import Journal, JournalError, OutboxItem, SeriesMismatch
+from firmware_host.series.journal import (
+    OPENED_READ_ONLY,
+    Journal,
+    JournalError,
+    OutboxItem,
+    SeriesMismatch,
+    storage_kind,
+)
 from firmware_host.table.computers import Move, Player, ask, make_player, to_move
-from firmware_host.table.controller import Outcome, Refusal, Table
+from firmware_host.table.controller import DealState, Outcome, Refusal, Table
 from firmware_host.table.inputs import Input, ScriptError, TagLaid, from_json, parse_line
 
 RAW_KEPT = 500  # characters of an unreadable line kept in the journal
+REJECTIONS_KEPT = 1000
+# The storage's trouble (see journal.storage_kind) in the players' words.
+STORAGE_WORDS = {"full": "the storage is full", "read-only": "the storage is read-only",
+                 "failing": "the storage is failing"}
 Listener = Callable[["Session", Input | None, Outcome], None]
 log = logging.getLogger("skat-table")
 
@@ -68,25 +86,31 @@ class Session:
     # The open-card analysis of finished deals (firmware_host.screen.analysis.AnalysisService), on
     # a worker thread; None where nobody looks at it (replay, export, tests).
     analyses: Any = None
+    # Where the journal lives (the live table): a journal that could not be opened for writing
+    # (then read-only, or None) is opened there again once the storage takes writes.
+    journal_path: str | None = None
 
     def __post_init__(self) -> None:
         # The table's own config, and the club seating the current series was started from
         # (None: the table's own players). See start_seated_series.
         self.base_config = self.config
         self.seating: Seating | None = None
-        self.table = Table(self.config)
+        self.table = self._new_table()
         self.series_id: int | None = None
         self.rejected: list[Rejection] = []
         self.problems: list[str] = []  # journal trouble found on opening, for the display/log
+        # The storage does not take writes: "full", "read-only" or "failing" (inputs are
+        # refused until retry_storage or a write succeeds); None while it works.
+        self.storage: str | None = None
+        # The standing fault in words (the storage, or the journal's second copy), or None.
         self.journal_fault: str | None = None
         # After a damaged journal was repaired at this start: what was restored and what was
         # lost, in words (the log). The kiosk shows the journalled notice (see notices()).
         self.recovery_note: str | None = None
         self.recovery_numbers: tuple[int, int | None] = (0, 0)  # (deal, inputs lost)
-        # Loss reports the storage has not taken yet: shown all the same, written again on
-        # the next accepted input (see _write_notices).
+        # Loss reports the storage has not taken yet: shown all the same, written with the next
+        # write the storage takes (see _write_notices, _storage_works).
         self._unwritten_notices: list[dict[str, Any]] = []
-        self._pending: list[tuple[dict[str, Any], str, dict[str, Any]]] = []
         # The hint shown now: (table seat, engine.players.hints.Hint); see ask_hint.
         self.hint: tuple[int, Any] | None = None
         computer = self.config.computer
@@ -100,6 +124,19 @@ class Session:
         # asked. A "no" is journalled ("declined"), so a restart asks nobody twice: see
         # resume(). The contract is in the key: after an undo another one may be declared.
         self._doubling_asked: set[tuple[int, int, int, str]] = set()
+
+    def _new_table(self) -> Table:
+        """The live table is bounded: it keeps the last deals' inputs and games, and the
+        journal a checkpoint at every deal's start, so that a series of any length resumes
+        and undoes as fast as a short one. A replayed script keeps everything."""
+        return Table(self.config, bounded=bool(self.identity.get("table")))
+
+    def _reject(self, rejection: Rejection) -> None:
+        """One more refusal of the series (a replay's result lists them all); the live table
+        keeps the last :data:`REJECTIONS_KEPT` (a foreign tag lying on a reader all year)."""
+        self.rejected.append(rejection)
+        if self.table.bounded and len(self.rejected) > 2 * REJECTIONS_KEPT:
+            del self.rejected[:-REJECTIONS_KEPT]
 
     def warm_up_players(self) -> None:
         """Start the computer players' worker processes now (a live table), so the first
@@ -178,12 +215,12 @@ class Session:
             try:
                 self.series_id = self.journal.start_series(self.fingerprint(), self.identity)
             except JournalError as exc:
-                self._journal_failed(str(exc))
+                self.storage_failed(exc)
             self._note_recovery()
             return 0
         self.series_id = found[0]
         count = 0
-        for entry in self.journal.iter_entries(self.series_id):
+        for entry in self.journal.iter_entries(self.series_id, self._restore_checkpoint()):
             count += 1
             if entry.status == "prompt":
                 self.table.prompts[entry.input["seat"]] = Card.parse(entry.input["prompt"])
@@ -197,7 +234,7 @@ class Session:
                                           i["contract"]))
                 continue
             if "raw" in entry.input:
-                self.rejected.append(Rejection(entry.line, entry.reason or ""))
+                self._reject(Rejection(entry.line, entry.reason or ""))
                 continue
             try:
                 inp = from_json(entry.input)
@@ -209,7 +246,7 @@ class Session:
                 self.problems.append(
                     f"journal record #{entry.seq} was {entry.status} but is now {out.status}")
             if out.refusal is not None:
-                self.rejected.append(Rejection(entry.line, out.refusal.reason, out.refusal))
+                self._reject(Rejection(entry.line, out.refusal.reason, out.refusal))
         self.resumed = count
         if self.identity.get("table") and any(self.table.present.values()):
             # What lay on the readers before the restart is not remembered as lying now: the
@@ -219,6 +256,25 @@ class Session:
             self._write({"restart": True}, "restart", {"source": "table"})
         self._note_recovery()
         return count
+
+    def _restore_checkpoint(self) -> int:
+        """A bounded table resumes from the journal's checkpoint a few deals back: the
+        finished deals before it are put in place, and the record after which the inputs to
+        replay follow is returned (0: replay the series from its first input)."""
+        point = (self.journal.resume_point(self.series_id)
+                 if self.journal is not None and self.series_id is not None
+                 and self.table.bounded else None)
+        if point is None:
+            return 0
+        summaries, after = point
+        try:
+            self.table.restore([DealState.from_summary(d) for d in summaries])
+        except (ValueError, TypeError) as exc:  # a verified record; never fatal
+            self.problems.append(f"the journal's checkpoint cannot be read ({exc}): the "
+                                 "series is replayed from its first input")
+            self.table = self._new_table()
+            return 0
+        return after
 
     @property
     def recovery_unproven(self) -> str | None:
@@ -264,7 +320,7 @@ class Session:
 
     def _write_notices(self) -> list[int]:
         """Journal the loss reports not written yet; their numbers. Storage that fails keeps
-        them (shown from memory) for the next accepted input."""
+        them (shown from memory) for the next write it takes (see _storage_works)."""
         written: list[int] = []
         if self.journal is None:
             return written
@@ -272,7 +328,7 @@ class Session:
             try:
                 written.append(self.journal.add_notice(self._unwritten_notices[0]))
             except JournalError as exc:
-                self._journal_failed(str(exc))
+                self.storage_failed(exc)
                 break
             self._unwritten_notices.pop(0)
         return written
@@ -297,7 +353,7 @@ class Session:
         try:
             return self.journal.confirm_notice(seq, by)
         except JournalError as exc:
-            self._journal_failed(str(exc))
+            self.storage_failed(exc)
             return False
 
     def _seat(self, seating: Seating | None) -> None:
@@ -305,7 +361,7 @@ class Session:
         self.seating = seating
         self.config = self.base_config if seating is None else seated_config(
             self.base_config, seating)
-        self.table = Table(self.config)
+        self.table = self._new_table()
 
     def _seat_from(self, fingerprint: dict[str, Any]) -> None:
         """A journalled series that was started from a club seating is resumed with it."""
@@ -332,44 +388,68 @@ class Session:
         if abandon and self.journal is not None and self.series_id is not None:
             try:
                 self.journal.finish_series(self.series_id)
-            except JournalError as exc:
-                self._journal_failed(str(exc))
+            except JournalError as exc:  # the choice cannot be saved: the series goes on
+                self.storage_failed(exc)
+                return
         self._seat(None)
         self._begin_series()
 
     def _begin_series(self) -> None:
         """A fresh start for the seats just set: no refusals pending, a new series journalled."""
         self.rejected = []
+        self.series_id = None  # until the journal has it: the first input writes it then
         if self.journal is not None:
             try:
                 self.series_id = self.journal.start_series(self.fingerprint(), self.identity)
             except JournalError as exc:
-                self._journal_failed(str(exc))
+                self.storage_failed(exc)
 
     def last_line(self) -> int:
         if self.journal is None or self.series_id is None:
             return 0
         return self.journal.last_line(self.series_id)
 
-    def _write(self, row: dict[str, Any], status: str, extra: dict[str, Any]) -> None:
+    def _write(self, row: dict[str, Any], status: str, extra: dict[str, Any]) -> bool:
+        """Journal one row; False when the storage did not take it (the fault is set).
+
+        Without a journal (no path given) nothing is written and everything is taken; a
+        journal that could not be opened at all takes nothing."""
         if self.journal is None:
-            return
-        self._pending.append((row, status, extra))
+            return self.storage is None
         try:
             if self.series_id is None:  # the storage failed when the series began
                 self.series_id = self.journal.start_series(self.fingerprint(), self.identity)
-            while self._pending:
-                r, s, e = self._pending[0]
-                # What changed the table must be on disk before it is shown; the rest may
-                # ride on the next fsync.
-                self.journal.append(self.series_id, r, s,
-                                    durable=s in ("accepted", "prompt", "declined"), **e)
-                self._pending.pop(0)
-            if self.table.stage == "over":
-                self.journal.finish_series(self.series_id)
-            self.journal_fault = self.journal.copy_fault
+            # What changed the table must be on disk before it is shown; the rest may ride on
+            # the next fsync.
+            self.journal.append(self.series_id, row, status,
+                                durable=status in ("accepted", "prompt", "declined"), **extra)
         except JournalError as exc:
-            self._journal_failed(str(exc))
+            self.storage_failed(exc)
+            return False
+        self._storage_works()
+        self._finish_if_over()
+        return True
+
+    def _finish_if_over(self) -> None:
+        if self.journal is None or self.series_id is None or self.table.stage != "over":
+            return
+        try:
+            self.journal.finish_series(self.series_id)
+        except JournalError as exc:  # written with the next write that works
+            self.storage_failed(exc)
+
+    def _checkpoint(self) -> bool:
+        """The input just handled started a deal: the deal before it, for resuming from here
+        (see Journal.checkpoint). Written before the input, as the state it starts from;
+        False when the storage did not take it (the input is then not saved either)."""
+        deals = self.table.deals
+        try:
+            self.journal.checkpoint(self.series_id, deals[-1].number,  # type: ignore[union-attr]
+                                    deals[-2].summary_json())
+        except JournalError as exc:
+            self.storage_failed(exc)
+            return False
+        return True
 
     def _outbox(self, finished_before: int) -> list[OutboxItem]:
         """The game this input finished (also again after an undo reopened it), for the club:
@@ -381,31 +461,139 @@ class Session:
         revision = self.journal.next_revision(self.series_id, d.number)
         return [OutboxItem(d.number, revision, game_payload(self, d, revision))]
 
-    def _journal_failed(self, why: str) -> None:
-        self.journal_fault = (
-            f"{why}: the game goes on, but a power cut now would lose it "
-            f"({len(self._pending)} input(s) waiting to be saved)")
+    def storage_failed(self, exc: BaseException) -> None:
+        """The storage did not take a write (or the journal could not be opened for writing):
+        a standing fault until a write works again."""
+        if self.storage is not None and str(exc) == OPENED_READ_ONLY:
+            return  # the journal is read-only for the standing fault, which says why
+        path = self.journal_path or (self.journal.path if self.journal is not None else None)
+        self.storage = storage_kind(exc, path)
+        words, detail = STORAGE_WORDS[self.storage], str(exc)
+        fault = f"{words}: nothing is taken until it works again" + (
+            f"; {detail}" if detail and detail != words else "")
+        if fault != self.journal_fault:
+            log.error("journal: %s", fault)
+        self.journal_fault = fault
+
+    def _storage_works(self) -> None:
+        """A write went through: the fault is gone (but for a second copy still failing)."""
+        if self.storage is not None:
+            log.info("journal: the storage works again; the table goes on")
+        self.storage = None
+        copy = self.journal.copy_fault if self.journal is not None else None
+        self.journal_fault = (f"{copy} (the game is saved in the journal's database)"
+                              if copy else None)
+        if self._unwritten_notices:  # a loss report the storage refused: written now
+            self._write_notices()
+
+    @property
+    def journal_fault_kind(self) -> str | None:
+        """What the standing fault is about: the :attr:`storage` ("full", "read-only",
+        "failing"), "copy" (only the second copy cannot be written), or None."""
+        if self.journal_fault is None:
+            return None
+        return self.storage or "copy"
+
+    def retry_storage(self) -> bool:
+        """After a storage fault: does the storage take writes again? True when it does: the
+        fault is gone and play goes on from the last saved state (the table already shows it:
+        what could not be saved was taken back). A journal that could not be opened for
+        writing is opened again and the series resumed from it.
+
+        Called every few seconds by the event loop; :meth:`submit` tries by itself."""
+        if self.journal_fault is None:
+            return False
+        if self._reopen():
+            return self.storage is None
+        if self.journal is None:
+            return False
+        try:
+            self.journal.check_storage()
+            if self.series_id is None:
+                self.series_id = self.journal.start_series(self.fingerprint(), self.identity)
+        except JournalError as exc:
+            if self.storage is not None:  # a second copy alone failing refuses no input
+                self.storage_failed(exc)
+            return False
+        self._storage_works()
+        self._finish_if_over()
+        return self.storage is None
+
+    def _reopen(self) -> bool:
+        """A journal opened read-only (or not at all) because it could not be written is
+        opened for writing, repaired if need be, and the series resumed from it. True when
+        that was tried (whether or not it worked)."""
+        if self.journal_path is None or (self.journal is not None
+                                         and not self.journal.read_only):
+            return False
+        try:
+            journal = Journal.open(self.journal_path)
+        except JournalError as exc:  # still read-only; or locked, too new: said the same way
+            self.storage_failed(exc)
+            return True
+        old, self.journal = self.journal, journal
+        if old is not None:
+            old.close()
+        log.info("journal: %s opened for writing; the series is resumed from it",
+                 self.journal_path)
+        self.storage, self.journal_fault = None, None
+        self._seat(None)
+        self.series_id = None
+        self.rejected, self.problems = [], []
+        self.recovery_note, self.hint = None, None
+        self._unwritten_notices = []  # resume owes them again, from the journal just opened
+        self._doubling_asked = set()
+        self.resume()
+        for problem in self.problems:
+            log.warning("journal: %s", problem)
+        if self.storage is None:
+            self._storage_works()
+        return True
+
+    def _storage_refusal(self, inp: Input) -> Refusal:
+        """Why an input the table would take is refused: the storage cannot save it."""
+        words = STORAGE_WORDS[self.storage or "failing"]
+        if isinstance(inp, TagLaid):
+            return Refusal("storage", f"not saved: {words}. Pick the card up; the table goes "
+                           "on when the storage works again",
+                           card=self.config.deck.get(inp.tag), zone=self.storage)
+        return Refusal("storage", f"not saved: {words}. The table goes on when the storage "
+                       "works again", seat=getattr(inp, "seat", None), zone=self.storage)
 
     # ---- inputs --------------------------------------------------------------------------
 
     def submit(self, inp: Input, source: str = "table", line: int | None = None) -> Outcome:
+        """Decide, journal, tell. An accepted input the journal cannot save is taken back
+        and refused (kind ``storage``): nothing is shown that is not journalled."""
+        if self.storage is not None:
+            self._reopen()  # a journal that could not be written may be opened now
         if self.new_series_after_last and self.table.phase == "over" and isinstance(
                 inp, TagLaid) and inp.zone == self.table._deal_zone(inp.zone):
             self.start_new_series()
         finished_before = len(self.table.finished_deals)
+        deals_before = len(self.table.deals)
+        mark = self.table.mark(inp)
         out = self.table.handle(inp, source)  # type: ignore[arg-type]
         extra: dict[str, Any] = {"line": line, "source": source}
+        saved = True
+        if (out.accepted and self.table.bounded and len(self.table.deals) > deals_before
+                and self.journal is not None and self.series_id is not None):
+            saved = self._checkpoint()
         if out.refusal is not None:
             extra["reason"] = out.refusal.reason
-            self.rejected.append(Rejection(line, out.refusal.reason, out.refusal))
         elif out.accepted:
-            self.hint = None  # a hint answers one decision only
             outbox = self._outbox(finished_before)
             if outbox:
                 extra["outbox"] = outbox
-        self._write(inp.to_json(), out.status, extra)
-        if out.accepted and self._unwritten_notices:  # a loss report the storage refused
-            self._write_notices()
+        if saved:
+            saved = self._write(inp.to_json(), out.status, extra)
+        if not saved and out.accepted:
+            self.table.retract(mark)
+            out = Outcome("refused", self._storage_refusal(inp))
+        if out.refusal is not None:
+            self._reject(Rejection(line, out.refusal.reason, out.refusal))
+        elif out.accepted:
+            self.hint = None  # a hint answers one decision only
         self._tell(inp, out)
         return out
 
@@ -422,7 +610,7 @@ class Session:
         """A line the table cannot read: refused, journalled (cut to :data:`RAW_KEPT`
         characters: a 100 MB line costs no more than a short one), never fatal."""
         out = Outcome("refused", Refusal("other", reason))
-        self.rejected.append(Rejection(line, reason, out.refusal))
+        self._reject(Rejection(line, reason, out.refusal))
         self._write({"raw": clip(text, RAW_KEPT)}, "refused",
                     {"line": line, "source": source, "reason": reason})
         self._tell(None, out)
@@ -483,13 +671,17 @@ class Session:
     # ---- computer seats ------------------------------------------------------------------
 
     def computer_move(self) -> Move | None:
-        """If a computer seat is to act: send its press, or prompt its card. None otherwise."""
+        """If a computer seat is to act: send its press, or prompt its card. None otherwise,
+        and None while the storage cannot save its move (it is asked again once it can)."""
+        if self.storage is not None:
+            return None
         # a claim or a violation waiting for a computer seat's answer (ISkO 4.4.4, 4.1.6)
         for waiting in self.table.waiting_seats():
             if waiting in self.players:
                 answer = self.table.computer_answer(waiting)
                 if answer is not None:
-                    self.submit(answer, "computer")
+                    if _not_saved(self.submit(answer, "computer")):
+                        return None
                     return Move(waiting, input=answer)
         doubling = self._computer_doubling()
         if doubling is not None:
@@ -500,10 +692,12 @@ class Session:
         move = to_move(self._decide(seat), seat)
         if move.card is not None:
             self.table.prompts[seat] = move.card
-            self._write({"seat": seat, "prompt": str(move.card)}, "prompt",
-                        {"source": "computer"})
-        elif move.input is not None:
-            self.submit(move.input, "computer")
+            if not self._write({"seat": seat, "prompt": str(move.card)}, "prompt",
+                               {"source": "computer"}):
+                del self.table.prompts[seat]  # not saved: not shown
+                return None
+        elif move.input is not None and _not_saved(self.submit(move.input, "computer")):
+            return None
         return move
 
 
@@ -556,14 +750,22 @@ class Session:
                 action = None
             if action is not None:
                 move = to_move(action, seat)
-                self.submit(move.input, "computer")  # type: ignore[arg-type]
+                if _not_saved(self.submit(move.input, "computer")):  # type: ignore[arg-type]
+                    self._doubling_asked.discard(key)  # asked again once it can be saved
+                    return None
                 return move
-            if double is not None:
-                self._write({"seat": seat, "declined": act.kind, "deal": d.number,
-                             "position": act.pos, "level": game.kontra,
-                             "contract": str(game.contract)}, "declined",
-                            {"source": "computer"})
+            if double is not None and not self._write(
+                    {"seat": seat, "declined": act.kind, "deal": d.number, "position": act.pos,
+                     "level": game.kontra, "contract": str(game.contract)}, "declined",
+                    {"source": "computer"}):
+                self._doubling_asked.discard(key)
+                return None
         return None
+
+
+def _not_saved(out: Outcome) -> bool:
+    """The input was refused because the storage cannot save it."""
+    return out.refusal is not None and out.refusal.kind == "storage"
 
 
 def clip(value: Any, limit: int) -> str:

@@ -29,6 +29,8 @@ if TYPE_CHECKING:  # the command table imports this module: keep the engine out 
 log = logging.getLogger("skat-table")
 DEFAULT_DATA_DIR = Path("/var/lib/skat-table")
 STOP = object()
+# While the storage does not take writes, the loop tries it again this often (seconds).
+STORAGE_RETRY_S = 5.0
 
 
 def add_arguments(p: argparse.ArgumentParser) -> None:
@@ -52,6 +54,10 @@ class EventLoop:
         self.notifier = notifier or Notifier(None)
         self.simulator = simulator
         self.beep = beep
+        # The buzzer by pattern (drivers.gpio.TableIO.buzz): "storage" for an input the storage
+        # could not save; without it, ``beep`` sounds every refusal alike.
+        self.buzz: Callable[[str], None] | None = None
+        self._storage_retry_at = 0.0
         # SimpleQueue, not Queue: the SIGTERM handler puts STOP on it, and Queue.put from a
         # handler that interrupts Queue.get in the same thread waits forever on Queue's own
         # (non-reentrant) lock; SimpleQueue.put is reentrant.
@@ -166,8 +172,7 @@ class EventLoop:
             text = unreadable_message(event.zone, self.session.table.names)
             log.info("%s (reader %s)", text, event.reader)
             self.last_refusal = Refusal("other", text, zone=event.zone)
-            if self.beep is not None:
-                self.beep()
+            self.sound("refused")
         elif self.club is not None and self.club.intercept(event, self.session):
             pass  # a player tag or a seat confirming the club's seating: never a card
         else:
@@ -177,8 +182,8 @@ class EventLoop:
             if inp is not None:
                 out = self.session.submit(inp)
                 self.last_refusal = out.refusal
-                if out.refusal is not None and self.beep is not None:
-                    self.beep()
+                if out.refusal is not None:
+                    self.sound("storage" if out.refusal.kind == "storage" else "refused")
                 if out.refusal is not None and self.simulator is not None \
                         and isinstance(inp, TagLaid):
                     # In the simulator a click is a card laid and, when refused, taken back
@@ -191,6 +196,37 @@ class EventLoop:
             self.computers()
         self.refresh()
         return out
+
+    def sound(self, pattern: str) -> None:
+        """A buzzer pattern (drivers.gpio.BUZZ_PATTERNS): ``refused`` is ``beep``; another
+        pattern is ``buzz``, or ``beep`` where there is no ``buzz``."""
+        try:
+            if self.buzz is not None and (pattern != "refused" or self.beep is None):
+                self.buzz(pattern)
+            elif self.beep is not None:
+                self.beep()
+        except Exception:  # a buzzer is not worth stopping the table for
+            log.exception("cannot sound the buzzer")
+
+    def retry_storage(self, force: bool = False) -> bool:
+        """While the storage fails (the session's journal fault): try it again every
+        :data:`STORAGE_RETRY_S` seconds (or now: ``force``); when it works, the computer seats
+        move again and the screen says so. True when the storage works again."""
+        if self.session.journal_fault is None:
+            return False
+        now = self.clock()
+        if not force and now < self._storage_retry_at:
+            return False
+        self._storage_retry_at = now + STORAGE_RETRY_S
+        if not self.session.retry_storage():
+            if self.session.storage is not None:
+                self.refresh()  # the fault's words may have changed
+            return False
+        if self.last_refusal is not None and self.last_refusal.kind == "storage":
+            self.last_refusal = None  # its banner said to wait for this
+        self.computers()
+        self.refresh()
+        return True
 
     def computers(self) -> None:
         """Let computer seats press and declare until a person (or a laid card) is needed.
@@ -316,6 +352,10 @@ class EventLoop:
                 self.refresh()
             except Exception:
                 log.exception("the computer's move failed")
+        try:
+            self.retry_storage()
+        except Exception:
+            log.exception("the journal's storage cannot be tried again")
         return True
 
     def _next_events(self, interval: float,
@@ -372,9 +412,14 @@ def status_line(session: Any, faults: dict[str, str] | None = None) -> str:
 
 
 def open_session(config: Any, journal_path: Path | None) -> Any:
-    """The session with its journal (resumed); a journal that cannot open is a fault, not fatal,
-    except one another process has or one of a newer format (raised: the table must not start
-    a fresh series in place of a journal it could not read)."""
+    """The session with its journal (resumed).
+
+    A journal another process has, or one of a newer format, is raised: the caller says so
+    and exits (the table must not start a fresh series beside a journal it could not use). A
+    journal the storage does not let it open for writing (read-only, full, failing) is read
+    read-only: the table shows the last saved state, refuses every input as not saved, and
+    opens it for writing once it can (``Session.retry_storage``). Without a journal path
+    nothing is saved and nothing is refused for it."""
     from firmware_host.series.journal import Journal, JournalError, JournalLocked, JournalTooNew
     from firmware_host.series.session import Session
 
@@ -386,12 +431,19 @@ def open_session(config: Any, journal_path: Path | None) -> Any:
         except (JournalLocked, JournalTooNew):
             raise  # the caller says so and exits: it must not play on beside that journal
         except JournalError as exc:
-            fault = str(exc)
+            fault = exc
+            try:
+                journal = Journal.open(journal_path, read_only=True)
+            except JournalTooNew:
+                raise
+            except JournalError as again:  # not even readable: the table waits for it
+                log.error("journal: cannot read %s either: %s", journal_path, again)
     session = Session(config, journal, computer_seats=config.computer.seats,
-                      new_series_after_last=True)
+                      new_series_after_last=True,
+                      journal_path=str(journal_path) if journal_path is not None else None)
+    if fault is not None:
+        session.storage_failed(fault)  # before resume: nothing is written on the way
     session.resume()
-    if fault:
-        session.journal_fault = f"{fault}: the game goes on, but is not saved"
     for problem in session.problems:
         log.warning("journal: %s", problem)
     return session
@@ -447,6 +499,7 @@ def start_hardware(config: Any, loop: EventLoop, **factories: Any) -> list[Calla
             loop.reader_faults["buttons"] = f"the buttons and lights cannot be started: {exc}"
         else:
             loop.beep = io.beep
+            loop.buzz = io.buzz
             loop.lights = io
             closers.append(io.close)
     return closers

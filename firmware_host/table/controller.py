@@ -22,7 +22,7 @@ from __future__ import annotations
 
 import copy
 import logging
-from collections.abc import Callable
+from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass, field
 from typing import Any, Literal
 
@@ -58,6 +58,16 @@ class Refusal:
     value: int | None = None
     other_value: int | None = None
     zone: str | None = None
+
+
+@dataclass(frozen=True)
+class Mark:
+    """The table before one input, for :meth:`Table.retract`."""
+
+    stack: list[tuple[Input, Source]] | None  # the stack before an undo; None for the rest
+    present: dict[str, RecentTags]
+    stale: dict[str, RecentTags]
+    prompts: dict[int, Card]
 
 
 class Refused(Exception):
@@ -101,6 +111,53 @@ class DealState:
     def cards_known(self) -> int:
         return len(self.dealt) or len(self.owner)
 
+    def summary_json(self) -> dict[str, Any]:
+        """A finished deal as its sheet keeps it (a journal's checkpoint): no cards, no game."""
+        return {"declared": self.declared, "entry": self.entry.state_json()}
+
+    @classmethod
+    def from_summary(cls, d: dict[str, Any]) -> DealState:
+        """The finished deal :meth:`summary_json` wrote (without its cards and game);
+        ``ValueError`` when ``d`` is not one."""
+        from engine.series import SheetEntry
+
+        if not isinstance(d, dict):
+            raise ValueError("not a deal summary")
+        entry = SheetEntry.from_state_json(d.get("entry"))  # type: ignore[arg-type]
+        declared = d.get("declared")
+        return cls(entry.number, entry.dealer, entry.seats,
+                   declared=None if declared is None else str(declared),
+                   result=entry.result, entry=entry)
+
+
+class _Finished(Sequence[DealState]):
+    """The finished deals, a view of the table's deals without a copy (a long series is
+    asked for its last deal at every input)."""
+
+    __slots__ = ("_deals", "_n")
+
+    def __init__(self, deals: list[DealState]) -> None:
+        self._deals = deals
+        self._n = len(deals) - (1 if deals and deals[-1].result is None else 0)
+
+    def __len__(self) -> int:
+        return self._n
+
+    def __getitem__(self, i: Any) -> Any:
+        picked = range(self._n)[i]
+        if isinstance(picked, range):
+            return [self._deals[k] for k in picked]
+        return self._deals[picked]
+
+    def __iter__(self) -> Iterator[DealState]:
+        return iter(self._deals[:self._n])
+
+    def __eq__(self, other: object) -> bool:
+        return list(self) == (list(other) if isinstance(other, Sequence) else other)
+
+    def __repr__(self) -> str:
+        return f"<{self._n} finished deals>"
+
 
 def positions_for(dealer: int, n: int) -> tuple[int, int, int]:
     """Table seats of forehand, middlehand and rearhand: clockwise from the dealer's left.
@@ -127,8 +184,19 @@ def engine_rules(config: Config) -> Any:
 class Table:
     """The whole table for one series; see the module docstring."""
 
-    def __init__(self, config: Config, series_factory: Callable[[], Any] | None = None) -> None:
+    def __init__(self, config: Config, series_factory: Callable[[], Any] | None = None, *,
+                 bounded: bool = False) -> None:
         self.config = config
+        # ``bounded`` (the live table): undo reaches back to the start of the deal
+        # :data:`CHECKPOINTS` - 1 deals before the current one and no further; the inputs before
+        # that are let go and older deals keep their sheet entry, not their cards and game,
+        # so a series of ten thousand deals costs what a short one does. Unbounded (replay,
+        # export): every input and every game is kept.
+        self.bounded = bounded
+        # The deal whose start undo cannot go back past (bounded, once inputs were let go),
+        # and how many accepted inputs before ``stack`` were let go.
+        self.undo_floor: int | None = None
+        self.let_go = 0
         self.n = config.n_players
         self.names = config.table.players
         self.rules = engine_rules(config)
@@ -188,8 +256,8 @@ class Table:
         return str(self.game.phase.value).lower()
 
     @property
-    def finished_deals(self) -> list[DealState]:
-        return [d for d in self.deals if d.result is not None]
+    def finished_deals(self) -> Sequence[DealState]:
+        return _Finished(self.deals)
 
     def seat_to_act(self) -> int | None:
         if self.game is None or self.stage != "game" or self.game.to_act is None:
@@ -244,6 +312,27 @@ class Table:
                 self.present[inp.zone] = RecentTags([inp.tag])
         return Outcome("accepted", note=note)
 
+    def mark(self, inp: Input) -> Mark:
+        """What :meth:`retract` needs to take back ``inp`` once handled (cheap: no copy of
+        the state; the whole stack only before an undo, which drops inputs)."""
+        undo = isinstance(inp, Press) and inp.press == "undo"
+        return Mark(list(self.stack) if undo else None, self.present, self.stale,
+                    dict(self.prompts))
+
+    def retract(self, mark: Mark) -> None:
+        """Take back the input accepted since ``mark`` (the journal could not save it): the
+        table is as before it, checkpoints included (rebuilt like an undo). A card taken
+        back still lies on its reader until it is picked up, as a refused one does."""
+        if mark.stack is None:
+            self._rebuild(self.stack[:-1])
+        else:  # an undo: the inputs it dropped come back, their cards lying where they lay
+            dropped = mark.stack[len(self.stack):]
+            self._rebuild(mark.stack)
+            for inp, _source in dropped:
+                if isinstance(inp, TagLaid):
+                    mark.present.setdefault(inp.zone, RecentTags()).add(inp.tag)
+        self.present, self.stale, self.prompts = mark.present, mark.stale, dict(mark.prompts)
+
     def forget_present(self) -> None:
         """After a restart: what lay on the readers is asked again, not remembered.
 
@@ -293,6 +382,10 @@ class Table:
         while idx >= 0 and self.stack[idx][1] == "computer":
             idx -= 1
         if idx < 0:
+            if self.undo_floor is not None:
+                return Outcome("refused", Refusal(
+                    "other", f"undo goes back only to the start of deal {self.undo_floor}",
+                    seat=seat))
             return Outcome("refused", Refusal("other", "there is nothing to undo", seat=seat))
         undone = self.stack[idx][0]
         keep, dropped = self.stack[:idx], self.stack[idx:]
@@ -339,17 +432,49 @@ class Table:
             self._copy((self.series, self.deals, self.stage)),
         ))
         del self._checkpoints[:-CHECKPOINTS]
+        if self.bounded:
+            self._let_go()
+
+    def _let_go(self) -> None:
+        """Bounded: once the last :data:`CHECKPOINTS` deals have started, forget the inputs
+        before the oldest of those starts (undo cannot reach them) and the cards and games of
+        the deals finished before it, but the last (its result is what that start shows);
+        their sheet entries stay."""
+        if len(self._checkpoints) < CHECKPOINTS:
+            return  # undo may still reach back to the series' start
+        base, (_, base_deals, _) = self._checkpoints[0]
+        self.undo_floor = len(base_deals) + 1
+        if base:
+            del self.stack[:base]
+            self.let_go += base
+            self._checkpoints = [(at - base, state) for at, state in self._checkpoints]
+        for d in reversed(base_deals[:-1]):
+            if d.game is None:
+                break  # let go of at an earlier deal start, and so all before it
+            d.game, d.dealt, d.owner = None, [], {}
 
     @staticmethod
     def _copy(state: tuple[Any, list[DealState], str]) -> Any:
-        """A deep copy that shares what can no longer change: scored deals and sheet entries.
+        """A deep copy that shares what can no longer change: scored deals (and the sheet's
+        entries, see ``Series.__deepcopy__``).
 
         Copying those too would make each deal's checkpoint cost grow with the series.
         """
-        series, deals, _ = state
+        _, deals, _ = state
         memo: dict[int, Any] = {id(d): d for d in deals if d.result is not None}
-        memo.update((id(e), e) for e in series.sheet)
         return copy.deepcopy(state, memo)
+
+    def restore(self, finished: Sequence[DealState]) -> None:
+        """Put the table at the start of the deal after ``finished`` (a journal's checkpoint:
+        the series' finished deals, in order, from :meth:`DealState.from_summary`); the
+        inputs from that deal's first card on are handled next."""
+        self._fresh()
+        self.series.restore(d.entry for d in finished)
+        self.deals = list(finished)
+        self.stage = "over" if self.series.finished else "scored"
+        self.stack, self.prompts, self.present, self.stale = [], {}, {}, {}
+        self._checkpoints = [(0, self._copy((self.series, self.deals, self.stage)))]
+        self.undo_floor = len(finished) + 1
 
     def _apply(self, inp: Input) -> str:
         if isinstance(inp, TagLaid):

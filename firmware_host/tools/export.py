@@ -79,7 +79,9 @@ def rebuild(journal: Any, series_id: int) -> tuple[Any, list[str]]:
     from firmware_host.table.inputs import from_json
 
     fp = next(cfg for sid, cfg, _ in journal.all_series() if sid == series_id)
-    session = Session(config_from_fingerprint(fp))
+    # not the live table's identity: an export keeps every game (the live table lets old
+    # ones go)
+    session = Session(config_from_fingerprint(fp), identity={"export": True})
     lines: list[str] = []
     for entry in journal.iter_entries(series_id):
         if entry.status in ("prompt", "restart", "declined"):

@@ -139,7 +139,15 @@ def cmd_replay(args: argparse.Namespace) -> int:
         if isinstance(text, bytes):
             session.refuse_line(text, "the line is not UTF-8 text", line=number)
         else:
-            session.submit_text(text, line=number)
+            out = session.submit_text(text, line=number)
+            if out.refusal is not None and out.refusal.kind == "storage":
+                # Not journalled, so not played: the replay stops where the journal does, and
+                # run again with the same journal it goes on from there.
+                print(f"skat-table: journal: {session.journal_fault}: stopped before line "
+                      f"{number}; run the replay again when the storage works",
+                      file=sys.stderr)
+                session.close()
+                return 1
         if session.journal_fault and session.journal_fault != warned:
             warned = session.journal_fault
             print(f"skat-table: journal: {warned}", file=sys.stderr)

@@ -39,8 +39,8 @@ def play(journal: Journal, deals: int) -> tuple[int, int, str]:
     return where
 
 
-def reopen(path: Path) -> Session:
-    cfg = config()
+def reopen(path: Path, cfg: Any = None) -> Session:
+    cfg = cfg if cfg is not None else config()
     session = Session(cfg, Journal.open(path), computer_seats=cfg.computer.seats)
     session.resume()
     return session

@@ -1,7 +1,8 @@
 """Crash safety: ``replay --journal`` killed with SIGKILL at 100 random moments (40 in
 ``make test``, 100 in ``make test-full``) and restarted from its journal ends exactly like an
 uninterrupted run, and no accepted input is lost; a torn last record, a malformed file, a full
-disk, a read-only file and an unwritable data directory are reported and lose nothing.
+disk, a read-only file and an unwritable data directory are reported and lose nothing (what
+the storage cannot save is refused, never shown).
 
 The replays run in forked children of the test process (the modules are already imported, so a
 run takes a fraction of a second) and are killed with a real SIGKILL.
@@ -269,7 +270,13 @@ def test_a_malformed_journal_file_is_set_aside_and_salvaged(tmp_path: Path) -> N
     assert got == expected  # nothing could be saved, so the script is played again from line 1
 
 
-def test_a_full_disk_is_reported_and_the_game_goes_on(tmp_path: Path) -> None:
+def test_a_full_disk_refuses_what_it_cannot_save_and_plays_on(tmp_path: Path) -> None:
+    """SQLite's ``max_page_count`` fills the database up: each input it cannot save is taken
+    back and refused (nothing shown that is not journalled); laid again once there is space,
+    the series ends as the uninterrupted one did, and the journal holds exactly that."""
+    from firmware_host.table.inputs import TagGone, TagLaid, parse_line
+    from firmware_host.tools.replay import result_json
+
     expected = uninterrupted()
     journal = Journal.open(tmp_path / "j.sqlite")
     pages = journal._conn.execute("PRAGMA page_count").fetchone()[0]
@@ -277,22 +284,40 @@ def test_a_full_disk_is_reported_and_the_game_goes_on(tmp_path: Path) -> None:
     session = Session(load_config(CONFIG), journal)
     session.resume()
     lines = SCRIPT.read_text(encoding="utf-8").splitlines()
+    refused = 0
     for number, text in enumerate(lines, 1):
-        session.submit_text(text, line=number)
-        if number == 150:
-            assert session.journal_fault and "full" in session.journal_fault
-            journal._conn.execute("PRAGMA max_page_count = 1000000")  # space again
-    assert session.journal_fault is None  # the waiting inputs were written when space came
-    from firmware_host.tools.replay import result_json
-
-    assert result_json(session) == expected
+        before, stack = result_json(session), list(session.table.stack)
+        out = session.submit_text(text, line=number)
+        if out.refusal is None or out.refusal.kind != "storage":
+            continue
+        refused += 1
+        assert session.storage == "full" and "full" in (session.journal_fault or "")
+        assert out.refusal.reason.startswith("not saved: the storage is full")
+        shown = result_json(session)
+        assert {**shown, "rejected": before["rejected"]} == before  # nothing changed
+        assert session.table.stack == stack
+        journal._conn.execute("PRAGMA max_page_count = 1000000")  # space again
+        inp = parse_line(text)
+        if isinstance(inp, TagLaid):  # the card is picked up and laid again
+            session.submit(TagGone(inp.zone, inp.tag))
+        assert session.submit_text(text, line=number).status == "accepted"
+        assert session.journal_fault is None and session.storage is None
+        journal._conn.execute(f"PRAGMA max_page_count = "
+                              f"{journal._conn.execute('PRAGMA page_count').fetchone()[0] + 2}")
+    assert refused >= 3
+    journal._conn.execute("PRAGMA max_page_count = 1000000")
+    got = result_json(session)
+    assert [r for r in got["rejected"] if not r["reason"].startswith("not saved")] == \
+        expected["rejected"]
+    assert {**got, "rejected": expected["rejected"]} == expected
     journal.close()
     resumed = Session(load_config(CONFIG), Journal.open(tmp_path / "j.sqlite"))
     resumed.resume(finished_too=True)
+    assert resumed.problems == []
     assert result_json(resumed) == expected
 
 
-def test_a_read_only_journal_is_a_fault_not_a_crash(tmp_path: Path) -> None:
+def test_a_read_only_journal_refuses_every_input_and_says_so(tmp_path: Path) -> None:
     path = tmp_path / "j.sqlite"
     journal = Journal.open(path)
     session = Session(load_config(CONFIG), journal)
@@ -300,12 +325,15 @@ def test_a_read_only_journal_is_a_fault_not_a_crash(tmp_path: Path) -> None:
     journal._conn.close()
     journal._conn = sqlite3.connect(f"file:{path}?mode=ro", uri=True, isolation_level=None)
     out = session.submit_text(SCRIPT.read_text(encoding="utf-8").splitlines()[0], line=1)
-    assert out.status == "accepted"
+    assert out.status == "refused" and out.refusal.kind == "storage"
+    assert out.refusal.zone == "read-only" and "read-only" in out.refusal.reason
+    assert session.table.deal.cards_known() == 0 and not session.table.stack
     assert session.journal_fault and "read-only" in session.journal_fault
     from firmware_host.screen.viewmodel import build_view
 
-    faults = build_view(session).faults  # the display shows it
-    assert [f.kind for f in faults] == ["journal"] and "read-only" in faults[0].detail
+    view = build_view(session, out.refusal)
+    assert [(f.kind, f.zone) for f in view.faults] == [("journal", "read-only")]
+    assert (view.refusal.kind, view.refusal.zone) == ("storage", "read-only")
 
 
 def test_an_unwritable_data_directory_is_reported(tmp_path: Path) -> None:

@@ -108,7 +108,8 @@ def legal_inputs(session: Session) -> list[Input]:
 def snapshot(session: Session) -> Any:
     t = session.table
     game = t.game
-    return (t.phase, len(t.deals), list(t.deal.dealt), dict(t.deal.owner), len(t.stack),
+    return (t.phase, len(t.deals), list(t.deal.dealt), dict(t.deal.owner),
+            t.let_go + len(t.stack),
             game.state_key() if game is not None else None, tuple(t.totals()))
 
 

@@ -7,12 +7,15 @@
   the verified chain ends there and the loss is said.
 - A format 1 journal (the SQLite tables ``meta``, ``series``, ``inputs`` of the first
   controller) written by that code is converted and resumes where it was, nothing lost.
+- A format 2 journal (written by the code before checkpoints: the fixture
+  ``journal_format2.tar.gz``) is read as it is and written on in format 3.
 """
 
 from __future__ import annotations
 
 import importlib.util
 import io
+import random
 import subprocess
 import sys
 from contextlib import redirect_stderr, redirect_stdout
@@ -31,6 +34,9 @@ CONFIG = ROOT / "tests" / "data" / "configs" / "three-series.toml"
 SCRIPT = ROOT / "tests" / "data" / "scripts" / "crash-three.jsonl"
 FORMAT1 = ROOT / "tests" / "data" / "old" / "journal_format1.py"
 FORMAT1_COMMIT = "9a1f381"  # the last commit whose firmware_host/journal.py wrote format 1
+# A journal written by the format 2 code (commit 51fbdc6): simulated_config(series_length=None,
+# seed=7), the simulated table's computer seats, three deals and 40 steps more.
+FORMAT2 = ROOT / "tests" / "data" / "old" / "journal_format2.tar.gz"
 
 
 
@@ -53,9 +59,9 @@ def files(directory: Path) -> dict[str, bytes]:
 
 
 def newer_journal(path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
-    """A journal as a program of journal format 3 could leave it (same chain, newer number)."""
+    """A journal as a program of journal format 4 could leave it (same chain, newer number)."""
     with monkeypatch.context() as m:
-        m.setattr(journal_mod, "SCHEMA_VERSION", 3)
+        m.setattr(journal_mod, "SCHEMA_VERSION", 4)
         play(Journal.open(path), 3)
 
 
@@ -67,7 +73,7 @@ def test_a_newer_journal_is_refused_and_left_as_it_is(tmp_path: Path,
     with pytest.raises(JournalTooNew) as got:
         Journal.open(path)
     text = str(got.value)
-    assert "journal format 3" in text and "reads format 2" in text, text
+    assert "journal format 4" in text and "reads format 3" in text, text
     assert "update skat-table" in text and "\n" not in text
     with pytest.raises(JournalTooNew):
         Journal.open(path, read_only=True)
@@ -77,37 +83,37 @@ def test_a_newer_journal_is_refused_and_left_as_it_is(tmp_path: Path,
 @pytest.mark.parametrize("only", ["database", "copy"])
 def test_a_newer_journal_is_refused_from_either_file_alone(
         tmp_path: Path, monkeypatch: pytest.MonkeyPatch, only: str) -> None:
-    """The database's header names the format too ("SkT3"); the copy alone says it in its
+    """The database's header names the format too ("SkT4"); the copy alone says it in its
     first record. Neither is taken for damage and replaced."""
     import sqlite3
 
     path = tmp_path / "journal.sqlite"
     newer_journal(path, monkeypatch)
     conn = sqlite3.connect(path)
-    conn.execute("PRAGMA application_id = 1399542835")  # "SkT3"
+    conn.execute("PRAGMA application_id = 1399542836")  # "SkT4"
     conn.close()
     gone = (".copy",) if only == "database" else ("", "-wal", "-shm")
     for suffix in gone:
         Path(f"{path}{suffix}").unlink(missing_ok=True)
     before = files(tmp_path)
-    with pytest.raises(JournalTooNew, match="journal format 3"):
+    with pytest.raises(JournalTooNew, match="journal format 4"):
         Journal.open(path)
     assert files(tmp_path) == before
 
 
 def test_a_flipped_bit_in_the_header_digit_is_damage_not_a_newer_journal(tmp_path: Path) -> None:
-    """"SkT2" and "SkT3" are one bit apart: a database whose records are of this format is
+    """"SkT3" and "SkT7" are one bit apart: a database whose records are of this format is
     damaged, not newer, and comes back from its copy."""
     import sqlite3
 
     path = tmp_path / "journal.sqlite"
     where = play(Journal.open(path), 3)
     conn = sqlite3.connect(path)
-    conn.execute("PRAGMA application_id = 1399542835")  # "SkT3"
+    conn.execute("PRAGMA application_id = 1399542839")  # "SkT7"
     conn.close()
     session = reopen(path)
     assert where_of(session) == where
-    assert any("its header names journal format 3" in p for p in session.problems)
+    assert any("its header names journal format 7" in p for p in session.problems)
     session.close()
 
 
@@ -130,7 +136,7 @@ def test_the_commands_say_the_line_and_start_no_fresh_series(
             status = main(argv)
         # run: exit 2 like a config error, so systemd does not start it again and again
         assert status == (2 if name == "run" else 1), (name, status, err.getvalue())
-        assert "journal format 3" in err.getvalue(), (name, err.getvalue())
+        assert "journal format 4" in err.getvalue(), (name, err.getvalue())
         assert "update skat-table" in err.getvalue(), name
         assert files(data) == before, name
 
@@ -144,14 +150,14 @@ def test_a_record_kind_this_version_does_not_know_ends_the_chain(tmp_path: Path)
     j = Journal.open(path)
     kept = j.records
     sid = j.open_series()[0]  # type: ignore[index]
-    j._write_record("checkpoint", sid, {"deal": where[0]})
+    j._write_record("snapshot", sid, {"deal": where[0]})
     j.append(sid, {"seat": 0, "press": "pass"}, "refused", reason="not now")
     j.close()
     session = reopen(path)
     again = session.journal
     assert again is not None and again.opened_with[0] == kept
     assert again.recovery is not None and again.recovery.lost == 2
-    assert any("a kind this version does not know ('checkpoint')" in p
+    assert any("a kind this version does not know ('snapshot')" in p
                for p in again.problems), again.problems
     assert where_of(session) == where
     assert session.recovery_note is not None
@@ -175,6 +181,46 @@ def test_an_input_this_version_cannot_read_ends_the_chain(tmp_path: Path) -> Non
     assert session.recovery_note.endswith("; the last 2 input(s) could not be recovered")
     assert any("cannot read" in p for p in session.problems), session.problems
     session.close()
+
+
+# ---- format 2 (the journal before checkpoints) ---------------------------------------------------
+
+
+def test_a_format_2_journal_resumes_where_it_was_and_goes_on_in_format_3(tmp_path: Path) -> None:
+    import sqlite3
+    import tarfile
+
+    from firmware_host.config import simulated_config
+    from firmware_host.series.session import Session
+    from firmware_host.series.simulated import SimulatedTable
+
+    with tarfile.open(FORMAT2) as tar:
+        tar.extractall(tmp_path, filter="data")
+    path = tmp_path / "journal.sqlite"
+    conn = sqlite3.connect(path)
+    assert conn.execute("PRAGMA application_id").fetchone()[0] == 0x536B5432  # "SkT2"
+    conn.close()
+    cfg = simulated_config(series_length=None, seed=7)
+    journal = Journal.open(path)
+    assert journal.problems == [] and journal.recovery is None and journal.records == 376
+    session = Session(cfg, journal, computer_seats=cfg.computer.seats)
+    session.resume()
+    assert not session.problems, session.problems
+    t = session.table
+    assert (t.deal.number, t.phase, list(t.totals())) == (4, "play", [0, 36, -69])
+    sim = SimulatedTable(session, random.Random(8))
+    while len(t.finished_deals) < 9:  # on over deal starts: checkpoints of format 3
+        assert sim.step()
+    where = where_of(session)
+    session.close()
+    conn = sqlite3.connect(path)
+    assert conn.execute("PRAGMA application_id").fetchone()[0] == journal_mod.APPLICATION_ID
+    assert conn.execute("SELECT COUNT(*) FROM records WHERE instr(payload, CAST("
+                        "'\"checkpoint\"' AS BLOB)) > 0").fetchone()[0] >= 5
+    conn.close()
+    again = reopen(path, cfg)
+    assert where_of(again) == where and not again.problems
+    again.close()
 
 
 # ---- format 1 (the first controller's journal) --------------------------------------------------

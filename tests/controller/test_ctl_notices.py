@@ -119,8 +119,12 @@ def storage_full(self: Journal, body: dict) -> int:
     raise JournalError("the storage is full")
 
 
-def test_a_notice_the_storage_refuses_is_shown_and_written_on_the_next_accepted_input(
-        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+@pytest.mark.parametrize("how", ["retry", "input"])
+def test_a_notice_the_storage_refuses_is_shown_and_written_when_the_storage_works_again(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch, how: str) -> None:
+    """The storage refuses the notice: a standing storage fault, the notice shown from memory
+    (number 0); written with the next write the storage takes: the event loop's retry every
+    few seconds, or the next input taken."""
     import random
 
     from firmware_host.screen.viewmodel import build_view
@@ -139,17 +143,22 @@ def test_a_notice_the_storage_refuses_is_shown_and_written_on_the_next_accepted_
         assert [(seq, b["lost"]) for seq, b in session.notices()] == [(0, LOST)]
         fault = next(f for f in build_view(session).faults if f.kind == "journal-restored")
         assert fault.notice == 0 and fault.other_value == LOST
-        assert session.journal_fault is not None and "full" in session.journal_fault
+        assert session.storage == "full" and "full" in (session.journal_fault or "")
         monkeypatch.setattr(Journal, "add_notice", real)  # the storage works again
-        sim = SimulatedTable(session, random.Random(1))
-        for _ in range(20):  # the computer seats bid: accepted inputs
-            if journal.open_notices():
-                break
-            assert sim.step()
+        if how == "retry":
+            assert session.retry_storage()
+        else:  # the computer seats wait for the storage: a person's input
+            seat = session.table.seat_to_act()
+            assert seat is not None and session.computer_move() is None
+            from firmware_host.table.inputs import Press
+
+            assert session.submit(Press(seat, "pass")).accepted
         written = restored(journal.open_notices())
         assert [n["lost"] for n in written] == [LOST] and journal.owed_notices() == []
-        assert written[0]["deal"] == 4  # where the repair left the table, not where it is
+        assert written[0]["deal"] == 4  # where the repair left the table
         assert [seq for seq, _ in session.notices()] == [s for s, _ in journal.open_notices()]
+        assert session.storage is None
+        assert SimulatedTable(session, random.Random(1)).step()  # and play goes on
     finally:
         session.close()
 

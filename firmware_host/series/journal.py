@@ -1394,18 +1394,27 @@ class Journal:
 
     @contextlib.contextmanager
     def batch(self) -> Iterator[None]:
-        """Many appends in one transaction (imports, benchmarks): one fsync at the end."""
-        self._conn.execute("BEGIN")
+        """Many appends in one transaction (imports, benchmarks): one fsync at the end. A
+        batch the storage refuses (its commit on a full card) raises :class:`JournalError`
+        and leaves the chain as before it."""
+        try:
+            self._conn.execute("BEGIN")
+        except sqlite3.Error as exc:
+            raise JournalError(_describe(exc)) from None
         self._batch = []
         saved = (self._next_seq, self._last_hash)
         try:
             yield
-        except BaseException:
-            self._conn.execute("ROLLBACK")
+            self._conn.execute("COMMIT")
+        except BaseException as exc:
+            if self._conn.in_transaction:
+                with contextlib.suppress(sqlite3.Error):
+                    self._conn.execute("ROLLBACK")
             self._batch = None
             self._next_seq, self._last_hash = saved
+            if isinstance(exc, sqlite3.Error):
+                raise JournalError(_describe(exc)) from None
             raise
-        self._conn.execute("COMMIT")
         lines, self._batch = self._batch, None
         self._write_copy(lines, durable=True)
 

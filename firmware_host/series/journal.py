@@ -19,11 +19,17 @@ new record for :data:`READ_STALL_S`, and the integrity check after an allowance 
 the file), while a large healthy journal on a slow card takes as long as it takes.
 
 **The format** (:data:`SCHEMA_VERSION`) is in the database's header (``application_id``
-"SkT2") and in the first record (``{"id", "schema"}``). A journal of a newer format is refused
+"SkT3") and in the first record (``{"id", "schema"}``). A journal of a newer format is refused
 (:class:`JournalTooNew`) and left exactly as it is; a record kind or an input this version
 cannot read, in a journal of this format, is damage like any other (the chain ends before it).
-Format 1 (the first controller's tables ``meta``, ``series``, ``inputs``: no chain, no copy) is
-converted on opening, the old file kept as ``<path>.format1-<UTC time>``.
+Format 2 (no checkpoints) is read as it is and written on in format 3. Format 1 (the first
+controller's tables ``meta``, ``series``, ``inputs``: no chain, no copy) is converted on
+opening, the old file kept as ``<path>.format1-<UTC time>``.
+
+**A series of any length**: the live table writes a checkpoint before each deal's first input
+(:meth:`Journal.checkpoint`); resuming starts a few deals back (:meth:`Journal.resume_point`),
+and memory holds only the last deals' inputs (:data:`TAIL_DEALS`); older ones are read again
+from the database when asked for (:meth:`Journal.iter_entries`).
 
 **Loss reports** (``notice`` records, not tied to a series) stay open until a ``confirm``
 record names them: :meth:`Journal.add_notice`, :meth:`Journal.confirm_notice`,
@@ -797,6 +803,16 @@ def _refuse_newer_copy(line: bytes, path: str) -> None:
 # ---- the journal -------------------------------------------------------------------------------
 
 
+@dataclass(frozen=True, slots=True)
+class _Mark:
+    """A record left in the database: its place, its hash and the hash before it (so that
+    read again it is verified like at opening)."""
+
+    seq: int
+    hash: bytes
+    prev: bytes
+
+
 @dataclass
 class _Series:
     config: dict[str, Any]
@@ -808,8 +824,9 @@ class _Series:
     entries: list[Entry] | None = None  # parsed from the records when first asked for
     kept_from: int = 0  # the sequence number from which on ``records`` holds every input
     last_line: int = 0
-    # deal number -> the latest checkpoint record written at that deal's start
-    checkpoints: dict[int, Record] = field(default_factory=dict)
+    # deal number -> the latest checkpoint record written at that deal's start: where it is
+    # and its hashes (its payload is read again when resuming), or the record (read-only)
+    checkpoints: dict[int, _Mark | Record] = field(default_factory=dict)
     last_checkpoint: int = 0  # the deal of the latest checkpoint record
 
     def all_entries(self) -> list[Entry]:
@@ -817,8 +834,8 @@ class _Series:
             self.entries = [_entry(rec) for rec in self.records]
         return self.entries
 
-    def checkpoint(self, rec: Record, deal: int, keep_all: bool) -> None:
-        self.checkpoints[deal] = rec
+    def checkpoint(self, rec: Record, prev: bytes, deal: int, keep_all: bool) -> None:
+        self.checkpoints[deal] = rec if keep_all else _Mark(rec.seq, rec.hash, prev)
         self.last_checkpoint = deal
         far = self.checkpoints.get(deal - TAIL_DEALS)
         if keep_all or far is None or far.seq <= self.kept_from:
@@ -1270,7 +1287,7 @@ class Journal:
             deal = rec.parsed()[3].get("deal")  # not kept parsed: a year holds thousands
             if s is not None and isinstance(deal, int):
                 # read-only: the records are not in a database to be read again
-                s.checkpoint(rec, deal, keep_all=self.read_only)
+                s.checkpoint(rec, self._last_hash, deal, keep_all=self.read_only)
         elif rec.kind == "input":
             s = self._series.get(rec.series)
             if s is not None:
@@ -1565,18 +1582,27 @@ class Journal:
 
     @contextlib.contextmanager
     def batch(self) -> Iterator[None]:
-        """Many appends in one transaction (imports, benchmarks): one fsync at the end."""
-        self._conn.execute("BEGIN")
+        """Many appends in one transaction (imports, benchmarks): one fsync at the end. A
+        batch the storage refuses (its commit on a full card) raises :class:`JournalError`
+        and leaves the chain as before it."""
+        try:
+            self._conn.execute("BEGIN")
+        except sqlite3.Error as exc:
+            raise JournalError(_describe(exc)) from None
         self._batch = []
         saved = (self._next_seq, self._last_hash)
         try:
             yield
-        except BaseException:
-            self._conn.execute("ROLLBACK")
+            self._conn.execute("COMMIT")
+        except BaseException as exc:
+            if self._conn.in_transaction:
+                with contextlib.suppress(sqlite3.Error):
+                    self._conn.execute("ROLLBACK")
             self._batch = None
             self._next_seq, self._last_hash = saved
+            if isinstance(exc, sqlite3.Error):
+                raise JournalError(_describe(exc)) from None
             raise
-        self._conn.execute("COMMIT")
         lines, self._batch = self._batch, None
         self._write_copy(lines, durable=True)
 
@@ -1627,31 +1653,53 @@ class Journal:
         self._write_record("checkpoint", series, {"deal": deal, "finished": dict(finished)},
                            durable=False)
 
-    def resume_point(self, series: int) -> tuple[list[dict[str, Any]], int] | None:
+    def resume_point(self, series: int) -> tuple[Iterator[dict[str, Any]], int] | None:
         """Where resuming ``series`` may start: (the finished deals before it, as
-        :meth:`checkpoint` wrote them, in order; the record after which its inputs follow),
-        or None: from the first input.
+        :meth:`checkpoint` wrote them, in order, read one by one; the record after which its
+        inputs follow), or None: from the first input.
 
         The checkpoint chosen is the latest one of the deal :data:`RESUME_BACK` before the
         deal of the latest checkpoint. Undo cannot reach back past a deal's start more than a
         few deals (``Table(bounded=True)``), so no input after that checkpoint undoes one
         before it, and the deals before it are the ones the latest checkpoint of each later
-        deal's start names.
+        deal's start names. Each is read again from the database and verified against the
+        hashes opening found; one that does not verify raises ``ValueError`` (the caller then
+        replays the series from its first input).
         """
         s = self._series.get(series)
         if s is None or not s.last_checkpoint:
             return None
         start = s.last_checkpoint - RESUME_BACK
-        if start < 2 or start not in s.checkpoints:
+        if start < 2 or any(deal not in s.checkpoints for deal in range(2, start + 1)):
             return None
-        finished = []
-        for deal in range(2, start + 1):
-            rec = s.checkpoints.get(deal)
-            body = rec.parsed()[3].get("finished") if rec is not None else None
-            if not isinstance(body, dict):
-                return None
-            finished.append(body)
-        return finished, s.checkpoints[start].seq
+        marks = [s.checkpoints[deal] for deal in range(2, start + 1)]
+        return self._finished_of(marks), marks[-1].seq
+
+    def _finished_of(self, marks: Sequence[_Mark | Record]) -> Iterator[dict[str, Any]]:
+        for i in range(0, len(marks), 500):
+            chunk = marks[i:i + 500]
+            wanted = [m for m in chunk if isinstance(m, _Mark)]
+            found: dict[int, bytes] = {}
+            if wanted:
+                ask = ",".join("?" * len(wanted))
+                try:
+                    found = {seq: bytes(payload) for seq, payload in self._conn.execute(
+                        f"SELECT seq, payload FROM records WHERE seq IN ({ask})",
+                        [m.seq for m in wanted])}
+                except sqlite3.Error as exc:
+                    raise ValueError(f"the checkpoints cannot be read ({exc})") from None
+            for m in chunk:
+                if isinstance(m, _Mark):
+                    payload = found.get(m.seq, b"")
+                    if _link(m.prev, payload) != m.hash:
+                        raise ValueError(f"checkpoint record #{m.seq} no longer verifies")
+                    rec = Record(m.seq, "checkpoint", 0, payload, m.hash)
+                else:
+                    rec = m
+                body = rec.parsed()[3].get("finished")
+                if not isinstance(body, dict):
+                    raise ValueError(f"checkpoint record #{m.seq} names no finished deal")
+                yield body
 
     @property
     def records(self) -> int:

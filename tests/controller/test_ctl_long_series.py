@@ -130,10 +130,10 @@ def test_a_checkpoint_that_cannot_be_read_is_said_and_the_series_is_replayed(
     session.resume()
     play_with_undos(session, 12, seed=14)
     finished, after = journal.resume_point(session.series_id)
-    assert after > 0 and len(finished) >= 12 - journal_mod.RESUME_BACK - 1
     broken = [dict(f) for f in finished]
+    assert after > 0 and len(broken) >= 12 - journal_mod.RESUME_BACK - 1
     broken[3]["entry"] = {"number": "x"}
-    monkeypatch.setattr(Journal, "resume_point", lambda self, series: (broken, after))
+    monkeypatch.setattr(Journal, "resume_point", lambda self, series: (iter(broken), after))
     again = resumed(journal, cfg)
     assert any("checkpoint cannot be read" in p for p in again.problems), again.problems
     assert state(again) == state(session)
@@ -212,3 +212,28 @@ def test_the_live_table_keeps_the_last_refusals_not_all_of_them() -> None:
     assert live.rejected[-1].reason == f"tag {3 * REJECTIONS_KEPT - 1:014x} is not a card of " \
         "this table's deck"
     assert len(replay.rejected) == 3 * REJECTIONS_KEPT  # a replay's result lists them all
+
+
+def test_a_batch_the_storage_refuses_at_its_commit_says_so_and_changes_nothing(
+        tmp_path: Any) -> None:
+    """The numbers of lost records are written in one batch when a repaired journal opens;
+    on a full card its commit fails: a JournalError (the opening goes on), not SQLite's own
+    error, and the chain stays as it was."""
+    import pytest
+
+    from firmware_host.series.journal import JournalError
+
+    journal = Journal.open(tmp_path / "j.sqlite")
+    before = (journal.records, journal._last_hash)
+    pages = journal._conn.execute("PRAGMA page_count").fetchone()[0]
+    journal._conn.execute(f"PRAGMA max_page_count = {pages}")
+    with pytest.raises(JournalError, match="full"), journal.batch():
+        for _ in range(2000):
+            journal._write_record("lost", 0, {})
+    assert (journal.records, journal._last_hash) == before
+    journal._conn.execute("PRAGMA max_page_count = 100000")
+    sid = journal.start_series({})
+    journal.close()
+    again = Journal.open(tmp_path / "j.sqlite")
+    assert again.problems == [] and again.open_series()[0] == sid
+    again.close()

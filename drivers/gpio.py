@@ -15,7 +15,8 @@ forehand is to act the light is on with a short dark blink.
 Buzzer patterns (:data:`BUZZ_PATTERNS`): ``refused`` (three short beeps: a card or press the
 rules refuse), ``fault`` (two long beeps: a reader stopped working), ``storage`` (four
 medium beeps: a card or press not taken because the storage cannot save it: full,
-read-only or failing), ``trick`` (one click: a trick was taken).
+read-only or failing), ``trick`` (one click: a trick was taken), ``screen`` (three long
+beeps: the screen cannot be opened and the table plays on without it).
 
 Config (``[gpio]``; pins are BCM numbers or gpiozero pin names)::
 
@@ -70,6 +71,7 @@ BUZZ_PATTERNS: dict[str, Beep] = {
     "fault": Beep(0.5, 0.25, 2),
     "storage": Beep(0.25, 0.12, 4),
     "trick": Beep(0.04, 0.0, 1),
+    "screen": Beep(1.0, 0.3, 3),
 }
 
 # (on, off) seconds of the turn light: to act, forehand waiting, forehand to act.

@@ -8,6 +8,9 @@
 #   poppler-utils    pdftotext, to read the club's PDF lists
 #   gcc              the solver's C core (engine/players/_dds.c) and the XSkat anchor's build
 #   systemd          systemd-analyze verify of the unit files (tests/controller/test_ctl_systemd.py)
+#   libegl1 libegl-mesa0 libgles2 libgl1-mesa-dri
+#                    Mesa's EGL and software renderers, drawn with under the unit's
+#                    MemoryDenyWriteExecute (tests/controller/test_ctl_mesa.py)
 #   xvfb, xskat      only with XSKAT_SRC set: Debian's XSkat beside our build of it
 #
 # Missing ones are installed where that is possible (root and apt-get: `apt-get update` first);
@@ -23,6 +26,11 @@ have mosquitto && have mosquitto_passwd || missing+=(mosquitto)
 have pdftotext || missing+=(poppler-utils)
 have cc || have gcc || missing+=(gcc)
 have systemd-analyze || missing+=(systemd)
+lib() { compgen -G "/usr/lib/*/$1" >/dev/null; }
+lib libEGL.so.1 || missing+=(libegl1)
+lib libEGL_mesa.so.0 || missing+=(libegl-mesa0)
+lib libGLESv2.so.2 || missing+=(libgles2)
+lib dri/swrast_dri.so || missing+=(libgl1-mesa-dri)
 if [ -n "${XSKAT_SRC:-}" ]; then
     have Xvfb || missing+=(xvfb)
     [ -x /usr/games/xskat ] || missing+=(xskat)

@@ -63,6 +63,8 @@ class EventLoop:
         # (non-reentrant) lock; SimpleQueue.put is reentrant.
         self.queue: queue.SimpleQueue[Any] = queue.SimpleQueue()
         self.reader_faults: dict[str, str] = {}
+        # Why the real table's screen is not showing (firmware_host.service.tablescreen).
+        self.screen_fault: str | None = None
         self.language: str | None = None
         self.card_style: str | None = None
         self.last_refusal: Any = None
@@ -290,7 +292,7 @@ class EventLoop:
             if self.club is not None:
                 view = self.club.decorate(view, self.session)
             self.show(replace(view, offer=self.offer) if self.offer else view)
-        self.notifier.status(status_line(self.session, self.reader_faults))
+        self.notifier.status(status_line(self.session, self.reader_faults, self.screen_fault))
         if self.lights is not None:
             self._show_lights()
 
@@ -300,7 +302,8 @@ class EventLoop:
         forehand = table.deal.seats[0] if table.game is not None else None
         try:
             self.lights.show_turn(table.seat_to_act(), forehand)
-            self.lights.show_status(bool(self.reader_faults or self.session.journal_fault))
+            self.lights.show_status(bool(self.reader_faults or self.session.journal_fault
+                                         or self.screen_fault))
         except Exception:  # a light is not worth stopping the table for
             log.exception("cannot set the seat lights")
 
@@ -315,7 +318,7 @@ class EventLoop:
         self.running = True
         self.computers()
         self.refresh()
-        self.notifier.ready(status_line(self.session, self.reader_faults))
+        self.notifier.ready(status_line(self.session, self.reader_faults, self.screen_fault))
         interval = min(tick, self.notifier.ping_every or tick)
         try:
             while stop is None or not stop.is_set():
@@ -389,8 +392,10 @@ def unreadable_message(zone: str, names: Any) -> str:
     return f"a card {where or 'on ' + zone} cannot be read: move it a little"
 
 
-def status_line(session: Any, faults: dict[str, str] | None = None) -> str:
-    """One line for ``systemctl status``: where the table stands and what is wrong."""
+def status_line(session: Any, faults: dict[str, str] | None = None,
+                screen: str | None = None) -> str:
+    """One line for ``systemctl status``: where the table stands and what is wrong
+    (``screen``: why the screen is not showing)."""
     table = session.table
     d = table.deal
     phase = table.phase
@@ -408,6 +413,8 @@ def status_line(session: Any, faults: dict[str, str] | None = None) -> str:
     waiting = len(notices()) if notices is not None else 0
     if waiting:  # what a repaired journal lost, until someone confirms it
         text += f"; LOSS REPORT: {waiting} to confirm on the kiosk (skat-table notices)"
+    if screen:
+        text += "; SCREEN DOWN: " + screen
     return text
 
 
@@ -517,7 +524,7 @@ def cmd_run(args: argparse.Namespace) -> int:
     data_dir = Path(args.data_dir) if args.data_dir else (config.data_dir or DEFAULT_DATA_DIR)
     if args.no_display:
         return run_headless_table(config, data_dir)
-    return run_kiosk(config, simulated=False, journal_path=str(data_dir / "journal.sqlite"))
+    return run_table(config, data_dir)
 
 
 def club_desk(config: Any, data_dir: Path) -> Any:
@@ -557,6 +564,39 @@ def run_headless_table(config: Any, data_dir: Path) -> int:
     finally:
         for close in closers:
             close()
+        session.close()
+    return 0
+
+
+def run_table(config: Any, data_dir: Path, *, open_screen: Callable[[int], Any] | None = None,
+              notifier: Notifier | None = None, **factories: Any) -> int:
+    """``skat-table run``: the table on its hardware with the kiosk, and without it while the
+    screen cannot be opened (:mod:`firmware_host.service.tablescreen`): the readers and
+    buttons start first, whatever the screen does.
+
+    ``open_screen(attempts)`` opens the kiosk (default :func:`open_kiosk`); ``factories`` go
+    to :func:`start_hardware` (tests: the emulated readers and gpiozero's mock pins)."""
+    from firmware_host.service.tablescreen import TableScreen
+
+    session = _open_or_say(config, data_dir / "journal.sqlite")
+    if isinstance(session, int):
+        return session
+    session.warm_up_players()
+    loop = EventLoop(session, notifier=notifier or Notifier.from_environment())
+    from firmware_host.screen.analysis import attach
+
+    attach(session, loop.post)  # kept in the journal's database for export and the club
+    loop.club = club_desk(config, data_dir)
+    closers = start_hardware(config, loop, **factories)
+    screen = TableScreen(loop, open_screen or (lambda n: open_kiosk(config, False, n)))
+    try:
+        screen.start()
+        _stop_on_signals(loop)
+        loop.run(stop=screen.stop, wait=screen.wait)
+    finally:
+        for close in closers:
+            close()
+        screen.close()
         session.close()
     return 0
 
@@ -607,7 +647,7 @@ class DealingSimulator:
         return self._order[len(dealt)]
 
 
-def open_kiosk(config: Any, simulated: bool) -> Any:
+def open_kiosk(config: Any, simulated: bool, attempts: int | None = None) -> Any:
     """The kiosk with its window open; raises ``DisplayUnavailable``. The table retries a
     display that is not there yet (a TV switched on late); a desktop simulator does not."""
     from display.kiosk import Kiosk
@@ -617,7 +657,7 @@ def open_kiosk(config: Any, simulated: bool) -> Any:
                   fullscreen=bool(config.display.get("fullscreen", not simulated)),
                   driver=config.display.get("driver"),
                   idle_after=float(config.display.get("idle_after", 300.0)))
-    kiosk.open(attempts=1 if simulated else 8)
+    kiosk.open(attempts=attempts or (1 if simulated else 8))
     return kiosk
 
 

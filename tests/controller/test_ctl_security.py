@@ -38,8 +38,9 @@ def test_only_the_touchscreen_may_be_read() -> None:
     allowed = [v.split()[0] for v in unit_settings("DeviceAllow")]
     assert "char-input" not in allowed  # every keyboard, mouse, barcode reader...
     assert "/dev/skat-table/touch" in allowed
-    rules = INSTALL.read_text(encoding="utf-8")
+    rules = (ROOT / "systemd" / "70-skat-table.rules").read_text(encoding="utf-8")
     assert 'ENV{ID_INPUT_TOUCHSCREEN}=="1", SYMLINK+="skat-table/touch"' in rules
+    assert "/etc/udev/rules.d/70-skat-table.rules" in INSTALL.read_text(encoding="utf-8")
     assert "closed" in unit_settings("DevicePolicy")
 
 

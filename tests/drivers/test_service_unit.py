@@ -152,8 +152,9 @@ def test_no_ordering_on_udev_settle() -> None:
 
 
 def test_install_script_brings_what_kmsdrm_and_the_boards_need() -> None:
-    text = (ROOT / "systemd" / "install.sh").read_text(encoding="utf-8")
-    for package in ("libgbm1", "libegl1", "libgles2"):
+    text = "".join((ROOT / "systemd" / name).read_text(encoding="utf-8")
+                   for name in ("install.sh", "install-lib.sh"))
+    for package in ("libgbm1", "libegl1", "libgles2", "libegl-mesa0", "libgl1-mesa-dri"):
         assert package in text, package
     assert "modules-load.d" in text and "cdc_acm" in text and "usbserial" in text
 

@@ -20,6 +20,7 @@ by 2/4 after the overbid check.
 
 from __future__ import annotations
 
+import functools
 from dataclasses import MISSING, asdict, dataclass, fields
 from typing import Any
 
@@ -80,12 +81,13 @@ class GameResult:
         """The result written by ``to_json``."""
         d = dict(d)
         if d.get("contract") is not None:
-            d["contract"] = Contract.parse(d["contract"])
+            d["contract"] = _contract(d["contract"])
         d["breakdown"] = tuple((str(k), int(n)) for k, n in d.get("breakdown", ()))
         for k in ("position_values", "penalties", "ramsch_points", "losers", "jungfrau"):
             if d.get(k) is not None:
                 d[k] = tuple(d[k])
-        return cls(**d)
+        # the slot builder (a journal's checkpoints read thousands of results when resuming)
+        return _build_result(**d) if cls is GameResult else cls(**d)
 
     def to_json(self) -> dict[str, Any]:
         d = asdict(self)
@@ -118,6 +120,12 @@ def _slot_builder(cls: type) -> Any:
 
 
 _build_result = _slot_builder(GameResult)
+
+
+@functools.lru_cache(maxsize=512)
+def _contract(text: str) -> Contract:
+    """A contract's text read once: a long series has a few dozen distinct ones."""
+    return Contract.parse(text)
 
 
 def _with_kontra(value: int, kontra: int, bd: list[tuple[str, int]]) -> int:

@@ -460,9 +460,10 @@ class Table:
 
         Copying those too would make each deal's checkpoint cost grow with the series.
         """
-        _, deals, _ = state
-        memo: dict[int, Any] = {id(d): d for d in deals if d.result is not None}
-        return copy.deepcopy(state, memo)
+        series, deals, stage = state
+        memo: dict[int, Any] = {}  # one memo: the series and the deal being played share a game
+        return (copy.deepcopy(series, memo),
+                [d if d.result is not None else copy.deepcopy(d, memo) for d in deals], stage)
 
     def restore(self, finished: Sequence[DealState]) -> None:
         """Put the table at the start of the deal after ``finished`` (a journal's checkpoint:

@@ -12,9 +12,10 @@ This driver does the whole ISO/IEC 14443-3 type A dance:
   read, so every tag of a pile answers once per poll and a new card on a pile is still seen;
 - waits on the chip's interrupt bits and its own timer by sleeping (an empty poll costs the
   antenna settle time plus one timer period, ~15 ms, and about a dozen SPI transfers); once an
-  answer has begun (the timer stops without firing) it looks every ~200 us, and an answer
-  that begins and never ends (a card lifted mid-answer) is a tag error after a software
-  deadline, never a dead reader;
+  answer has begun (the timer stops without firing, or ErrIRq) it looks every ~200 us until
+  RxIRq: a collision raises ErrIRq mid-frame, before the FIFO holds the colliding byte, so
+  errors are judged at the frame's end; an answer that begins and never ends (a card lifted
+  mid-answer) is a tag error after a software deadline, never a dead reader;
 - errors are read in NXP's order: a collision first (the collided bytes carry parity errors
   that mean nothing), then protocol, parity, CRC; ValuesAfterColl is cleared, so the chip
   zeroes the bits after a collision;
@@ -48,7 +49,7 @@ import contextlib
 from collections import Counter
 from collections.abc import Callable
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, NoReturn
 
 from drivers import mfrc522_regs as r
 from drivers.clock import Clock, RealClock
@@ -357,8 +358,10 @@ class MFRC522:
 
         Waits by sleeping: first for the air time of the frame, the frame delay and an answer
         of ``answer_bytes``; then, while no answer has begun, on the chip's timer; once one has
-        begun (the timer stopped without firing), every ~200 us until the chip says it is in,
-        or a software deadline turns it into a :class:`TagError` (``deadline``).
+        begun (the timer stopped without firing, or the chip saw an error in it), every ~200 us
+        until the chip says it is in (RxIRq), or a software deadline after its longest air time
+        turns it into a :class:`TagError` (``deadline``, or the error the chip saw). Errors are
+        judged only once the frame is in: a collision raises ErrIRq mid-frame.
         """
         self._set_timeout(self.timeout if timeout is None else timeout)
         # Every command of this driver ends with Idle (and a failing chip is reset before it is
@@ -380,18 +383,28 @@ class MFRC522:
         waited_late = False
         while True:
             irq, status1 = self._read_many([r.COM_IRQ, r.STATUS1])
-            if irq & (r.IRQ_RX | r.IRQ_ERR):
+            # The frame is in at RxIRq (IdleIRq: the command ended). ErrIRq alone is no end: the
+            # chip raises it the moment it sees an error, a collision at the colliding bit,
+            # when the FIFO holds only the bytes before it, and the frame goes on. So does
+            # miguelbalboa/rfid's PCD_CommunicateWithPICC, which waits for RxIRq or IdleIRq and
+            # only then reads ErrorReg.
+            if irq & (r.IRQ_RX | r.IRQ_IDLE):
                 break
             if irq & r.IRQ_TIMER:
+                if irq & r.IRQ_ERR:
+                    break  # something damaged came and the timer ran out after it: judge it
                 self._write(r.COMMAND, r.CMD_IDLE)
                 self._trace(data, irq, None, None)
                 return None
             now = self.clock.now()
-            if not status1 & STATUS1_TRUNNING:
-                # The timer stopped without firing: an answer has begun. Look again soon.
+            if irq & r.IRQ_ERR or not status1 & STATUS1_TRUNNING:
+                # An answer has begun (the timer stopped without firing, or an error was seen
+                # in it): look again soon, until its longest air time has passed.
                 if deadline is None:
                     deadline = now + answer_time + ANSWER_DEADLINE
                 elif now > deadline:
+                    if irq & r.IRQ_ERR:
+                        self._unfinished(data, irq)
                     self._write(r.COMMAND, r.CMD_IDLE)
                     self._trace(data, irq, None, None)
                     self.check_alive()  # a chip gone is a dead reader; else the tag is to blame
@@ -431,6 +444,23 @@ class MFRC522:
             raise TagError("CRC error in the tag's answer", "crc")
         answer = bytes(self._read_many([r.FIFO_DATA] * level)) if level else b""
         return _Answer(answer, control & 0x07, collision)
+
+    def _unfinished(self, data: bytes, irq: int) -> NoReturn:
+        """An answer with an error in it that never ended (no RxIRq by its longest air time):
+        a :class:`TagError` of the kind the error register says; what the FIFO holds is no
+        answer to go on."""
+        error, coll = self._read_many([r.ERROR, r.COLL])
+        self._write(r.COMMAND, r.CMD_IDLE)
+        self._trace(data, irq, error, coll)
+        self.check_alive()
+        if error & r.ERR_BUFFER_OVFL:
+            raise TagError("the chip's FIFO overflowed: answer too long", "overflow")
+        if error & r.ERR_COLL:
+            raise TagError("several tags answered at once and the answer never ended",
+                           "collision")
+        kind = "protocol" if error & r.ERR_PROTOCOL else "parity" if error & r.ERR_PARITY \
+            else "crc" if error & r.ERR_CRC else "deadline"
+        raise TagError(f"a damaged answer that never ended ({kind})", kind)
 
     def _trace(self, data: bytes, irq: int, error: int | None, coll: int | None) -> None:
         if self.trace is not None:

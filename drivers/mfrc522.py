@@ -10,6 +10,7 @@ This driver does the whole ISO/IEC 14443-3 type A dance:
   (4-, 7- and 10-byte UIDs come back whole, collisions resolved bit by bit); SELECT with the
   CRC_A from the chip's own coprocessor, the answer's CRC checked the same way; HLTA after each
   read, so every tag of a pile answers once per poll and a new card on a pile is still seen;
+  the field stays off 5 ms before it comes on again, so the tags start each poll from IDLE;
 - waits on the chip's interrupt bits and its own timer by sleeping (an empty poll costs the
   antenna settle time plus one timer period, ~15 ms, and about a dozen SPI transfers); once an
   answer has begun (the timer stops without firing, or ErrIRq) it looks every ~200 us until
@@ -59,6 +60,11 @@ TIMER_TICK = (2 * TIMER_PRESCALER + 1) / r.CHIP_CLOCK_HZ
 DEFAULT_TIMEOUT = 0.010  # REQA, anticollision, SELECT: generous for a tag at the field's edge
 HALT_TIMEOUT = 0.001  # ISO 14443-3: a tag that does not answer HLTA within 1 ms is halted
 SETTLE_TIME = 0.005  # ISO 14443-2: the reader waits 5 ms after switching the field on
+# A tag keeps its state (HALT included) through a short gap in the field: only a field off for
+# 5 ms resets every tag. NXP's NFC reader library switches the field off this long for a field
+# reset (phhalHw.h: PHHAL_HW_FIELD_OFF_DEFAULT, 5 ms, then PHHAL_HW_FIELD_RECOVERY_DEFAULT, 5 ms,
+# on again before the first command), as ISO/IEC 14443 readers do.
+FIELD_OFF_TIME = 0.005
 DEFAULT_GAIN_DB = 33  # the chip's reset value and the other libraries' choice; 48 dB hears noise
 DEFAULT_SPEED_HZ = 1_000_000  # leads of 30-50 cm under a table top; 4 MHz wants short wires
 # ISO 14443-3 frame delay after a command (1236/fc at most), plus what a slow tag may add.
@@ -143,11 +149,14 @@ class MFRC522:
         self.max_tags = max_tags
         self._spi: Any = None
         self._reset_device: Any = None
+        self._field_on = False
+        self._field_off_at: float | None = None  # when this driver last switched it off
         self._reload: int | None = None
         self._crc_cache: dict[bytes, bytes] = {}
         self.version_name = ""
         self.errors: Counter[str] = Counter()  # damaged exchanges by kind, since opened
         self.unreadable = 0  # tags that answered the last poll but could not be read
+        self.answered = False  # some tag (or noise) answered in the last poll
         self.trace: Callable[[str], None] | None = None
 
     # -- SPI -----------------------------------------------------------------------------
@@ -301,9 +310,30 @@ class MFRC522:
     # -- antenna ---------------------------------------------------------------------------
     def antenna_on(self) -> None:
         self._write(r.TX_CONTROL, 0x80 | r.TX_CONTROL_RF)
+        self._field_on = True
 
     def antenna_off(self) -> None:
         self._write(r.TX_CONTROL, 0x80)
+        if self._field_on:
+            self._field_on = False
+            self._field_off_at = self.clock.now()
+
+    @property
+    def field_off_at(self) -> float | None:
+        """When this driver last switched its field off (None: not since it opened)."""
+        return self._field_off_at
+
+    def _field_rested(self) -> None:
+        """Wait until the field has been off :data:`FIELD_OFF_TIME` since this driver last
+        switched it off, so every tag starts the next poll from IDLE (a poller with other
+        readers has waited longer already; back-to-back polls of one reader wait here)."""
+        self.rest_after(self._field_off_at)
+
+    def rest_after(self, off_at: float | None) -> None:
+        """Sleep until :data:`FIELD_OFF_TIME` has passed since ``off_at`` (a field, this one's
+        or a neighbour's, went off then)."""
+        if off_at is not None:
+            self.clock.sleep(FIELD_OFF_TIME - (self.clock.now() - off_at))
 
     def set_gain(self, gain_db: int) -> None:
         if gain_db not in r.RX_GAIN_DB:
@@ -400,6 +430,7 @@ class MFRC522:
             if irq & r.IRQ_ERR or not status1 & STATUS1_TRUNNING:
                 # An answer has begun (the timer stopped without firing, or an error was seen
                 # in it): look again soon, until its longest air time has passed.
+                self.answered = True
                 if deadline is None:
                     deadline = now + answer_time + ANSWER_DEADLINE
                 elif now > deadline:
@@ -424,6 +455,7 @@ class MFRC522:
             # The timer fires one tick after its counter reads 0 (period = TReload + 1 ticks).
             high, low = self._read_many([r.T_COUNTER_H, r.T_COUNTER_L])
             self.clock.sleep(max((((high << 8) | low) + 1) * TIMER_TICK, REPOLL))
+        self.answered = True
         error, level, control, coll = self._read_many([r.ERROR, r.FIFO_LEVEL, r.CONTROL, r.COLL])
         self._write(r.COMMAND, r.CMD_IDLE)
         self._trace(data, irq, error, coll)
@@ -580,9 +612,11 @@ class MFRC522:
             self.transceive(frame, timeout=HALT_TIMEOUT, answer_bytes=0)
 
     def _cycle_field(self) -> None:
-        """Field off and on again: every tag restarts from IDLE (halted ones answer again)."""
+        """Field off and on again: every tag restarts from IDLE (halted ones answer again).
+
+        Off for :data:`FIELD_OFF_TIME`: through a shorter gap a stuck tag keeps its state."""
         self.antenna_off()
-        self.clock.sleep(0.001)
+        self._field_rested()
         self.antenna_on()
         self.clock.sleep(self.settle)
 
@@ -604,6 +638,8 @@ class MFRC522:
         cycled = False
         ask_again = False
         self.unreadable = 0
+        self.answered = False
+        self._field_rested()
         self.antenna_on()
         try:
             self.clock.sleep(self.settle)

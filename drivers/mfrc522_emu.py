@@ -17,8 +17,9 @@ transfer itself takes no time (no wire time, no system call).
 Tags (:class:`EmulatedTag`) follow the ISO/IEC 14443-3 type A state machine: IDLE, READY
 (per cascade level), ACTIVE, HALT; REQA, WUPA, anticollision (answering only if the known bits
 match, so several tags in the field collide bit by bit), SELECT with CRC_A, HLTA. A tag hears
-no frame while it is still sending its answer. They lose power, and go back to IDLE, when the
-reader's field goes off.
+no frame while it is still sending its answer. They lose power when the reader's field goes
+off, and go back to IDLE only if it stays off for their ``retention`` (:data:`TAG_RETENTION`);
+through a shorter gap they keep their state (a halted tag stays halted).
 
 >>> from drivers.clock import VirtualClock
 >>> rig = EmulatedRig(VirtualClock())
@@ -45,6 +46,11 @@ from drivers.clock import Clock
 
 # The guard time before a tag in a freshly switched-on field can answer.
 TAG_POWER_UP = 0.0015
+# How long a tag keeps its state (HALT, READY, ...) without a field: through a shorter gap it
+# comes back where it was. An ASSUMPTION, like HARSH's figures: ISO/IEC 14443 readers switch the
+# field off for at least 5 ms to reset the tags (NXP's reader library: PHHAL_HW_FIELD_OFF_DEFAULT,
+# 5 ms), so a tag may hold its state for up to that long.
+TAG_RETENTION = 0.003
 # Frame delay time between the end of a command and the start of the tag's answer (~1172/fc).
 FRAME_DELAY = 1172 / r.CHIP_CLOCK_HZ
 SOFT_RESET_TIME = 0.0005
@@ -159,7 +165,9 @@ class EmulatedTag:
     tag is selected, but the reader cannot trust what it heard), ``"parity"`` makes every
     answer arrive with a parity error, ``"nohalt"`` ignores HLTA (and so answers again),
     ``"weak"`` (a sticker at the edge of the field, or a cracked inlay) has one bit of every
-    answer flipped. ``strength`` is its signal relative to a tag lying alone.
+    answer flipped. ``strength`` is its signal relative to a tag lying alone. ``retention``:
+    a field gap shorter than this leaves its state as it was (:data:`TAG_RETENTION`); only a
+    longer one resets it to IDLE.
     """
 
     uid: bytes
@@ -172,6 +180,8 @@ class EmulatedTag:
     # while it load-modulates; ISO/IEC 14443-3 has the reader wait out its answer and the
     # frame delay after it).
     sending_until: float = field(default=0.0, repr=False)
+    retention: float = TAG_RETENTION
+    unpowered_since: float | None = field(default=None, repr=False)
     parts: list[bytes] = field(init=False, repr=False)
 
     def __post_init__(self) -> None:
@@ -191,8 +201,24 @@ class EmulatedTag:
         return 0x00 if len(self.uid) == 7 else 0x08
 
     def power_off(self) -> None:
+        """Reset at once (a card laid, lifted, or gone mid-answer)."""
         self.state, self.level, self.from_halt = "IDLE", 0, False
         self.sending_until = 0.0
+        self.unpowered_since = None
+
+    def lose_power(self, now: float) -> None:
+        """The field that powered it went off at ``now``: its state fades, not yet gone."""
+        if self.unpowered_since is None:
+            self.unpowered_since = now
+        self.sending_until = 0.0
+
+    def regain_power(self, at: float) -> None:
+        """A field powers it again from ``at``: after a gap of ``retention`` or more it
+        starts from IDLE, after a shorter one where it was."""
+        if self.unpowered_since is not None:
+            if at - self.unpowered_since >= self.retention:
+                self.power_off()
+            self.unpowered_since = None
 
     def _reset_on_error(self) -> None:
         self.state = "HALT" if self.from_halt else "IDLE"
@@ -380,7 +406,7 @@ class EmulatedMFRC522:
         self.timer_value = 0
         self.field_since: float | None = None
         for tag in self.tags:
-            tag.power_off()
+            tag.lose_power(self.clock.now())  # the reset switched the antenna drivers off
 
     def _tick(self) -> float:
         prescaler = ((self.regs[r.T_MODE] & 0x0F) << 8) | self.regs[r.T_PRESCALER]
@@ -583,13 +609,14 @@ class EmulatedMFRC522:
         elif was_on and not self.field_on:
             self.field_since = None
             self._cycle = {}
+            now = self.clock.now()
             for tag in self.tags:
-                tag.power_off()
+                tag.lose_power(now)
             if self.rig is not None:
                 for chip in self.rig.neighbours(self):
                     for tag in chip.tags:
                         if not chip.field_on:
-                            tag.power_off()
+                            tag.lose_power(now)
 
     def powered(self, now: float) -> bool:
         """The field is on and has been long enough for a tag to power up."""
@@ -603,6 +630,8 @@ class EmulatedMFRC522:
             p = self.profile
             powered = chance >= 1.0 or self.rng.random() < chance
             self._cycle[key] = (tag, strength * p.stacked_strength ** over) if powered else None
+            if powered and self.field_since is not None:
+                tag.regain_power(self.field_since)
         return self._cycle[key]
 
     def _tags_in_reach(self, now: float) -> list[tuple[EmulatedTag, float]]:

@@ -196,6 +196,30 @@ def test_tags_answer_only_after_the_field_has_powered_them() -> None:
     assert spi.read(r.COM_IRQ) & r.IRQ_TIMER and not spi.read(r.COM_IRQ) & r.IRQ_RX
 
 
+def test_a_tag_keeps_its_state_through_a_short_field_gap_and_resets_after_a_long_one() -> None:
+    """A tag's state outlives a short gap in the field (its chip keeps its charge a while):
+    only a field off for long enough (ISO/IEC 14443 readers use 5 ms) sends it back to IDLE."""
+    spi = Spi(["deadbeef"])
+    spi.setup()
+    for gap, answers in ((0.001, True), (0.005, False)):
+        spi.send(bytes([0x26]), last_bits=7)  # REQA: the tag is READY
+        spi.clock.sleep(0.001)
+        assert spi.fifo() == bytes([0x04, 0x00])
+        spi.write(r.TX_CONTROL, 0x80)
+        spi.clock.sleep(gap)
+        spi.write(r.TX_CONTROL, 0x83)
+        spi.clock.sleep(0.005)
+        spi.send(bytes([0x93, 0x20]))  # only a READY tag answers an anticollision frame
+        spi.clock.sleep(0.002)
+        assert bool(spi.read(r.COM_IRQ) & r.IRQ_RX) is answers, gap
+        spi.fifo()
+        spi.write(r.COMMAND, r.CMD_IDLE)
+        spi.write(r.TX_CONTROL, 0x80)
+        spi.clock.sleep(0.005)
+        spi.write(r.TX_CONTROL, 0x83)
+        spi.clock.sleep(0.005)
+
+
 @pytest.mark.parametrize("dead", ["zeros", "ones"])
 def test_a_dead_chip_answers_every_byte_alike(dead: str) -> None:
     spi = Spi([])
@@ -282,6 +306,7 @@ def test_harsh_answers_come_late_but_within_300_us() -> None:
     delays = []
     for _ in range(40):
         spi.write(r.TX_CONTROL, 0x80)
+        clock.sleep(0.005)  # off long enough for the tag to start from IDLE again
         spi.write(r.TX_CONTROL, 0x83)
         clock.sleep(0.005)
         sent = spi.send(bytes([0x26]), last_bits=7)

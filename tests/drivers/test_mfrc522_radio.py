@@ -163,6 +163,30 @@ def test_a_card_lifted_mid_answer_now_and_then_is_read_all_the_same() -> None:
     assert [type(e) for e in events] == [TagLaid]
 
 
+def test_a_collided_answer_cut_off_is_a_collision_error_after_its_air_time() -> None:
+    """Two cards answer, a collision raises ErrIRq, and the cards go before the frame ends: no
+    RxIRq ever comes. The driver waits out the answer's air time, then names what ErrorReg
+    says; what the FIFO holds then (the bytes before the collision) is no answer to walk on."""
+    kinds = set()
+    for seed in range(12):
+        clock, _, (chip,), (reader,) = make(profile=IDEAL.with_(partial_rate=1.0), seed=seed)
+        reader.open()
+        chip.lay(tag("12345678"))
+        chip.lay(tag("1234d678"))
+        reader.antenna_on()
+        clock.sleep(reader.settle)
+        chip.profile = IDEAL  # the REQA's answer comes whole
+        assert reader.request() is not None
+        chip.profile = IDEAL.with_(partial_rate=1.0)
+        start = clock.now()
+        with pytest.raises(TagError) as info:
+            reader.transceive(bytes([0x93, 0x20]), allow_collision=True)
+        assert clock.now() - start < 0.005
+        kinds.add(info.value.kind)
+        reader.antenna_off()
+    assert kinds == {"collision", "deadline"}, kinds
+
+
 def test_a_chip_gone_mid_answer_is_a_dead_reader() -> None:
     clock, _, (chip,), (reader,) = make(profile=IDEAL.with_(partial_rate=1.0))
     events: list = []

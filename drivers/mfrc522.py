@@ -54,6 +54,7 @@ from typing import Any, NoReturn
 
 from drivers import mfrc522_regs as r
 from drivers.clock import Clock, RealClock
+from drivers.pins import pin_factory as shared_pin_factory
 
 TIMER_PRESCALER = 0x0A9  # 13.56 MHz / (2 * 169 + 1) = 40 kHz: one timer tick is 25 us
 TIMER_TICK = (2 * TIMER_PRESCALER + 1) / r.CHIP_CLOCK_HZ
@@ -199,8 +200,10 @@ class MFRC522:
         if self.reset_pin is not None and self._reset_device is None:
             from gpiozero import DigitalOutputDevice
 
+            # The poller opens readers in its own thread: the shared factory, made once.
             self._reset_device = DigitalOutputDevice(
-                self.reset_pin, initial_value=True, pin_factory=self._pin_factory
+                self.reset_pin, initial_value=True,
+                pin_factory=shared_pin_factory(self._pin_factory),
             )
         return self.init()
 

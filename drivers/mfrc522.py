@@ -61,10 +61,11 @@ TIMER_TICK = (2 * TIMER_PRESCALER + 1) / r.CHIP_CLOCK_HZ
 DEFAULT_TIMEOUT = 0.010  # REQA, anticollision, SELECT: generous for a tag at the field's edge
 HALT_TIMEOUT = 0.001  # ISO 14443-3: a tag that does not answer HLTA within 1 ms is halted
 SETTLE_TIME = 0.005  # ISO 14443-2: the reader waits 5 ms after switching the field on
-# A tag keeps its state (HALT included) through a short gap in the field: only a field off for
-# 5 ms resets every tag. NXP's NFC reader library switches the field off this long for a field
-# reset (phhalHw.h: PHHAL_HW_FIELD_OFF_DEFAULT, 5 ms, then PHHAL_HW_FIELD_RECOVERY_DEFAULT, 5 ms,
-# on again before the first command), as ISO/IEC 14443 readers do.
+# A tag keeps its state (HALT included) through a short gap in the field: the field stays off
+# 5 ms to reset every tag, as in NXP's NFC reader library, whose field reset (phhalHw_FieldReset;
+# phhalHw_Rc523_FieldReset for the MFRC522's sibling RC523) waits the field-off time
+# PHHAL_HW_FIELD_OFF_DEFAULT, 5 ms (phhalHw.h), and then PHHAL_HW_FIELD_RECOVERY_DEFAULT, 5 ms,
+# with the field on again before the first command.
 FIELD_OFF_TIME = 0.005
 DEFAULT_GAIN_DB = 33  # the chip's reset value and the other libraries' choice; 48 dB hears noise
 DEFAULT_SPEED_HZ = 1_000_000  # leads of 30-50 cm under a table top; 4 MHz wants short wires
@@ -418,9 +419,9 @@ class MFRC522:
             irq, status1 = self._read_many([r.COM_IRQ, r.STATUS1])
             # The frame is in at RxIRq (IdleIRq: the command ended). ErrIRq alone is no end: the
             # chip raises it the moment it sees an error, a collision at the colliding bit,
-            # when the FIFO holds only the bytes before it, and the frame goes on. So does
-            # miguelbalboa/rfid's PCD_CommunicateWithPICC, which waits for RxIRq or IdleIRq and
-            # only then reads ErrorReg.
+            # when the FIFO holds only the bytes before it, and the frame goes on.
+            # miguelbalboa/rfid's PCD_CommunicateWithPICC likewise waits for RxIRq or IdleIRq
+            # and reads ErrorReg only then.
             if irq & (r.IRQ_RX | r.IRQ_IDLE):
                 break
             if irq & r.IRQ_TIMER:
@@ -493,9 +494,11 @@ class MFRC522:
         if error & r.ERR_COLL:
             raise TagError("several tags answered at once and the answer never ended",
                            "collision")
-        kind = "protocol" if error & r.ERR_PROTOCOL else "parity" if error & r.ERR_PARITY \
-            else "crc" if error & r.ERR_CRC else "deadline"
-        raise TagError(f"a damaged answer that never ended ({kind})", kind)
+        for bit, kind in ((r.ERR_PROTOCOL, "protocol"), (r.ERR_PARITY, "parity"),
+                          (r.ERR_CRC, "crc")):
+            if error & bit:
+                raise TagError(f"a damaged answer ({kind} error) that never ended", kind)
+        raise TagError("an answer began and never ended (a card moved mid-read?)", "deadline")
 
     def _trace(self, data: bytes, irq: int, error: int | None, coll: int | None) -> None:
         if self.trace is not None:

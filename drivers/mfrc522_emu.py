@@ -47,9 +47,8 @@ from drivers.clock import Clock
 # The guard time before a tag in a freshly switched-on field can answer.
 TAG_POWER_UP = 0.0015
 # How long a tag keeps its state (HALT, READY, ...) without a field: through a shorter gap it
-# comes back where it was. An ASSUMPTION, like HARSH's figures: ISO/IEC 14443 readers switch the
-# field off for at least 5 ms to reset the tags (NXP's reader library: PHHAL_HW_FIELD_OFF_DEFAULT,
-# 5 ms), so a tag may hold its state for up to that long.
+# comes back where it was. An ASSUMPTION, like HARSH's figures, below the 5 ms a reader waits
+# with its field off to reset the tags (NXP's reader library: PHHAL_HW_FIELD_OFF_DEFAULT).
 TAG_RETENTION = 0.003
 # Frame delay time between the end of a command and the start of the tag's answer (~1172/fc).
 FRAME_DELAY = 1172 / r.CHIP_CLOCK_HZ

@@ -198,7 +198,7 @@ def test_tags_answer_only_after_the_field_has_powered_them() -> None:
 
 def test_a_tag_keeps_its_state_through_a_short_field_gap_and_resets_after_a_long_one() -> None:
     """A tag's state outlives a short gap in the field (its chip keeps its charge a while):
-    only a field off for long enough (ISO/IEC 14443 readers use 5 ms) sends it back to IDLE."""
+    only a field off for long enough (NXP's reader library waits 5 ms) sends it back to IDLE."""
     spi = Spi(["deadbeef"])
     spi.setup()
     for gap, answers in ((0.001, True), (0.005, False)):

@@ -19,6 +19,7 @@ Modules (each documents its API):
 - :mod:`drivers.scripted`: tag lines of a table script (replay, simulator).
 - :mod:`drivers.decks`: ``Deck``, ``DeckRegistry``, TOML load/save, ``EnrolmentSession``.
 - :mod:`drivers.gpio`: ``TableIO`` (buttons, turn lights, buzzer); :mod:`drivers.gpio_mock`:
-  a mock pin factory that debounces like the Pi's.
+  a mock pin factory that debounces like the Pi's; :mod:`drivers.pins`: the one default pin
+  factory, created once under a lock for every thread.
 - :mod:`drivers.bench`: the ``readers`` group of ``skat-table bench``.
 """

@@ -49,6 +49,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from drivers.events import ButtonHold, ButtonPress, Event, EventSink, as_callback, guarded
+from drivers.pins import pin_factory as shared_pin_factory
 from drivers.quoting import quoted
 
 log = logging.getLogger(__name__)
@@ -107,6 +108,8 @@ class TableIO:
     ) -> None:
         from gpiozero import LED, Button, Buzzer
         from gpiozero.exc import PinInvalidPin
+
+        pin_factory = shared_pin_factory(pin_factory)  # gpiozero's own default is not locked
 
         if len(seats) > 4:
             raise GpioConfigError(f"gpio.seats lists {len(seats)} seats; a table has at most 4")

@@ -10,11 +10,13 @@ This driver does the whole ISO/IEC 14443-3 type A dance:
   (4-, 7- and 10-byte UIDs come back whole, collisions resolved bit by bit); SELECT with the
   CRC_A from the chip's own coprocessor, the answer's CRC checked the same way; HLTA after each
   read, so every tag of a pile answers once per poll and a new card on a pile is still seen;
+  the field stays off 5 ms before it comes on again, so the tags start each poll from IDLE;
 - waits on the chip's interrupt bits and its own timer by sleeping (an empty poll costs the
   antenna settle time plus one timer period, ~15 ms, and about a dozen SPI transfers); once an
-  answer has begun (the timer stops without firing) it looks every ~200 us, and an answer
-  that begins and never ends (a card lifted mid-answer) is a tag error after a software
-  deadline, never a dead reader;
+  answer has begun (the timer stops without firing, or ErrIRq) it looks every ~200 us until
+  RxIRq: a collision raises ErrIRq mid-frame, before the FIFO holds the colliding byte, so
+  errors are judged at the frame's end; an answer that begins and never ends (a card lifted
+  mid-answer) is a tag error after a software deadline, never a dead reader;
 - errors are read in NXP's order: a collision first (the collided bytes carry parity errors
   that mean nothing), then protocol, parity, CRC; ValuesAfterColl is cleared, so the chip
   zeroes the bits after a collision;
@@ -48,16 +50,23 @@ import contextlib
 from collections import Counter
 from collections.abc import Callable
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, NoReturn
 
 from drivers import mfrc522_regs as r
 from drivers.clock import Clock, RealClock
+from drivers.pins import pin_factory as shared_pin_factory
 
 TIMER_PRESCALER = 0x0A9  # 13.56 MHz / (2 * 169 + 1) = 40 kHz: one timer tick is 25 us
 TIMER_TICK = (2 * TIMER_PRESCALER + 1) / r.CHIP_CLOCK_HZ
 DEFAULT_TIMEOUT = 0.010  # REQA, anticollision, SELECT: generous for a tag at the field's edge
 HALT_TIMEOUT = 0.001  # ISO 14443-3: a tag that does not answer HLTA within 1 ms is halted
 SETTLE_TIME = 0.005  # ISO 14443-2: the reader waits 5 ms after switching the field on
+# A tag keeps its state (HALT included) through a short gap in the field: the field stays off
+# 5 ms to reset every tag, as in NXP's NFC reader library, whose field reset (phhalHw_FieldReset;
+# phhalHw_Rc523_FieldReset for the MFRC522's sibling RC523) waits the field-off time
+# PHHAL_HW_FIELD_OFF_DEFAULT, 5 ms (phhalHw.h), and then PHHAL_HW_FIELD_RECOVERY_DEFAULT, 5 ms,
+# with the field on again before the first command.
+FIELD_OFF_TIME = 0.005
 DEFAULT_GAIN_DB = 33  # the chip's reset value and the other libraries' choice; 48 dB hears noise
 DEFAULT_SPEED_HZ = 1_000_000  # leads of 30-50 cm under a table top; 4 MHz wants short wires
 # ISO 14443-3 frame delay after a command (1236/fc at most), plus what a slow tag may add.
@@ -142,11 +151,14 @@ class MFRC522:
         self.max_tags = max_tags
         self._spi: Any = None
         self._reset_device: Any = None
+        self._field_on = False
+        self._field_off_at: float | None = None  # when this driver last switched it off
         self._reload: int | None = None
         self._crc_cache: dict[bytes, bytes] = {}
         self.version_name = ""
         self.errors: Counter[str] = Counter()  # damaged exchanges by kind, since opened
         self.unreadable = 0  # tags that answered the last poll but could not be read
+        self.answered = False  # some tag (or noise) answered in the last poll
         self.trace: Callable[[str], None] | None = None
 
     # -- SPI -----------------------------------------------------------------------------
@@ -189,8 +201,10 @@ class MFRC522:
         if self.reset_pin is not None and self._reset_device is None:
             from gpiozero import DigitalOutputDevice
 
+            # The poller opens readers in its own thread: the shared factory, made once.
             self._reset_device = DigitalOutputDevice(
-                self.reset_pin, initial_value=True, pin_factory=self._pin_factory
+                self.reset_pin, initial_value=True,
+                pin_factory=shared_pin_factory(self._pin_factory),
             )
         return self.init()
 
@@ -300,9 +314,30 @@ class MFRC522:
     # -- antenna ---------------------------------------------------------------------------
     def antenna_on(self) -> None:
         self._write(r.TX_CONTROL, 0x80 | r.TX_CONTROL_RF)
+        self._field_on = True
 
     def antenna_off(self) -> None:
         self._write(r.TX_CONTROL, 0x80)
+        if self._field_on:
+            self._field_on = False
+            self._field_off_at = self.clock.now()
+
+    @property
+    def field_off_at(self) -> float | None:
+        """When this driver last switched its field off (None: not since it opened)."""
+        return self._field_off_at
+
+    def _field_rested(self) -> None:
+        """Wait until the field has been off :data:`FIELD_OFF_TIME` since this driver last
+        switched it off, so every tag starts the next poll from IDLE (a poller with other
+        readers has waited longer already; back-to-back polls of one reader wait here)."""
+        self.rest_after(self._field_off_at)
+
+    def rest_after(self, off_at: float | None) -> None:
+        """Sleep until :data:`FIELD_OFF_TIME` has passed since ``off_at`` (a field, this one's
+        or a neighbour's, went off then)."""
+        if off_at is not None:
+            self.clock.sleep(FIELD_OFF_TIME - (self.clock.now() - off_at))
 
     def set_gain(self, gain_db: int) -> None:
         if gain_db not in r.RX_GAIN_DB:
@@ -357,8 +392,10 @@ class MFRC522:
 
         Waits by sleeping: first for the air time of the frame, the frame delay and an answer
         of ``answer_bytes``; then, while no answer has begun, on the chip's timer; once one has
-        begun (the timer stopped without firing), every ~200 us until the chip says it is in,
-        or a software deadline turns it into a :class:`TagError` (``deadline``).
+        begun (the timer stopped without firing, or the chip saw an error in it), every ~200 us
+        until the chip says it is in (RxIRq), or a software deadline after its longest air time
+        turns it into a :class:`TagError` (``deadline``, or the error the chip saw). Errors are
+        judged only once the frame is in: a collision raises ErrIRq mid-frame.
         """
         self._set_timeout(self.timeout if timeout is None else timeout)
         # Every command of this driver ends with Idle (and a failing chip is reset before it is
@@ -380,18 +417,29 @@ class MFRC522:
         waited_late = False
         while True:
             irq, status1 = self._read_many([r.COM_IRQ, r.STATUS1])
-            if irq & (r.IRQ_RX | r.IRQ_ERR):
+            # The frame is in at RxIRq (IdleIRq: the command ended). ErrIRq alone is no end: the
+            # chip raises it the moment it sees an error, a collision at the colliding bit,
+            # when the FIFO holds only the bytes before it, and the frame goes on.
+            # miguelbalboa/rfid's PCD_CommunicateWithPICC likewise waits for RxIRq or IdleIRq
+            # and reads ErrorReg only then.
+            if irq & (r.IRQ_RX | r.IRQ_IDLE):
                 break
             if irq & r.IRQ_TIMER:
+                if irq & r.IRQ_ERR:
+                    break  # something damaged came and the timer ran out after it: judge it
                 self._write(r.COMMAND, r.CMD_IDLE)
                 self._trace(data, irq, None, None)
                 return None
             now = self.clock.now()
-            if not status1 & STATUS1_TRUNNING:
-                # The timer stopped without firing: an answer has begun. Look again soon.
+            if irq & r.IRQ_ERR or not status1 & STATUS1_TRUNNING:
+                # An answer has begun (the timer stopped without firing, or an error was seen
+                # in it): look again soon, until its longest air time has passed.
+                self.answered = True
                 if deadline is None:
                     deadline = now + answer_time + ANSWER_DEADLINE
                 elif now > deadline:
+                    if irq & r.IRQ_ERR:
+                        self._unfinished(data, irq)
                     self._write(r.COMMAND, r.CMD_IDLE)
                     self._trace(data, irq, None, None)
                     self.check_alive()  # a chip gone is a dead reader; else the tag is to blame
@@ -411,6 +459,7 @@ class MFRC522:
             # The timer fires one tick after its counter reads 0 (period = TReload + 1 ticks).
             high, low = self._read_many([r.T_COUNTER_H, r.T_COUNTER_L])
             self.clock.sleep(max((((high << 8) | low) + 1) * TIMER_TICK, REPOLL))
+        self.answered = True
         error, level, control, coll = self._read_many([r.ERROR, r.FIFO_LEVEL, r.CONTROL, r.COLL])
         self._write(r.COMMAND, r.CMD_IDLE)
         self._trace(data, irq, error, coll)
@@ -431,6 +480,25 @@ class MFRC522:
             raise TagError("CRC error in the tag's answer", "crc")
         answer = bytes(self._read_many([r.FIFO_DATA] * level)) if level else b""
         return _Answer(answer, control & 0x07, collision)
+
+    def _unfinished(self, data: bytes, irq: int) -> NoReturn:
+        """An answer with an error in it that never ended (no RxIRq by its longest air time):
+        a :class:`TagError` of the kind the error register says; what the FIFO holds is no
+        answer to go on."""
+        error, coll = self._read_many([r.ERROR, r.COLL])
+        self._write(r.COMMAND, r.CMD_IDLE)
+        self._trace(data, irq, error, coll)
+        self.check_alive()
+        if error & r.ERR_BUFFER_OVFL:
+            raise TagError("the chip's FIFO overflowed: answer too long", "overflow")
+        if error & r.ERR_COLL:
+            raise TagError("several tags answered at once and the answer never ended",
+                           "collision")
+        for bit, kind in ((r.ERR_PROTOCOL, "protocol"), (r.ERR_PARITY, "parity"),
+                          (r.ERR_CRC, "crc")):
+            if error & bit:
+                raise TagError(f"a damaged answer ({kind} error) that never ended", kind)
+        raise TagError("an answer began and never ended (a card moved mid-read?)", "deadline")
 
     def _trace(self, data: bytes, irq: int, error: int | None, coll: int | None) -> None:
         if self.trace is not None:
@@ -550,9 +618,11 @@ class MFRC522:
             self.transceive(frame, timeout=HALT_TIMEOUT, answer_bytes=0)
 
     def _cycle_field(self) -> None:
-        """Field off and on again: every tag restarts from IDLE (halted ones answer again)."""
+        """Field off and on again: every tag restarts from IDLE (halted ones answer again).
+
+        Off for :data:`FIELD_OFF_TIME`: through a shorter gap a stuck tag keeps its state."""
         self.antenna_off()
-        self.clock.sleep(0.001)
+        self._field_rested()
         self.antenna_on()
         self.clock.sleep(self.settle)
 
@@ -574,6 +644,8 @@ class MFRC522:
         cycled = False
         ask_again = False
         self.unreadable = 0
+        self.answered = False
+        self._field_rested()
         self.antenna_on()
         try:
             self.clock.sleep(self.settle)

@@ -8,12 +8,18 @@ TxLastBits and RxAlign), the timer (TAuto start at the end of sending, stop at t
 answer, TCounterVal counting down) and the antenna drivers (TxControlReg). Its timing follows
 the chip: an operation completes at the instant the real chip would complete it, computed from
 a :class:`drivers.clock.Clock`, so with a real clock the driver waits as long as on the table
-and with a virtual clock tests run in no time.
+and with a virtual clock tests run in no time. A received frame reaches the FIFO byte by byte
+as each byte (with its parity bit) is in; each error bit is set, with ErrIRq, the moment the
+receiver sees it (CollErr and CollReg at the colliding bit, ParityErr at the end of the first
+bad byte) while the frame goes on; RxIRq, RxLastBits and a CRC error come at its end. An SPI
+transfer itself takes no time (no wire time, no system call).
 
 Tags (:class:`EmulatedTag`) follow the ISO/IEC 14443-3 type A state machine: IDLE, READY
 (per cascade level), ACTIVE, HALT; REQA, WUPA, anticollision (answering only if the known bits
-match, so several tags in the field collide bit by bit), SELECT with CRC_A, HLTA. They lose
-power, and go back to IDLE, when the reader's field goes off.
+match, so several tags in the field collide bit by bit), SELECT with CRC_A, HLTA. A tag hears
+no frame while it is still sending its answer. They lose power when the reader's field goes
+off, and go back to IDLE only if it stays off for their ``retention`` (:data:`TAG_RETENTION`);
+through a shorter gap they keep their state (a halted tag stays halted).
 
 >>> from drivers.clock import VirtualClock
 >>> rig = EmulatedRig(VirtualClock())
@@ -40,6 +46,10 @@ from drivers.clock import Clock
 
 # The guard time before a tag in a freshly switched-on field can answer.
 TAG_POWER_UP = 0.0015
+# How long a tag keeps its state (HALT, READY, ...) without a field: through a shorter gap it
+# comes back where it was. An ASSUMPTION, like HARSH's figures, below the 5 ms a reader waits
+# with its field off to reset the tags (NXP's reader library: PHHAL_HW_FIELD_OFF_DEFAULT).
+TAG_RETENTION = 0.003
 # Frame delay time between the end of a command and the start of the tag's answer (~1172/fc).
 FRAME_DELAY = 1172 / r.CHIP_CLOCK_HZ
 SOFT_RESET_TIME = 0.0005
@@ -154,7 +164,9 @@ class EmulatedTag:
     tag is selected, but the reader cannot trust what it heard), ``"parity"`` makes every
     answer arrive with a parity error, ``"nohalt"`` ignores HLTA (and so answers again),
     ``"weak"`` (a sticker at the edge of the field, or a cracked inlay) has one bit of every
-    answer flipped. ``strength`` is its signal relative to a tag lying alone.
+    answer flipped. ``strength`` is its signal relative to a tag lying alone. ``retention``:
+    a field gap shorter than this leaves its state as it was (:data:`TAG_RETENTION`); only a
+    longer one resets it to IDLE.
     """
 
     uid: bytes
@@ -163,6 +175,12 @@ class EmulatedTag:
     state: str = "IDLE"
     level: int = 0
     from_halt: bool = False
+    # Until then it is still sending its last answer and hears no frame (a tag cannot receive
+    # while it load-modulates; ISO/IEC 14443-3 has the reader wait out its answer and the
+    # frame delay after it).
+    sending_until: float = field(default=0.0, repr=False)
+    retention: float = TAG_RETENTION
+    unpowered_since: float | None = field(default=None, repr=False)
     parts: list[bytes] = field(init=False, repr=False)
 
     def __post_init__(self) -> None:
@@ -182,7 +200,24 @@ class EmulatedTag:
         return 0x00 if len(self.uid) == 7 else 0x08
 
     def power_off(self) -> None:
+        """Reset at once (a card laid, lifted, or gone mid-answer)."""
         self.state, self.level, self.from_halt = "IDLE", 0, False
+        self.sending_until = 0.0
+        self.unpowered_since = None
+
+    def lose_power(self, now: float) -> None:
+        """The field that powered it went off at ``now``: its state fades, not yet gone."""
+        if self.unpowered_since is None:
+            self.unpowered_since = now
+        self.sending_until = 0.0
+
+    def regain_power(self, at: float) -> None:
+        """A field powers it again from ``at``: after a gap of ``retention`` or more it
+        starts from IDLE, after a shorter one where it was."""
+        if self.unpowered_since is not None:
+            if at - self.unpowered_since >= self.retention:
+                self.power_off()
+            self.unpowered_since = None
 
     def _reset_on_error(self) -> None:
         self.state = "HALT" if self.from_halt else "IDLE"
@@ -251,7 +286,13 @@ class EmulatedTag:
 
 @dataclass
 class _Pending:
-    """A transceive or CRC calculation in progress and when each of its effects happens."""
+    """A transceive or CRC calculation in progress and when each of its effects happens.
+
+    A received frame reaches the FIFO byte by byte as each byte (with its parity bit) is in;
+    an error bit is set (with ErrIRq) the moment the receiver detects it: CollErr and CollReg
+    at the bit that collided, ParityErr at the end of the first byte whose parity is wrong,
+    CRCErr and ProtocolErr at the end of the frame, with RxIRq.
+    """
 
     kind: str
     start: float = 0.0
@@ -260,11 +301,19 @@ class _Pending:
     rx_end: float | None = None
     answer: list[int] | None = None
     collision: int | None = None
-    parity: bool = False
+    parity_byte: int | None = None  # first byte (of the FIFO's) with a wrong parity bit
     protocol: bool = False
     partial: bool = False
+    cut_at: float | None = None  # a partial frame: when the tag fell silent
     done_at: float = 0.0
     crc: bytes = b""
+    # Worked out when sending starts (what the receiver will do, and when):
+    data: bytes = b""  # the bytes the FIFO gets, RxAlign applied, CRC not stripped
+    last_bits: int = 0
+    byte_times: list[float] = field(default_factory=list)  # when each byte is complete
+    pushed: int = 0  # bytes already put in the FIFO
+    errors: list[tuple[float, int]] = field(default_factory=list)  # (when, ErrorReg bits)
+    coll_reg: int = 0  # CollReg's position bits once the collision is seen
 
 
 class EmulatedMFRC522:
@@ -356,7 +405,7 @@ class EmulatedMFRC522:
         self.timer_value = 0
         self.field_since: float | None = None
         for tag in self.tags:
-            tag.power_off()
+            tag.lose_power(self.clock.now())  # the reset switched the antenna drivers off
 
     def _tick(self) -> float:
         prescaler = ((self.regs[r.T_MODE] & 0x0F) << 8) | self.regs[r.T_PRESCALER]
@@ -383,6 +432,8 @@ class EmulatedMFRC522:
         elif p is not None and p.kind == "transceive":
             if now >= p.tx_end:
                 self.regs[r.COM_IRQ] |= r.IRQ_TX
+            if p.answer is not None:
+                self._receive_until(p, now)
             if p.rx_end is not None and now >= p.rx_end and p.answer is not None:
                 self._deliver(p)
                 self.pending = None
@@ -406,29 +457,67 @@ class EmulatedMFRC522:
         ticks = int((t - self.timer_start) / self._tick())
         return max(0, self._reload() - ticks)
 
-    def _deliver(self, p: _Pending) -> None:
-        assert p.answer is not None and p.rx_end is not None
+    def _bit_end(self, p: _Pending, i: int) -> float:
+        """When data bit ``i`` of the answer is in: after the start bit, the bits before it
+        and a parity bit per byte completed before it (RxAlign shifts the byte boundaries)."""
+        assert p.rx_start is not None
         align = (self.regs[r.BIT_FRAMING] >> 4) & 0x07
-        data, last_bits = _pack(p.answer, align)
-        err = 0
-        if self.regs[r.RX_MODE] & r.CRC_ENABLE:
-            if len(data) < 3 or r.crc_a(data[:-2]) != data[-2:]:
-                err |= r.ERR_CRC
-            data = data[:-2]
+        return p.rx_start + (1 + i + 1 + (align + i) // 8) * r.BIT_TIME
+
+    def _plan_reception(self, p: _Pending) -> None:
+        """Work out when each byte of the answer lands in the FIFO and each error is seen."""
+        assert p.answer is not None and p.rx_start is not None
+        align = (self.regs[r.BIT_FRAMING] >> 4) & 0x07
+        p.data, p.last_bits = _pack(p.answer, align)
+        end = p.rx_end if p.rx_end is not None else float("inf")
+        complete = len(p.data) - (1 if p.last_bits else 0)
+        # Byte k is in once its last data bit and its parity bit are.
+        p.byte_times = [min(self._bit_end(p, 8 * (k + 1) - align - 1) + r.BIT_TIME, end)
+                        for k in range(complete)]
         if p.collision is not None:
-            err |= r.ERR_COLL
             pos = align + p.collision + 1
-            self.regs[r.COLL] = (self.regs[r.COLL] & 0x80) | (
-                r.COLL_POS_NOT_VALID if pos > 32 else pos % 32
-            )
-        if p.parity:
-            err |= r.ERR_PARITY
+            p.coll_reg = r.COLL_POS_NOT_VALID if pos > 32 else pos % 32
+            p.errors.append((self._bit_end(p, p.collision), r.ERR_COLL))
+        if p.parity_byte is not None:
+            when = p.byte_times[p.parity_byte] if p.parity_byte < complete else end
+            p.errors.append((when, r.ERR_PARITY))
         if p.protocol:
-            err |= r.ERR_PROTOCOL
-        self._fifo_put(data)
-        self.regs[r.CONTROL] = (self.regs[r.CONTROL] & 0xF8) | last_bits
-        self.regs[r.ERROR] |= err
-        self.regs[r.COM_IRQ] |= r.IRQ_RX | (r.IRQ_ERR if err else 0)
+            p.errors.append((end, r.ERR_PROTOCOL))
+        p.errors.sort()
+
+    def _receive_until(self, p: _Pending, now: float) -> None:
+        """What the receiver has done by ``now``: the bytes that are in go to the FIFO (the
+        CRC's two held back while RxCRCEn is on), the errors seen so far raise ErrIRq."""
+        if p.cut_at is not None:
+            now = min(now, p.cut_at)  # the tag fell silent: nothing more comes
+        crc_on = bool(self.regs[r.RX_MODE] & r.CRC_ENABLE)
+        ready = sum(1 for t in p.byte_times if t <= now)
+        if crc_on:
+            ready = min(ready, max(0, len(p.data) - 2))
+        if ready > p.pushed:
+            self._fifo_put(p.data[p.pushed:ready])
+            p.pushed = ready
+        while p.errors and p.errors[0][0] <= now:
+            _, bits = p.errors.pop(0)
+            if bits & r.ERR_COLL:
+                self.regs[r.COLL] = (self.regs[r.COLL] & 0x80) | p.coll_reg
+            self.regs[r.ERROR] |= bits
+            self.regs[r.COM_IRQ] |= r.IRQ_ERR
+
+    def _deliver(self, p: _Pending) -> None:
+        """The end of the frame: the last bytes, RxLastBits, the CRC check, RxIRq."""
+        assert p.answer is not None and p.rx_end is not None
+        self._receive_until(p, float("inf"))  # every byte and error of the frame is in
+        rest = p.data[p.pushed:]
+        if self.regs[r.RX_MODE] & r.CRC_ENABLE:
+            if len(p.data) < 3 or r.crc_a(p.data[:-2]) != p.data[-2:]:
+                self.regs[r.ERROR] |= r.ERR_CRC
+                self.regs[r.COM_IRQ] |= r.IRQ_ERR
+            rest = rest[:-2] if len(rest) >= 2 else b""
+        self._fifo_put(rest)
+        p.pushed = len(p.data)
+        self.regs[r.CONTROL] = (self.regs[r.CONTROL] & 0xF8) | p.last_bits
+        self.regs[r.COM_IRQ] |= r.IRQ_RX
         self.radio_time += p.rx_end - p.start
 
     def _fifo_put(self, data: bytes) -> None:
@@ -519,13 +608,14 @@ class EmulatedMFRC522:
         elif was_on and not self.field_on:
             self.field_since = None
             self._cycle = {}
+            now = self.clock.now()
             for tag in self.tags:
-                tag.power_off()
+                tag.lose_power(now)
             if self.rig is not None:
                 for chip in self.rig.neighbours(self):
                     for tag in chip.tags:
                         if not chip.field_on:
-                            tag.power_off()
+                            tag.lose_power(now)
 
     def powered(self, now: float) -> bool:
         """The field is on and has been long enough for a tag to power up."""
@@ -539,6 +629,8 @@ class EmulatedMFRC522:
             p = self.profile
             powered = chance >= 1.0 or self.rng.random() < chance
             self._cycle[key] = (tag, strength * p.stacked_strength ** over) if powered else None
+            if powered and self.field_since is not None:
+                tag.regain_power(self.field_since)
         return self._cycle[key]
 
     def _tags_in_reach(self, now: float) -> list[tuple[EmulatedTag, float]]:
@@ -608,9 +700,12 @@ class EmulatedMFRC522:
         answers: list[tuple[EmulatedTag, float, list[int]]] = []
         if self.field_on:
             for tag, strength in self._tags_in_reach(now):
+                if tag.sending_until > now:
+                    continue  # still sending its answer to the last frame: it hears nothing
                 answer = tag.receive(data, tx_last)
                 if answer is not None:
                     answers.append((tag, strength, answer))
+        answering = [tag for tag, _, _ in answers]  # masked or not, each one sends
         if self.regs[r.T_MODE] & r.T_MODE_TAUTO:
             self.timer_start, self.timer_stop_at = p.tx_end, None
         prof = self.profile
@@ -631,46 +726,57 @@ class EmulatedMFRC522:
                 if len(values) > 1 and collision is None:
                     collision = i
                 merged.append(1 if 1 in values else 0)
+            # A byte's parity bit covers the byte as framed on air (RxAlign shifts the first).
+            align = (self.regs[r.BIT_FRAMING] >> 4) & 0x07
             flipped_bytes: set[int] = set()
             for tag, _, _ in answers:
                 rate = prof.bit_error_rate
                 if tag.fault == "weak":
                     pos = rng.randrange(len(merged))
                     merged[pos] ^= 1
-                    flipped_bytes ^= {pos // 8}
+                    flipped_bytes ^= {(align + pos) // 8}
                 elif rate and len(answers) == 1:
                     for pos in range(len(merged)):
                         if rng.random() < rate:
                             merged[pos] ^= 1
-                            flipped_bytes ^= {pos // 8}
+                            flipped_bytes ^= {(align + pos) // 8}
             if collision is not None and not self.regs[r.COLL] & 0x80:
                 # ValuesAfterColl = 0: the chip clears every bit from the collision on.
                 merged[collision:] = [0] * (length - collision)
             p.answer, p.collision = merged, collision
-            # A collided byte has no valid parity bit; the bytes after it hardly either.
-            p.parity = (
-                any(tag.fault == "parity" for tag, _, _ in answers)
-                or bool(flipped_bytes)
-                or collision is not None
-            )
+            # A collided byte has no valid parity bit (the bytes after it hardly either); one
+            # flipped bit in a byte breaks its parity, two pass it.
+            bad = set(flipped_bytes)
+            if collision is not None:
+                bad.add((align + collision) // 8)
+            if any(tag.fault == "parity" for tag, _, _ in answers):
+                bad.add(0)
+            p.parity_byte = min(bad) if bad else None
             late = rng.uniform(0.0, prof.late_max) if prof.late_max else 0.0
             p.rx_start = p.tx_end + FRAME_DELAY + late
             p.rx_end = p.rx_start + (length + length // 8 + 2) * r.BIT_TIME
             self.timer_stop_at = p.rx_start + TIMER_STOP_BITS * r.BIT_TIME
+            for tag in answering:
+                tag.sending_until = p.rx_end
             if prof.partial_rate and rng.random() < prof.partial_rate:
-                # The answer begins and never ends: the card went away mid-frame.
-                p.partial, p.rx_end = True, None
+                # The answer begins and never ends: the card went away mid-frame. What came
+                # before lands in the FIFO; no RxIRq ever comes.
+                p.partial = True
+                p.cut_at = rng.uniform(p.rx_start, p.rx_end)
+                p.rx_end = None
                 for tag, _, _ in answers:
                     tag.power_off()
+            self._plan_reception(p)
         elif noise:
             # A burst of noise: a few bits that are no frame, with a damaged parity.
             bits = rng.randrange(1, 12)
             p.answer = [rng.randrange(2) for _ in range(bits)]
-            p.parity = bits >= 8
+            p.parity_byte = 0 if bits >= 8 else None
             p.protocol = bits < 8
             p.rx_start = p.tx_end + rng.uniform(0.0, 0.002)
             p.rx_end = p.rx_start + (bits + 2) * r.BIT_TIME
             self.timer_stop_at = p.rx_start + TIMER_STOP_BITS * r.BIT_TIME
+            self._plan_reception(p)
         self.pending = p
 
 

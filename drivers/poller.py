@@ -10,7 +10,9 @@ reads cleanly again. Pads set too close: a tag counts for a zone only while that
 hears it more often than any other in the last ``gone_after`` seconds (as often, for a tag that
 lies there already); a new tag read by two readers in one pass counts for neither in that pass;
 and a tag that lies (is laid) in one zone is not counted for another until it has gone from the
-first. Nothing raises out of the thread.
+first; after a reader that heard an answer, the next one's field comes on only once the first
+has been off 5 ms (:data:`drivers.mfrc522.FIELD_OFF_TIME`), as a tag the first reached keeps
+its state (halted, say) through a shorter gap. Nothing raises out of the thread.
 
 >>> from drivers.clock import VirtualClock
 >>> from drivers.mfrc522 import MFRC522
@@ -83,6 +85,7 @@ class MFRC522Poller:
         self.unreadable_after = unreadable_after
         self._heard: dict[str, dict[str, list[float]]] = {}
         self.passes = 0
+        self._polled_last: MFRC522 | None = None  # the reader whose field was on last
         self._stop = threading.Event()
         self._thread: threading.Thread | None = None
 
@@ -118,6 +121,13 @@ class MFRC522Poller:
                 self._try_open(slot, now)
                 if not slot.ok:
                     continue
+            before = self._polled_last
+            if before is not None and before.answered:
+                # Its field may have reached (and halted) a tag of this pad: a tag keeps its
+                # state through a short gap, so this field comes on once that one has been off
+                # long enough for every tag to start from IDLE.
+                slot.reader.rest_after(before.field_off_at)
+            self._polled_last = slot.reader
             try:
                 uids = slot.reader.poll()
             except Exception as exc:  # any failure of a reader is a fault event

@@ -199,3 +199,57 @@ def test_from_a_parsed_config_object() -> None:
         table.close()
     with pytest.raises(GpioConfigError, match="expected the"):
         TableIO.from_config(42, events.append, pin_factory=mock_factory())
+
+
+def test_two_threads_building_their_first_devices_get_one_pin_factory(monkeypatch) -> None:
+    """The poller thread opens a reader with a reset pin while the main thread builds the
+    buttons, neither naming a factory: gpiozero makes its default one without a lock, so both
+    made one (two factories on the GPIO chip, one never closed). Now it is made once."""
+    import threading
+
+    from gpiozero import Device
+
+    from drivers.clock import VirtualClock
+    from drivers.mfrc522 import MFRC522
+    from drivers.mfrc522_emu import EmulatedRig
+
+    made = []
+
+    def slow_default():  # what opening the GPIO chip takes on a Pi, and a little more
+        time.sleep(0.05)
+        made.append(mock_factory())
+        return made[-1]
+
+    monkeypatch.setattr(Device, "_default_pin_factory", staticmethod(slow_default))
+    monkeypatch.setattr(Device, "pin_factory", None)
+    clock = VirtualClock()
+    rig = EmulatedRig(clock)
+    rig.add_reader(0, 0)
+    reader = MFRC522(0, 0, reset_pin=4, clock=clock, spi_factory=rig.spidev)
+    built: dict[str, object] = {}
+    start = threading.Barrier(2)
+
+    def buttons() -> None:
+        start.wait()
+        built["io"] = TableIO(SEATS[:1], lambda e: None)
+
+    def readers() -> None:
+        start.wait()
+        reader.open()
+
+    threads = [threading.Thread(target=buttons), threading.Thread(target=readers)]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join(5)
+    try:
+        assert len(made) == 1
+        io = built["io"]
+        assert io.buttons[(0, "bid")].pin_factory is made[0]  # type: ignore[attr-defined]
+        assert reader._reset_device.pin_factory is made[0]
+    finally:
+        if "io" in built:
+            built["io"].close()  # type: ignore[attr-defined]
+        reader.close()
+        for factory in made:
+            factory.close()

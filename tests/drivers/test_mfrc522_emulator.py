@@ -94,6 +94,62 @@ def test_two_tags_collide_at_the_first_differing_bit() -> None:
     assert len(data) == 5 and data[0] & 0b11 == 0b10  # the bits before the collision are right
 
 
+def test_a_collision_raises_errirq_at_its_bit_and_the_frame_goes_on_to_its_end() -> None:
+    """The receiver sets CollErr, CollReg and ErrIRq the moment it sees the colliding bit, when
+    the FIFO holds only the bytes before it; the rest of the frame still comes, and RxIRq only
+    at its end (NXP MFRC522 data sheet: ErrIRq is set when any ErrorReg bit is, RxIRq when the
+    receiver has detected the end of a valid data stream)."""
+    # 0x56 = 01010110, 0xd6 = 11010110: the third byte differs in bit 7, the 24th bit sent.
+    spi = Spi(["12345678", "1234d678"])
+    spi.setup()
+    spi.send(bytes([0x26]), last_bits=7)  # REQA: both tags get READY
+    spi.clock.sleep(0.001)
+    sent = spi.send(bytes([0x93, 0x20]))
+    # Sent: 16 bits, 2 parity bits, start and end; the answer starts one frame delay later
+    # (ISO/IEC 14443-3: 1172/fc after a last bit 0). Data bit 23 ends after the start bit,
+    # 24 data bits and 2 parity bits; the collided byte is in one bit later, the frame (40
+    # bits, 5 parity bits, start, end) 47 bits after its start.
+    rx_start = sent + (16 + 2 + 2) * r.BIT_TIME + 1172 / r.CHIP_CLOCK_HZ
+    spi.clock.sleep(rx_start + 26.5 * r.BIT_TIME - spi.clock.now())
+    assert not spi.read(r.COM_IRQ) & r.IRQ_ERR and not spi.read(r.ERROR)  # before the bit
+    spi.clock.sleep(rx_start + 27.5 * r.BIT_TIME - spi.clock.now())
+    irq = spi.read(r.COM_IRQ)
+    assert irq & r.IRQ_ERR and not irq & r.IRQ_RX
+    assert spi.read(r.ERROR) & r.ERR_COLL and spi.read(r.COLL) & 0x3F == 24
+    assert spi.read(r.FIFO_LEVEL) == 2  # 0x12 0x34: the colliding byte is not in yet
+    spi.clock.sleep(rx_start + 28.5 * r.BIT_TIME - spi.clock.now())
+    assert spi.read(r.FIFO_LEVEL) == 3 and spi.read(r.ERROR) & r.ERR_PARITY
+    assert not spi.read(r.COM_IRQ) & r.IRQ_RX
+    spi.clock.sleep(rx_start + 47.5 * r.BIT_TIME - spi.clock.now())
+    assert spi.read(r.COM_IRQ) & r.IRQ_RX
+    data = spi.fifo()
+    # ValuesAfterColl = 1 (reset value): the bits after the collision are what the air carried.
+    assert len(data) == 5 and data[:2] == bytes([0x12, 0x34]) and data[2] & 0x7F == 0x56
+
+
+def test_a_tag_still_answering_hears_no_frame() -> None:
+    """A reader that sends its next frame before the answer has ended (stopping at ErrIRq)
+    talks to a tag that is load-modulating: it hears nothing and stays where it was."""
+    spi = Spi(["12345678", "1234d678"])
+    spi.setup()
+    spi.send(bytes([0x26]), last_bits=7)
+    spi.clock.sleep(0.001)
+    sent = spi.send(bytes([0x93, 0x20]))
+    rx_start = sent + (16 + 2 + 2) * r.BIT_TIME + 1172 / r.CHIP_CLOCK_HZ
+    spi.clock.sleep(rx_start + 30 * r.BIT_TIME - spi.clock.now())  # past the collision
+    assert spi.read(r.COM_IRQ) & r.IRQ_ERR and not spi.read(r.COM_IRQ) & r.IRQ_RX
+    spi.write(r.COMMAND, r.CMD_IDLE)
+    # The walk goes on to the tag with a 1 at bit 23 while both are still sending.
+    spi.send(bytes([0x93, 0x50, 0x12, 0x34, 0xD6]))
+    spi.clock.sleep(0.002)
+    assert not spi.read(r.COM_IRQ) & r.IRQ_RX and spi.fifo() == b""
+    # Once their answers are over they hear again, still READY: the same frame is answered.
+    spi.send(bytes([0x93, 0x50, 0x12, 0x34, 0xD6]))
+    spi.clock.sleep(0.002)
+    assert spi.read(r.COM_IRQ) & r.IRQ_RX
+    assert spi.fifo() == bytes([0x78, 0x12 ^ 0x34 ^ 0xD6 ^ 0x78])
+
+
 def test_bit_oriented_anticollision_frame_is_answered_from_the_known_bits() -> None:
     spi = Spi(["12345678", "16345678"])
     spi.setup()
@@ -138,6 +194,30 @@ def test_tags_answer_only_after_the_field_has_powered_them() -> None:
     spi.send(bytes([0x26]), last_bits=7)  # at once: the tag is not powered up yet
     spi.clock.sleep(0.002)
     assert spi.read(r.COM_IRQ) & r.IRQ_TIMER and not spi.read(r.COM_IRQ) & r.IRQ_RX
+
+
+def test_a_tag_keeps_its_state_through_a_short_field_gap_and_resets_after_a_long_one() -> None:
+    """A tag's state outlives a short gap in the field (its chip keeps its charge a while):
+    only a field off for long enough (NXP's reader library waits 5 ms) sends it back to IDLE."""
+    spi = Spi(["deadbeef"])
+    spi.setup()
+    for gap, answers in ((0.001, True), (0.005, False)):
+        spi.send(bytes([0x26]), last_bits=7)  # REQA: the tag is READY
+        spi.clock.sleep(0.001)
+        assert spi.fifo() == bytes([0x04, 0x00])
+        spi.write(r.TX_CONTROL, 0x80)
+        spi.clock.sleep(gap)
+        spi.write(r.TX_CONTROL, 0x83)
+        spi.clock.sleep(0.005)
+        spi.send(bytes([0x93, 0x20]))  # only a READY tag answers an anticollision frame
+        spi.clock.sleep(0.002)
+        assert bool(spi.read(r.COM_IRQ) & r.IRQ_RX) is answers, gap
+        spi.fifo()
+        spi.write(r.COMMAND, r.CMD_IDLE)
+        spi.write(r.TX_CONTROL, 0x80)
+        spi.clock.sleep(0.005)
+        spi.write(r.TX_CONTROL, 0x83)
+        spi.clock.sleep(0.005)
 
 
 @pytest.mark.parametrize("dead", ["zeros", "ones"])
@@ -226,6 +306,7 @@ def test_harsh_answers_come_late_but_within_300_us() -> None:
     delays = []
     for _ in range(40):
         spi.write(r.TX_CONTROL, 0x80)
+        clock.sleep(0.005)  # off long enough for the tag to start from IDLE again
         spi.write(r.TX_CONTROL, 0x83)
         clock.sleep(0.005)
         sent = spi.send(bytes([0x26]), last_bits=7)

@@ -111,7 +111,9 @@ def iss_records(session: Any, series_id: int) -> list[str]:
     return out
 
 
-def cmd_export(args: argparse.Namespace) -> int:
+def open_journal_arg(args: argparse.Namespace, read_only: bool = True) -> Any:
+    """The journal ``--journal FILE`` or ``--data-dir DIR`` names (the table's data directory by
+    default), its problems said on stderr; None when it cannot be opened (said why)."""
     from firmware_host.series.journal import Journal, JournalError
     from firmware_host.service.runner import DEFAULT_DATA_DIR
 
@@ -119,14 +121,21 @@ def cmd_export(args: argparse.Namespace) -> int:
         Path(args.data_dir or DEFAULT_DATA_DIR) / "journal.sqlite")
     if not path.exists():
         print(f"skat-table: no journal at {path}", file=sys.stderr)
-        return 1
+        return None
     try:
-        journal = Journal.open(path, read_only=True)
-    except JournalError as exc:
+        journal = Journal.open(path, read_only=read_only)
+    except JournalError as exc:  # in use by the table (writing), newer, unreadable
         print(f"skat-table: {exc}", file=sys.stderr)
-        return 1
+        return None
     for problem in journal.problems:
         print(f"skat-table: journal: {problem}", file=sys.stderr)
+    return journal
+
+
+def cmd_export(args: argparse.Namespace) -> int:
+    journal = open_journal_arg(args)
+    if journal is None:
+        return 1
     series = journal.all_series()
     if args.list:
         for sid, fp, finished in series:
@@ -156,7 +165,7 @@ def cmd_export(args: argparse.Namespace) -> int:
     if target is not None and not args.no_analysis:
         from firmware_host.screen.analysis import AnalysisStore
 
-        store = AnalysisStore.read_only(str(path))
+        store = AnalysisStore.read_only(journal.path)
         try:
             data = analysis_sidecar(session, sid, store)
         finally:

@@ -14,7 +14,6 @@ from __future__ import annotations
 import argparse
 import sys
 import time
-from pathlib import Path
 from typing import Any
 
 
@@ -50,23 +49,14 @@ def notice_lines(seq: int, body: dict[str, Any]) -> list[str]:
 
 
 def cmd_notices(args: argparse.Namespace) -> int:
-    from firmware_host.series.journal import Journal, JournalError
+    from firmware_host.series.journal import JournalError
     from firmware_host.series.session import loss_words
-    from firmware_host.service.runner import DEFAULT_DATA_DIR
+    from firmware_host.tools.export import open_journal_arg
 
-    path = Path(args.journal) if args.journal else (
-        Path(args.data_dir or DEFAULT_DATA_DIR) / "journal.sqlite")
-    if not path.exists():
-        print(f"skat-table: no journal at {path}", file=sys.stderr)
+    journal = open_journal_arg(args, read_only=args.confirm is None)
+    if journal is None:
         return 1
     try:
-        journal = Journal.open(path, read_only=args.confirm is None)
-    except JournalError as exc:  # in use by the table (--confirm), newer, unreadable
-        print(f"skat-table: {exc}", file=sys.stderr)
-        return 1
-    try:
-        for problem in journal.problems:
-            print(f"skat-table: journal: {problem}", file=sys.stderr)
         if args.confirm is not None:
             try:
                 done = journal.confirm_notice(args.confirm, "cli")

@@ -813,15 +813,20 @@ class SceneBuilder:
         if lt is not None:
             buttons.append((_("Hide") if show_last else _("Last trick"), cmd.ShowLastTrick(),
                             "last-button"))
-        if v.can_concede and not ramsch:
-            buttons.append((_("Concede"), cmd.Press(p.declarer, "concede"), "concede"))
-            if p.waiting is None:
-                buttons.append((_("Claim the rest"), cmd.Press(p.declarer, "claim"), "claim"))
+        # Only people are acted for: a computer seat concedes, claims and doubles by itself.
+        declarer = p.declarer if p.declarer not in v.computer else None
+        defender = self.person_defender(p.declarer)
+        if v.can_concede and not ramsch and (declarer is not None or defender is not None):
+            buttons.append((_("Concede"), cmd.Press(
+                declarer if declarer is not None else defender, "concede"), "concede"))
+            if p.waiting is None and declarer is not None:
+                buttons.append((_("Claim the rest"), cmd.Press(declarer, "claim"), "claim"))
         if v.kontra_re and not ramsch and p.kontra < 4:
             word = "kontra" if p.kontra == 1 else "re"
-            who = self.defender(p.declarer) if word == "kontra" else p.declarer
-            buttons.append((_("Kontra") if word == "kontra" else _("Re"),
-                            cmd.Press(who, word), word))  # type: ignore[arg-type]
+            who = defender if word == "kontra" else declarer
+            if who is not None:
+                buttons.append((_("Kontra") if word == "kontra" else _("Re"),
+                                cmd.Press(who, word), word))  # type: ignore[arg-type]
         for label, command, role in buttons:
             if ly + BUTTON_H > y + mid_h - 4:
                 break
@@ -842,9 +847,11 @@ class SceneBuilder:
             self.trick(lt, tx, y + 30, tw, oh - 30, None, layer=3, role="last")
         if p.waiting is not None:
             self.waiting_dialog(p)
-        elif self.ui.confirm == "claim" and v.can_concede and not ramsch:
+        elif (self.ui.confirm == "claim" and v.can_concede and not ramsch
+              and declarer is not None):
             self.claim_dialog(p)
-        elif self.ui.confirm == "concede" and v.can_concede and not ramsch:
+        elif (self.ui.confirm == "concede" and v.can_concede and not ramsch
+              and (declarer is not None or defender is not None)):
             self.concede_dialog(p)
         else:
             self.banner(y + max(0.0, (mid_h - 118) / 2), prompt_y=bottom - GAP - 84)
@@ -859,10 +866,12 @@ class SceneBuilder:
         defenders = (_("The defenders give up: {name} wins, {value}").format(
             name=name, value=f"{won:+d}") if won is not None
             else _("The defenders give up"))
-        choices = [(declarer, cmd.Press(p.declarer, "concede"), "confirm-declarer"),
-                   (defenders, cmd.Press(self.defender(p.declarer), "concede"),
-                    "confirm-defenders"),
-                   (_("Cancel: play on"), CloseDialog(), "confirm-cancel")]
+        defender = self.person_defender(p.declarer)
+        choices = ([(declarer, cmd.Press(p.declarer, "concede"), "confirm-declarer")]
+                   if p.declarer not in self.v.computer else [])
+        if defender is not None:
+            choices.append((defenders, cmd.Press(defender, "concede"), "confirm-defenders"))
+        choices.append((_("Cancel: play on"), CloseDialog(), "confirm-cancel"))
         self.choice_dialog(_("Give up this game?"), choices, max_h=72.0, gap=12, size=24)
 
     def choice_dialog(self, title: str, choices: list[tuple[str, object, str]], *,
@@ -949,8 +958,10 @@ class SceneBuilder:
             f.button(x + (i % cols) * (bw + 12), y + (i // cols) * (bh + 10), bw, bh, label,
                      command, role=role, size=20, layer=3, wrap=True)
 
-    def defender(self, declarer: int) -> int:
-        return next(s for s in self.seats_in_play() if s != declarer)
+    def person_defender(self, declarer: int) -> int | None:
+        """A defender a person plays (who concedes or doubles for the defenders), or None."""
+        return next((s for s in self.seats_in_play()
+                     if s != declarer and s not in self.v.computer), None)
 
     def trick(self, trick: TrickView, x: float, y: float, w: float, h: float,
               to_act: int | None, layer: int = 1, role: str = "trick") -> None:

@@ -53,6 +53,8 @@ FaultKind = Literal[
     "bid-not-higher",    # value: the refused value; other value: the current bid
     "bid-not-legal",     # value: a number that is not a Skat bid
     "contract-refused",  # detail: the engine's reason
+    "computer-seat",     # seat: the computer's, which decides for itself (value 1: a card of
+                         # its hand laid before it chose one)
     "reader-down",       # detail: which reader (its zone)
     "journal",           # the journal cannot be written: zone = "full", "read-only" or "failing"
                          # (nothing is taken until it works), "copy" (only its second copy

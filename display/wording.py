@@ -200,6 +200,12 @@ def fault_sentence(fault: Fault, tr: Translator, players: tuple[str, ...]) -> st
     if k == "reader-down":
         return _("Reader {zone} is not answering").format(zone=zone_name(fault.zone, tr,
                                                                           players))
+    if k == "computer-seat":  # value: a card laid before the computer chose one
+        if fault.value:
+            return _("{name} is played by the computer: wait for its card").format(
+                name=nm(fault.seat))
+        return _("{name} is played by the computer: it decides for itself").format(
+            name=nm(fault.seat))
     if k == "storage":
         return {"full": _("Not saved: the storage is full"),
                 "read-only": _("Not saved: the storage is read-only")}.get(

@@ -129,7 +129,9 @@ class Session:
         """The live table is bounded: it keeps the last deals' inputs and games, and the
         journal a checkpoint at every deal's start, so that a series of any length resumes
         and undoes as fast as a short one. A replayed script keeps everything."""
-        return Table(self.config, bounded=bool(self.identity.get("table")))
+        table = Table(self.config, bounded=bool(self.identity.get("table")))
+        table.computers = frozenset(self.computer_seats)
+        return table
 
     def _reject(self, rejection: Rejection) -> None:
         """One more refusal of the series (a replay's result lists them all); the live table
@@ -241,7 +243,12 @@ class Session:
             except ScriptError as exc:  # cannot happen for a verified record; never fatal
                 self.problems.append(f"journal record #{entry.seq} is unreadable: {exc}")
                 continue
-            out = self.table.handle(inp, entry.source)  # type: ignore[arg-type]
+            if entry.status == "refused" and self._for_a_computer(inp, entry.source):
+                out = Outcome("refused", self._for_a_computer(inp, entry.source))
+            else:  # as it was decided: an input accepted before a rule that would refuse it
+                # now (a journal written by an older version) is taken as it was
+                out = self.table.handle(inp, entry.source,  # type: ignore[arg-type]
+                                        live=entry.status != "accepted")
             if out.status != entry.status:
                 self.problems.append(
                     f"journal record #{entry.seq} was {entry.status} but is now {out.status}")
@@ -573,7 +580,9 @@ class Session:
         finished_before = len(self.table.finished_deals)
         deals_before = len(self.table.deals)
         mark = self.table.mark(inp)
-        out = self.table.handle(inp, source)  # type: ignore[arg-type]
+        for_computer = self._for_a_computer(inp, source)
+        out = (Outcome("refused", for_computer) if for_computer is not None
+               else self.table.handle(inp, source))  # type: ignore[arg-type]
         extra: dict[str, Any] = {"line": line, "source": source}
         saved = True
         if (out.accepted and self.table.bounded and len(self.table.deals) > deals_before
@@ -596,6 +605,16 @@ class Session:
             self.hint = None  # a hint answers one decision only
         self._tell(inp, out)
         return out
+
+    def _for_a_computer(self, inp: Input, source: str) -> Refusal | None:
+        """A computer seat decides for itself: nobody else bids, declares, concedes, claims,
+        doubles or answers for it (undo stays anyone's)."""
+        seat = getattr(inp, "seat", None)
+        if source == "computer" or seat not in self.players or getattr(
+                inp, "press", None) == "undo":
+            return None
+        return Refusal("computer-seat", f"{self.table.name(seat)} is played by the computer: "
+                       "it decides for itself", seat=seat)
 
     def submit_text(self, text: str, source: str = "script", line: int | None = None) -> Outcome:
         """One table-script line as text; one the table cannot read is refused, not fatal."""

@@ -197,6 +197,9 @@ class Table:
         # and how many accepted inputs before ``stack`` were let go.
         self.undo_floor: int | None = None
         self.let_go = 0
+        # The seats the computer plays (the session sets them): a card of theirs is laid once
+        # the computer has chosen it (a prompt), never before (see handle).
+        self.computers: frozenset[int] = frozenset()
         self.n = config.n_players
         self.names = config.table.players
         self.rules = engine_rules(config)
@@ -269,8 +272,12 @@ class Table:
 
     # ---- input -----------------------------------------------------------------------------
 
-    def handle(self, inp: Input, source: Source = "table") -> Outcome:
-        """Interpret one input; never raises for anything the table can be told."""
+    def handle(self, inp: Input, source: Source = "table", *, live: bool = True) -> Outcome:
+        """Interpret one input; never raises for anything the table can be told.
+
+        ``live`` (not a journal's input replayed): a card of a computer seat's hand laid
+        before the computer chose one is refused (journals written before this rule are
+        replayed as they were decided)."""
         if isinstance(inp, TagGone):
             self.present.get(inp.zone, set()).discard(inp.tag)
             self.stale.get(inp.zone, set()).discard(inp.tag)
@@ -288,6 +295,9 @@ class Table:
             if inp.tag in self.stale.get(inp.zone, ()):
                 self.stale[inp.zone].discard(inp.tag)
                 stale = True
+            unchosen = self._unchosen(inp) if live and self.computers else None
+            if unchosen is not None:
+                return Outcome("refused", unchosen)
         if isinstance(inp, Press) and inp.press == "undo":
             return self._undo(inp.seat)
         phase_before = self.phase, len(self.deals)
@@ -350,6 +360,24 @@ class Table:
         for zone, tags in self.present.items():
             self.stale.setdefault(zone, RecentTags()).update(tags)
         self.present = {}
+
+    def _unchosen(self, inp: TagLaid) -> Refusal | None:
+        """Why a card of a computer seat's hand may not be laid now: the computer has not
+        chosen it (no prompt). A person never plays, discards or pushes for the computer, and
+        its card laid by a slip is no violation of the computer's."""
+        card = self.config.deck.get(inp.tag)
+        game = self.game
+        if card is None or game is None or self.stage != "game" or self.phase not in (
+                "play", "discard", "pushing"):
+            return None
+        holder = next((p for p in range(3) if game.hand(p) & card.bit), None)
+        if holder is None:
+            return None
+        seat = self.deal.seats[holder]
+        if seat not in self.computers or seat in self.prompts:
+            return None
+        return Refusal("computer-seat", f"{self.name(seat)} is played by the computer: wait "
+                       "for its card", seat=seat, card=card, zone=inp.zone, value=1)
 
     def _lies_in_trick(self, inp: TagLaid) -> Card | None:
         """The card, if ``inp`` is a card of the trick lying on the table read again.

@@ -147,12 +147,12 @@ def test_a_notice_the_storage_refuses_is_shown_and_written_when_the_storage_work
         monkeypatch.setattr(Journal, "add_notice", real)  # the storage works again
         if how == "retry":
             assert session.retry_storage()
-        else:  # the computer seats wait for the storage: a person's input
+        else:  # the computer seats wait for the storage: the next input that is saved
             seat = session.table.seat_to_act()
             assert seat is not None and session.computer_move() is None
             from firmware_host.table.inputs import Press
 
-            assert session.submit(Press(seat, "pass")).accepted
+            assert session.submit(Press(seat, "pass"), "computer").accepted
         written = restored(journal.open_notices())
         assert [n["lost"] for n in written] == [LOST] and journal.owed_notices() == []
         assert written[0]["deal"] == 4  # where the repair left the table

@@ -384,8 +384,8 @@ def test_an_unwritable_journal_at_start_shows_the_saved_deal_and_plays_on(
     loop.clock = lambda: now[0]
     loop.computers()
     assert where_of(session) == where  # the computer seats wait too
-    seat = session.table.seat_to_act()
-    out = loop.handle(Press(seat, "pass"))
+    # a person's input (the computer plays every seat: undo, which anyone may press)
+    out = loop.handle(Press(0, "undo"))
     assert out is not None and out.refusal is not None
     assert (out.refusal.kind, out.refusal.zone) == ("storage", "read-only")
     assert sounds == ["storage"] and where_of(session) == where
@@ -562,7 +562,7 @@ def test_a_read_only_tmpfs_at_start_shows_the_saved_deal_and_plays_on_after_remo
     sounds: list[str] = []
     loop.buzz = sounds.append
     loop.computers()
-    out = loop.handle(Press(session.table.seat_to_act(), "pass"))
+    out = loop.handle(Press(0, "undo"))  # a person's input: undo, which anyone may press
     assert out is not None and out.refusal is not None and out.refusal.kind == "storage"
     assert "read-only" in out.refusal.reason and sounds == ["storage"]
     assert where_of(session) == where

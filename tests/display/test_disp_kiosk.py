@@ -409,3 +409,31 @@ def test_a_loss_report_opens_by_itself_once_and_waits_over_a_new_scene(kiosk: Ki
     assert kiosk.wait_events(0.05) == [cmd.ConfirmNotice(41)]
     kiosk.show(replace(views["play-journal-restored"], faults=()))  # confirmed: gone
     assert kiosk.ui.confirm == "" and not any(e.role == "standing-fault" for e in kiosk.elements)
+
+
+def test_only_people_are_offered_a_computer_seats_decisions(kiosk: Kiosk) -> None:
+    """The declarer (seat 0) is the computer's: no Claim, no Re, and the concede question
+    asks only the defenders; a computer defender (seat 1) is not the one who says Kontra."""
+    view = sample_view("play", "en")
+    view = replace(view, computer=frozenset({0, 1}), kontra_re=True,
+                   play=replace(view.play, concede_values=(-46, 23)))  # type: ignore[arg-type]
+    kiosk.show(view)
+    roles = {e.role.split(" ")[0] for e in kiosk.elements}
+    assert "claim" not in roles and "concede" in roles
+    assert element(kiosk, "kontra").command == cmd.Press(2, "kontra")
+    click(*element(kiosk, "concede").rect.center)
+    kiosk.wait_events(0.05)
+    roles = {e.role.split(" ")[0] for e in kiosk.elements}
+    assert "confirm-declarer" not in roles
+    assert element(kiosk, "confirm-defenders").command == cmd.Press(2, "concede")
+    key(pygame.K_ESCAPE)
+    kiosk.wait_events(0.05)
+    doubled = replace(view, play=replace(view.play, kontra=2))  # type: ignore[arg-type]
+    kiosk.show(doubled)
+    assert not any(e.role.split(" ")[0] == "re" for e in kiosk.elements)  # the computer's Re
+    people = replace(doubled, computer=frozenset({1, 2}))
+    kiosk.show(people)
+    assert element(kiosk, "re").command == cmd.Press(0, "re")
+    assert element(kiosk, "claim").command == cmd.Press(0, "claim")
+    kiosk.show(replace(view, computer=frozenset({0, 1, 2})))  # the computer plays every seat
+    assert not {"concede", "claim", "kontra"} & {e.role.split(" ")[0] for e in kiosk.elements}

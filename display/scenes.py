@@ -821,7 +821,8 @@ class SceneBuilder:
                 declarer if declarer is not None else defender, "concede"), "concede"))
             if p.waiting is None and declarer is not None:
                 buttons.append((_("Claim the rest"), cmd.Press(declarer, "claim"), "claim"))
-        if v.kontra_re and not ramsch and p.kontra < 4:
+        first_card = sum(p.tricks) == 0 and not p.trick.cards  # Kontra and Re only before it
+        if v.kontra_re and not ramsch and p.kontra < 4 and first_card:
             word = "kontra" if p.kontra == 1 else "re"
             who = defender if word == "kontra" else declarer
             if who is not None:

@@ -414,9 +414,12 @@ def test_a_loss_report_opens_by_itself_once_and_waits_over_a_new_scene(kiosk: Ki
 def test_only_people_are_offered_a_computer_seats_decisions(kiosk: Kiosk) -> None:
     """The declarer (seat 0) is the computer's: no Claim, no Re, and the concede question
     asks only the defenders; a computer defender (seat 1) is not the one who says Kontra."""
+    from display.view import TrickView
+
     view = sample_view("play", "en")
-    view = replace(view, computer=frozenset({0, 1}), kontra_re=True,
-                   play=replace(view.play, concede_values=(-46, 23)))  # type: ignore[arg-type]
+    view = replace(view, computer=frozenset({0, 1}), kontra_re=True, play=replace(
+        view.play, concede_values=(-46, 23), trick=TrickView(leader=0, cards=()),  # type: ignore[arg-type]
+        tricks=(0, 0), last_trick=None))  # before the first card: Kontra may be said
     kiosk.show(view)
     roles = {e.role.split(" ")[0] for e in kiosk.elements}
     assert "claim" not in roles and "concede" in roles
@@ -437,3 +440,18 @@ def test_only_people_are_offered_a_computer_seats_decisions(kiosk: Kiosk) -> Non
     assert element(kiosk, "claim").command == cmd.Press(0, "claim")
     kiosk.show(replace(view, computer=frozenset({0, 1, 2})))  # the computer plays every seat
     assert not {"concede", "claim", "kontra"} & {e.role.split(" ")[0] for e in kiosk.elements}
+
+
+def test_kontra_and_re_are_offered_only_before_the_first_card(kiosk: Kiosk) -> None:
+    from display.view import TrickView
+
+    view = replace(sample_view("play", "en"), kontra_re=True)
+    assert view.play is not None and view.play.trick.cards  # a card lies: too late
+    kiosk.show(view)
+    assert not any(e.role.split(" ")[0] == "kontra" for e in kiosk.elements)
+    before = replace(view, play=replace(view.play, trick=TrickView(leader=0, cards=()),
+                                       tricks=(0, 0), last_trick=None))
+    kiosk.show(before)
+    assert element(kiosk, "kontra").command.press == "kontra"
+    kiosk.show(replace(before, play=replace(before.play, kontra=2)))
+    assert element(kiosk, "re").command == cmd.Press(before.play.declarer, "re")

@@ -80,6 +80,10 @@ class EventLoop:
         self.clock: Callable[[], float] = time.monotonic
         self._due: float | None = None
         self._card_at = -1e9
+        # The game (deal, contract, doubling) whose first card waits while a person may still
+        # say Kontra or Re, and since when (see _doubling_left).
+        self._doubling: tuple[Any, ...] | None = None
+        self._doubling_at = 0.0
         self.offer = ""  # "resume": the start screen asks whether to go on with the series
 
     # Drivers accept anything with put() as their event sink.
@@ -265,7 +269,24 @@ class EventLoop:
             return 0.0
         game = table.game
         pause = self.trick_pause if not game.trick and game.tricks else self.pace
-        return self._card_at + pause - self.clock()
+        return max(self._card_at + pause - self.clock(), self._doubling_left(table))
+
+    def _doubling_left(self, table: Any) -> float:
+        """Before the first card a person who may say Kontra (a defender) or Re (the declarer,
+        after a Kontra) gets :data:`DOUBLING_WINDOW_S` to say it before a computer leads."""
+        game, d = table.game, table.deal
+        if (not getattr(game.rules, "kontra_re", False) or game.is_ramsch or game.tricks
+                or game.trick or game.kontra >= 4 or game.declarer is None):
+            return 0.0
+        declarer = d.seats[game.declarer]
+        people = [s for s in d.seats if s not in self.session.players]
+        if not (any(s != declarer for s in people) if game.kontra == 1
+                else declarer in people):
+            return 0.0
+        key = (d.number, str(game.contract), game.kontra)
+        if key != self._doubling:
+            self._doubling, self._doubling_at = key, self.clock()
+        return self._doubling_at + DOUBLING_WINDOW_S - self.clock()
 
     def _deal_rest(self) -> None:
         """Simulator: deal every card still to deal in this deal."""
@@ -510,6 +531,11 @@ def start_hardware(config: Any, loop: EventLoop, **factories: Any) -> list[Calla
             loop.lights = io
             closers.append(io.close)
     return closers
+
+
+# The simulator's computer waits this long before its first card while a person may still
+# say Kontra or Re (saying it, or the first card laid, ends the wait).
+DOUBLING_WINDOW_S = 5.0
 
 
 def cmd_run(args: argparse.Namespace) -> int:

@@ -462,7 +462,9 @@ class Kiosk:
             return [cmd.SetCardStyle(nxt)]
         if key in letters and letters[key] in by_role:
             return self._activate(by_role[letters[key]])
-        if view.scene == "declaration":
+        decl = view.declaration
+        discarding = decl is not None and decl.skat_taken and len(decl.discards) < 2
+        if view.scene == "declaration" and not discarding:  # digits lay the discards first
             games = {pygame.K_1: "C", pygame.K_2: "S", pygame.K_3: "H", pygame.K_4: "D",
                      pygame.K_5: "G", pygame.K_6: "N", pygame.K_g: "G", pygame.K_n: "N"}
             mods = {pygame.K_F1: "S", pygame.K_F2: "Z", pygame.K_F3: "O", pygame.K_o: "O"}

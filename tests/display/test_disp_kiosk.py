@@ -455,3 +455,18 @@ def test_kontra_and_re_are_offered_only_before_the_first_card(kiosk: Kiosk) -> N
     assert element(kiosk, "kontra").command.press == "kontra"
     kiosk.show(replace(before, play=replace(before.play, kontra=2)))
     assert element(kiosk, "re").command == cmd.Press(before.play.declarer, "re")
+
+
+def test_after_the_pick_up_digits_lay_the_discards_before_they_declare(kiosk: Kiosk) -> None:
+    """"4" lays the fourth card while discards are due, and declares diamonds only after."""
+    view = extra_views("en")["declaration-skat-simulator"]
+    assert view.declaration is not None and view.declaration.skat_taken
+    kiosk.show(view)
+    fourth = [e for e in kiosk.elements if e.role == f"hand{view.turn}"][3]
+    key(pygame.K_4)
+    assert kiosk.wait_events(0.05) == [fourth.command]
+    done = replace(view, declaration=replace(  # type: ignore[arg-type]
+        view.declaration, discards=(Card.D7, Card.D8)))
+    kiosk.show(done)
+    key(pygame.K_4)
+    assert kiosk.wait_events(0.05) == [cmd.Declare(view.declaration.declarer, "D")]

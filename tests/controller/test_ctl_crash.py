@@ -151,7 +151,15 @@ def test_sigkill_at_100_random_moments(tmp_path: Path, lose: str) -> None:
     rng = random.Random(20261129)
     kills = chains = 0
     killed_at: set[int] = set()  # journal lengths seen right after a kill
-    while kills < KILLS:
+
+    def spread() -> bool:  # kills all along the script, not only at the start or the end
+        return bool(killed_at) and min(killed_at) < len(rows) // 4 and \
+            max(killed_at) > len(rows) * 2 // 3
+
+    def enough() -> bool:  # a loaded machine slows the runs, not the kills: a few more then
+        return kills >= KILLS and (spread() or kills >= 3 * KILLS)
+
+    while not enough():
         chains += 1
         journal = tmp_path / f"chain{chains}.sqlite"
         out = tmp_path / f"chain{chains}.json"
@@ -187,20 +195,17 @@ def test_sigkill_at_100_random_moments(tmp_path: Path, lose: str) -> None:
                 # Everything journalled is what the uninterrupted run journalled, in order.
                 assert got == rows[:len(got)]
                 killed_at.add(len(got))
-            if kills >= KILLS:
+            if enough():
                 pid = start_replay(journal, out)
                 assert finish(pid) == 0
                 break
         assert out.read_text(encoding="utf-8") == expected
         assert journal_rows(journal) == rows
-    assert kills == KILLS
+    assert KILLS <= kills <= 3 * KILLS
     print(f"boot {boot:.3f} s, run {took:.3f} s; {chains} chains; kills after "
           f"{sorted(killed_at)} of {len(rows)} journal rows")
-    # The kills fell all along the script, not only at the start or the end (a loaded machine
-    # slows the runs, not the kills: the last kills of the short run have landed at 74 % of
-    # the rows there).
-    assert len(killed_at) >= KILLS // 5 and min(killed_at) < len(rows) // 4
-    assert max(killed_at) > len(rows) * 2 // 3
+    # The kills fell all along the script, not only at the start or the end.
+    assert len(killed_at) >= KILLS // 5 and spread()
 
 
 def run_replay(journal: Path, script: Path = SCRIPT) -> tuple[dict, str]:

@@ -19,6 +19,7 @@ Every figure goes into :attr:`Twin.figures` (and ``figures.json`` in the work di
 from __future__ import annotations
 
 import contextlib
+import hashlib
 import json
 import os
 import random
@@ -30,7 +31,7 @@ from pathlib import Path
 from typing import Any
 
 from twin.board import TwinBoard
-from twin.image import build_seconds, ensure_image
+from twin.image import build_seconds, cache_root, ensure_image
 from twin.table import CONFIG_PATH, TableDriver, config_toml, replay_config, shuffled_order
 from twin.vm import VM, VMError
 
@@ -46,6 +47,19 @@ STATE_CMD = (
     "| sort; sudo /opt/skat-table/venv/bin/python -m pip freeze; "
     "getent passwd skat; id skat; "
     "systemctl is-enabled skat-table.service skat-table-link.service || true")
+
+
+# The VM's display has no GPU: Mesa renders in software. Its default, llvmpipe, compiles
+# shaders to machine code, which the unit's MemoryDenyWriteExecute=yes forbids: the table
+# dies of SIGSEGV before its first line of log, again and again (docs/twin.md, "Findings").
+# softpipe interprets instead. And SDL's KMSDRM window surface stays black on QEMU's displays
+# unless SDL draws it through GLES2. The Pi's V3D needs neither; the unit itself is unchanged.
+DROPIN = "/etc/systemd/system/skat-table.service.d/twin-display.conf"
+DISPLAY_DROPIN = """# written by the twin (twin/run.py): QEMU's display has no GPU
+[Service]
+Environment=GALLIUM_DRIVER=softpipe
+Environment=SDL_FRAMEBUFFER_ACCELERATION=opengles2
+"""
 
 
 def log(msg: str) -> None:
@@ -108,9 +122,50 @@ class Twin:
         self.board.power_off()
 
     # -- 3. install ----------------------------------------------------------------------------
+    def wheelhouse(self) -> Path:
+        """The pinned requirements' files for the VM's platform, downloaded on the host once
+        (``pip download --platform``) and cached by the requirement files' hash."""
+        reqs = [ROOT / "systemd" / f"requirements-{n}.txt" for n in ("build", "pi")]
+        key = hashlib.sha256(self.arch.encode() + b"".join(p.read_bytes() for p in reqs))
+        out = cache_root() / f"wheels-{self.arch}-{key.hexdigest()[:16]}"
+        if (out / "done").exists():
+            return out
+        machine = {"arm64": "aarch64", "amd64": "x86_64"}[self.arch]
+        # bookworm's glibc is 2.36: every manylinux up to it (lgpio's wheel is 2_34)
+        platforms = [f"manylinux_2_{minor}_{machine}" for minor in range(17, 37)]
+        platforms += [f"manylinux2014_{machine}", f"linux_{machine}"]
+        for req in reqs:
+            subprocess.run([sys.executable, "-m", "pip", "download", "--quiet", "--dest",
+                            str(out), *[a for p in platforms for a in ("--platform", p)],
+                            "--python-version", "3.11", "--implementation", "cp", "--abi",
+                            "cp311", "--no-deps", "-r", str(req)], check=True)
+        (out / "done").write_text("")
+        return out
+
+    def offer_wheels(self) -> None:
+        """Give the VM's pip the wheelhouse as its only index (/etc/pip.conf): the VM's own
+        https to PyPI fails where the network's TLS goes through a proxy with its own CA (as
+        on the machine the twin was built on). TWIN_PIP=pypi lets the VM use PyPI itself."""
+        if os.environ.get("TWIN_PIP", "wheelhouse") == "pypi":
+            self.figure("pip source", "PyPI from the VM")
+            return
+        vm = self.vm
+        assert vm is not None
+        house = self.wheelhouse()
+        files = sorted(p.name for p in house.iterdir() if p.name != "done")
+        tar = subprocess.run(["tar", "-C", str(house), "-cf", "-", *files], check=True,
+                             capture_output=True).stdout
+        vm.ssh("sudo mkdir -p /var/cache/skat-table-wheels && "
+               "sudo tar -C /var/cache/skat-table-wheels -xf -", input=tar)
+        vm.ssh("printf '[global]\\nno-index = true\\nfind-links = /var/cache/skat-table-wheels\\n'"
+               " | sudo tee /etc/pip.conf >/dev/null")
+        self.figure("pip source", f"wheelhouse from the host ({len(files)} files: "
+                    + ", ".join(f for f in files if f.endswith(".tar.gz")) + " built in the VM)")
+
     def install(self) -> float:
         vm = self.vm
         assert vm is not None
+        self.offer_wheels()
         bundle = self.work / "skat-table.bundle"
         subprocess.run(["git", "-C", str(ROOT), "bundle", "create", str(bundle), "HEAD"],
                        check=True, capture_output=True)
@@ -174,6 +229,10 @@ class Twin:
         self.figure("board port", self.port)
         text = config_toml(self.port, display=display)
         vm.ssh(f"sudo tee {CONFIG_PATH} >/dev/null", input=text.encode())
+        if os.environ.get("TWIN_DISPLAY_DROPIN", "1") != "0":
+            vm.ssh(f"sudo mkdir -p {DROPIN.rsplit('/', 1)[0]} && sudo tee {DROPIN} >/dev/null",
+                   input=DISPLAY_DROPIN.encode())
+        vm.ssh("sudo systemctl daemon-reload")
         return self.port
 
     def restart_vm(self, clean: bool = True) -> float:

@@ -158,7 +158,7 @@ class TableDriver:
 
     def _answered(self, zone: str, uid: str) -> Any:
         def pred(new: list[tuple[int, str, dict[str, Any]]]) -> Any:
-            for _, kind, body in new:
+            for _, kind, body in reversed(new):
                 inp = body.get("input", {})
                 if kind == "input" and inp.get("tag") == uid and inp.get("zone") == zone \
                         and not inp.get("gone"):

@@ -396,7 +396,7 @@ class Twin:
         prompt = drv.pending_prompt()
         in_flight = None
         if prompt is not None:
-            zone = "centre" if drv.phase() == "play" else "skat"
+            zone = drv.zone_for_prompt()
             in_flight = (zone, drv.tags[prompt[1]])
             self.board.lay(*in_flight)
             time.sleep(random.Random(len(seen)).uniform(0.0, 1.5))

@@ -193,6 +193,20 @@ class TableDriver:
                 prompt = None
         return prompt
 
+    def zone_for_prompt(self) -> str:
+        """Where the prompted card goes: the centre once the game is declared, else the skat
+        (the declarer's discards). Told by the journal, which is written before the status
+        line is (a prompt can be in the journal while the status still names the skat)."""
+        for _, kind, body in reversed(self.watch.records):
+            inp = body.get("input", {})
+            if kind != "input" or body.get("status") != "accepted":
+                continue
+            if "declare" in inp:
+                return "centre"
+            if inp.get("zone") == "deal":
+                return "skat"  # the deal's last card came after the last declaration
+        return "skat"
+
     def phase(self) -> str:
         """The phase the status line names: ``deal 1, Carla deals: play, Anna to act``."""
         head = self.watch.status.split(";")[0]
@@ -226,7 +240,7 @@ class TableDriver:
                 time.sleep(0.3)
                 continue
             _seat, card = prompt
-            zone = "centre" if self.phase() == "play" else "skat"
+            zone = self.zone_for_prompt()
             if on_card is not None:
                 on_card(laid)
             self.lay(zone, card)

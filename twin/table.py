@@ -194,18 +194,21 @@ class TableDriver:
         return prompt
 
     def zone_for_prompt(self) -> str:
-        """Where the prompted card goes: the centre once the game is declared, else the skat
-        (the declarer's discards). Told by the journal, which is written before the status
-        line is (a prompt can be in the journal while the status still names the skat)."""
+        """Where the prompted card goes: the skat while the declarer, having taken the skat,
+        has laid fewer than two discards (a computer declares before it discards), else the
+        centre. Told by the journal, which is written before the status line is."""
+        skat_taken, discards = False, 0
         for _, kind, body in reversed(self.watch.records):
             inp = body.get("input", {})
             if kind != "input" or body.get("status") != "accepted":
                 continue
-            if "declare" in inp:
-                return "centre"
             if inp.get("zone") == "deal":
-                return "skat"  # the deal's last card came after the last declaration
-        return "skat"
+                break  # the deal's last card: everything after it is this deal's
+            if inp.get("press") == "skat":
+                skat_taken = True
+            elif inp.get("zone") == "skat" and "tag" in inp and not inp.get("gone"):
+                discards += 1
+        return "skat" if skat_taken and discards < 2 else "centre"
 
     def phase(self) -> str:
         """The phase the status line names: ``deal 1, Carla deals: play, Anna to act``."""

@@ -3,7 +3,7 @@ PYTHON ?= python3
 VENV := .venv
 STAMP := $(VENV)/.installed
 
-.PHONY: run test test-full packages lint bench clean
+.PHONY: run test test-full packages lint bench clean twin
 
 # setup.py and _dds.c too: an edited C core is rebuilt (pip builds it in place)
 $(STAMP): pyproject.toml setup.py engine/players/_dds.c
@@ -36,6 +36,14 @@ test-full: packages $(STAMP)
 	$(TEST_ENV) SKAT_TEST_FULL=1 $(VENV)/bin/python -m pytest -q -n 2
 	$(TEST_ENV) SKAT_TEST_FULL=1 SKAT_TEST_BROKER=amqtt $(VENV)/bin/python -m pytest -q -n 2 \
 		tests/club tests/tablelink
+
+# The twin (docs/twin.md): a QEMU VM booting Debian bookworm (arm64; TWIN_ARCH=amd64 for the
+# PC's), the table installed in it by systemd/install.sh, booted, played over a USB serial
+# reader board, its power cut; ends with a table of figures. The image is built once (as root)
+# and cached; SKAT_TEST_FULL=1 cuts the power 30 times.
+twin: $(STAMP)
+	@bash twin/packages.sh
+	$(TEST_ENV) SKAT_TEST_TWIN=1 $(VENV)/bin/python -m pytest -q -s tests/twin
 
 lint: $(STAMP)
 	$(VENV)/bin/ruff check .

@@ -1,0 +1,84 @@
+"""The twin's fast part, in ``make test``: its modules' examples, the config it writes read by
+the table's own config loader, the kiosk check against the project's screenshots, QEMU's
+command line. No VM is started."""
+
+from __future__ import annotations
+
+import doctest
+import importlib
+from pathlib import Path
+
+import pytest
+
+from firmware_host.config import load_config
+from twin.board import ZONES
+from twin.frames import SHOTS, is_kiosk
+from twin.image import input_hash
+from twin.table import config_toml, deck, replay_config, shuffled_order
+from twin.vm import VM
+
+
+@pytest.mark.parametrize("name", ["twin.image", "twin.table", "twin.frames"])
+def test_examples(name: str) -> None:
+    result = doctest.testmod(importlib.import_module(name))
+    assert result.attempted > 0 and result.failed == 0
+
+
+def test_the_twin_config_is_a_table_config(tmp_path: Path) -> None:
+    port = "/dev/serial/by-path/platform-4c00000000.pcie-pci-0000:00:02.0-usb-0:1:1.0-port0"
+    path = tmp_path / "config.toml"
+    path.write_text(config_toml(port))
+    config = load_config(path)
+    assert config.computer.seats == (0, 1, 2)
+    (reader,) = config.readers
+    assert reader["type"] == "serial" and reader["port"] == port
+    assert set(config.card_tags().values()) == set(deck().values())
+    path.write_text(replay_config())
+    assert load_config(path).computer.seats == ()  # replay: the presses are script lines
+
+
+def test_the_board_zones_are_the_configs() -> None:
+    assert config_toml("/dev/x").count('0 = "deal", 1 = "centre", 2 = "skat"') == 1
+    assert ZONES == {0: "deal", 1: "centre", 2: "skat"}
+
+
+def test_a_deal_order_is_32_cards_and_reproducible() -> None:
+    order = shuffled_order(1)
+    assert len(set(order)) == 32 and order == shuffled_order(1) != shuffled_order(2)
+
+
+def test_screenshots_are_kiosk_frames_and_web_pages_are_not() -> None:
+    assert is_kiosk(SHOTS / "result-de.png")
+    assert is_kiosk(SHOTS / "play-simulator-de.png")
+    assert not is_kiosk(SHOTS / "club-ranking.png")
+
+
+def test_a_blank_or_console_frame_is_not_the_kiosk(tmp_path: Path) -> None:
+    import pygame
+
+    s = pygame.Surface((800, 480))
+    s.fill((0, 0, 0))
+    pygame.image.save(s, str(tmp_path / "black.png"))
+    assert not is_kiosk(tmp_path / "black.png")
+    s.fill((0, 32, 16))
+    pygame.image.save(s, str(tmp_path / "felt.png"))
+    assert not is_kiosk(tmp_path / "felt.png")  # one colour: nothing drawn on it
+
+
+def test_image_hash_follows_the_script_not_its_comments() -> None:
+    assert input_hash("arm64", "a\n# x\n") == input_hash("arm64", "a\n")
+    assert input_hash("arm64", "a\n") != input_hash("arm64", "b\n")
+
+
+def test_qemu_command_line(tmp_path: Path) -> None:
+    image = tmp_path / "image"
+    image.mkdir()
+    (image / "cmdline").write_text("root=/dev/vda rw console=ttyAMA0\n")
+    vm = VM(image, tmp_path / "vm", board_tty="/dev/pts/9", ssh_port=2222)
+    cmd = " ".join(vm.command())
+    assert cmd.startswith("qemu-system-aarch64 -M virt")
+    assert "-accel tcg" in cmd and "kvm" not in cmd
+    assert "usb-serial,chardev=board0" in cmd and "path=/dev/pts/9" in cmd
+    assert "virtio-gpu-pci" in cmd and "hostfwd=tcp:127.0.0.1:2222-:22" in cmd
+    vm.display = False
+    assert "virtio-gpu" not in " ".join(vm.command())

@@ -171,3 +171,15 @@ def test_the_installed_gpiozero_meets_it() -> None:
     packaging_version = pytest.importorskip("packaging.version")
     assert packaging_version.Version(version("gpiozero")) >= packaging_version.Version(
         "2.0.1.post1")
+
+
+def test_the_config_directory_has_the_mode_install_sh_gives_it() -> None:
+    """systemd warns at every start when ConfigurationDirectoryMode (default 0755) is not the
+    directory's mode; install.sh makes /etc/skat-table 0750 (seen in the twin's journal)."""
+    import re
+
+    install = (ROOT / "systemd" / "install.sh").read_text(encoding="utf-8")
+    made = re.search(r"install -d -m (\d+) .*/etc/skat-table\s*$", install, re.M)
+    assert made is not None
+    unit = UNIT.read_text(encoding="utf-8")
+    assert re.search(rf"^ConfigurationDirectoryMode={made.group(1)}$", unit, re.M), unit

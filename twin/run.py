@@ -328,9 +328,12 @@ class Twin:
         self.figure(f"deal {len(self.deals)}: dealt 32 cards (s)", round(time.monotonic() - t0))
         result: dict[str, Any] = {}
 
-        def hook(n: int) -> None:
+        def hook(n: int) -> bool:
             if cut_at is not None and n == cut_at and not result:
                 result.update(self.cut_mid_play())
+                self.figure(f"deal {len(self.deals)}: power cut", result)
+                return True
+            return False
 
         t1 = time.monotonic()
         laid = drv.play_out(on_card=hook)

@@ -231,7 +231,8 @@ class TableDriver:
 
     def play_out(self, on_card: Any = None, timeout: float = 900) -> int:
         """Lay the computers' cards until the deal is scored; returns the cards laid.
-        ``on_card(n)`` is called before the n-th card is laid (the power-cut test's hook)."""
+        ``on_card(n)`` is called before the n-th card is laid (the power-cut test's hook); when
+        it returns True it has dealt with that card itself."""
         end = time.monotonic() + timeout
         laid = 0
         while time.monotonic() < end:
@@ -244,8 +245,8 @@ class TableDriver:
                 continue
             _seat, card = prompt
             zone = self.zone_for_prompt()
-            if on_card is not None:
-                on_card(laid)
+            if on_card is not None and on_card(laid):
+                continue  # it laid the card itself (the power cut): look again
             self.lay(zone, card)
             laid += 1
         raise TableError(f"the deal was not scored in {timeout} s: {self.watch.status!r}")

@@ -107,7 +107,6 @@ class Session:
         # After a damaged journal was repaired at this start: what was restored and what was
         # lost, in words (the log). The kiosk shows the journalled notice (see notices()).
         self.recovery_note: str | None = None
-        self.recovery_numbers: tuple[int, int | None] = (0, 0)  # (deal, inputs lost)
         # Loss reports the storage has not taken yet: shown all the same, written with the next
         # write the storage takes (see _write_notices, _storage_works).
         self._unwritten_notices: list[dict[str, Any]] = []
@@ -283,13 +282,6 @@ class Session:
             return 0
         return after
 
-    @property
-    def recovery_unproven(self) -> str | None:
-        """Nothing lost was seen but it cannot be proven: "missing" or "unreadable" (the other
-        copy); see firmware_host.series.journal.Recovery.unproven."""
-        rec = self.journal.recovery if self.journal is not None else None
-        return rec.unproven if rec is not None and not rec.lost else None
-
     def _note_recovery(self) -> None:
         """After a repaired journal: where the table was restored to and what was lost; and
         the notice of every repair that owes one (this start's, or one a power cut kept from
@@ -298,7 +290,6 @@ class Session:
         if rec is not None:
             self.recovery_note = (f"journal damaged: restored to {position_words(self.table)}"
                                   f"{loss_words(rec.lost, rec.unproven)}")
-            self.recovery_numbers = (self.table.deal.number, rec.lost)
             self.problems.append(self.recovery_note)
         self._owe_notices()
 

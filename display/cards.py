@@ -37,6 +37,26 @@ def corner_radius(w: int) -> int:
     return max(3, w // 12)
 
 
+def corner_px(h: int, letter: str) -> tuple[int, int]:
+    """The corner index's font size and suit symbol size on a card ``h`` pixels high.
+
+    A big card keeps the printed proportions (letter 17 %, symbol 11 % of the height). A
+    small one is mostly seen as a strip of a fanned hand, where the index is all that shows:
+    from 150 px down to 90 px the index grows to letter 24 % and symbol 18 %, so that on the
+    7-inch screen a jack of spades is not read as a jack of clubs (a 7 px symbol was).
+    """
+    boost = min(1.0, max(0.0, (150 - h) / 60))
+    share = (0.17 if len(letter) == 1 else 0.15) + 0.07 * boost
+    return max(8, int(h * share)), max(5, int(h * (0.11 + 0.07 * boost)))
+
+
+def index_width(fonts: Fonts, w: int, h: int, letter: str = "10") -> int:
+    """Pixels from a card's left edge to the right of its corner index (as :class:`CardFaces`
+    draws it): the strip of a fanned card must show at least this much."""
+    idx_px, pip_px = corner_px(h, letter)
+    return max(2, int(w * 0.05)) + max(fonts.size("condbold", idx_px, letter)[0], pip_px)
+
+
 class CardFaces:
     """Draws and keeps card faces. ``faces.face(Card.HT, "german", (80, 120), letters)``."""
 
@@ -89,10 +109,9 @@ class CardFaces:
 
         # Corner index: rank letter over a small suit, top left and (turned) bottom right.
         letter = letters[card.rank]
-        idx_px = max(8, int(h * 0.17)) if len(letter) == 1 else max(8, int(h * 0.15))
+        idx_px, pip_px = corner_px(h, letter)
         font = self.fonts.get("condbold", idx_px)
         text = font.render(letter, True, colour if style != "german" else (30, 30, 30))
-        pip_px = max(5, int(h * 0.11))
         small = self.suits.get(suit, style, pip_px)
         col_w = max(text.get_width(), pip_px)
         corner = pygame.Surface((col_w, text.get_height() + pip_px), pygame.SRCALPHA)

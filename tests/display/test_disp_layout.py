@@ -86,12 +86,10 @@ def check_layout(elements: list[Element], size: tuple[int, int]) -> list[str]:
 def index_width(card_w: int) -> int:
     """Pixels from a card's left edge to the right of its widest corner index ("10"), as
     ``display.cards`` draws it."""
+    from display.cards import index_width as width
     from display.fonts import Fonts
 
-    h = round(card_w * 1.5)
-    px = max(8, int(h * 0.15))
-    pad = max(2, int(card_w * 0.05))
-    return pad + Fonts().size("condbold", px, "10")[0]
+    return width(Fonts(), card_w, round(card_w * 1.5))
 
 
 def measured_fit(renderer: Renderer, e: Element) -> bool:

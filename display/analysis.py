@@ -142,7 +142,7 @@ def analysis_scene(b: Any, back: Any) -> None:
     who led it, the cards in the order laid; under each card its value (or ✓/✗ for the
     outcome only); a card that gave points away on red with how many, every card after which
     the result changed framed in gold."""
-    from .layout import ALERT, ALERT_INK, GOLD, INK, LOST, MUTED, PANEL, WON
+    from .layout import ALERT, ALERT_INK, INK, LOST, MUTED, WON
 
     f, _, v = b.f, b._, b.v
     a: AnalysisView = v.analysis
@@ -154,15 +154,16 @@ def analysis_scene(b: Any, back: Any) -> None:
     cols = 5
     gap = 6.0
     block_w = (f.W - 16 - gap * (cols - 1)) / cols
-    cw = min(44.0, (block_w - 12) / 3)
-    ch = cw * 1.5
-    rows_h = 22 + 44  # the header above the cards, the value and the points lost below
     legend_h = 70.0
+    head_h, value_h = 22.0, 22.0
     avail = f.H - y - legend_h - 8
-    if 2 * (ch + rows_h) + gap > avail:  # a short screen: smaller cards
-        ch = max(30.0, avail / 2 - gap / 2 - rows_h)
-        cw = ch / 1.5
-    block_h = ch + rows_h
+    # The three cards of a trick overlap like a fanned hand (each strip shows its whole
+    # index), so that on the 7-inch screen they are as big as the height allows, not as
+    # narrow as three side by side would be; the points a card gave away lie on its foot.
+    ch = min(120.0, (avail - gap) / 2 - head_h - value_h)
+    cw = ch / 1.5
+    step = min(cw + 4, (block_w - 4 - cw) / 2)
+    block_h = head_h + ch + value_h
     by_trick: dict[int, list[AnalysisCard]] = {}
     for c in a.cards:
         by_trick.setdefault(c.trick, []).append(c)
@@ -173,19 +174,16 @@ def analysis_scene(b: Any, back: Any) -> None:
         f.panel(bx, by, block_w, block_h, role="analysis-trick")
         cards = by_trick.get(t, [])
         head = str(t) + (f" · {b.name(cards[0].seat, limit=8)}" if cards else "")
-        f.text(bx + 2, by + 1, block_w - 4, 21, head, size=18, colour=MUTED,
+        f.text(bx + 2, by + 1, block_w - 4, head_h - 1, head, size=18, colour=MUTED,
                role="analysis-trick-head")
-        x0 = bx + (block_w - 3 * cw - 8) / 2
+        x0 = bx + (block_w - 2 * step - cw) / 2
         for i, c in enumerate(cards[:3]):
-            cx = x0 + i * (cw + 4)
-            cy = by + 22
-            if c.lost:
-                f.panel(cx - 2, cy - 2, cw + 4, ch + 4, fill=ALERT, radius=4,
-                        role="analysis-lost")
-            if c.turned:
-                f.panel(cx - 3, cy - 3, cw + 6, ch + 6, fill=PANEL, radius=5, selected=True,
-                        outline=GOLD, role="analysis-turned")
-            f.card(cx, cy, cw, ch, c.card, role="analysis-card")
+            cx = x0 + i * step
+            cy = by + head_h
+            # (a hair less than the step, as in a fanned hand: strips must not touch)
+            strip = cw if i == min(len(cards), 3) - 1 else step - 1e-6
+            card = f.card(cx, cy, cw, ch, c.card, role="analysis-card", visible_w=strip)
+            card.selected = c.turned  # framed in gold: the card after which the result changed
             if a.detail == "values" and c.value is not None:
                 label, colour = str(c.value), INK
                 if c.makes is not None:
@@ -193,11 +191,12 @@ def analysis_scene(b: Any, back: Any) -> None:
             else:
                 label = "" if c.makes is None else ("✓" if c.makes else "✗")
                 colour = INK if c.makes is None else (WON if c.makes else LOST)
-            f.text(cx - 2, cy + ch + 1, cw + 4, 21, label, size=18, face="bold",
+            f.text(cx, cy + ch + 1, strip, value_h - 1, label, size=18, face="bold",
                    colour=colour, role="analysis-value")
             if c.lost:
-                f.text(cx - 2, cy + ch + 22, cw + 4, 21, f"−{c.lost}", size=18, face="bold",
-                       colour=ALERT_INK, fill=ALERT, role="analysis-lost-points")
+                f.text(cx + 0.5, cy + ch - 23, min(strip - 1, 48.0), 21, f"−{c.lost}", size=18,
+                       face="bold", colour=ALERT_INK, fill=ALERT, role="analysis-lost-points",
+                       layer=3)
     if a.detail == "values":
         legend = ". ".join((_("Value: the card points the declarer can force with all cards "
                               "open"), _("Red: the card gave points away (how many)"),

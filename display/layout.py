@@ -181,10 +181,14 @@ class Frame:
 
     def card(self, x: float, y: float, w: float, h: float, card: Card | None,
              role: str = "card", command: Command | None = None,
-             visible_w: float | None = None, layer: int = 1) -> Element:
-        """A card face (``card`` None: a back). ``visible_w``: only that strip shows (a fan)."""
+             visible_w: float | None = None, layer: int = 1,
+             visible_h: float | None = None) -> Element:
+        """A card face (``card`` None: a back). ``visible_w`` and ``visible_h``: only that
+        part shows, from the top left (a fan; the first of two rows)."""
         full = self.r(x, y, w, h)
-        rect = self.r(x, y, visible_w, h) if visible_w is not None else full
+        rect = (self.r(x, y, visible_w if visible_w is not None else w,
+                       visible_h if visible_h is not None else h)
+                if visible_w is not None or visible_h is not None else full)
         return self.add(Element("card" if card is not None else "back", rect, role=role,
                                 card=card, command=command, draw_rect=full, layer=layer))
 

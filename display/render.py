@@ -94,6 +94,10 @@ class Renderer:
         elif kind == "card" and el.card is not None:
             rect = el.draw_rect or el.rect
             surface.blit(self.faces.face(el.card, style, rect.size, letters), rect.topleft)
+            if el.selected:  # a gold frame around the part that shows (inside it: a fanned
+                # card's neighbour covers everything right of its strip)
+                pygame.draw.rect(surface, GOLD, el.rect, width=max(3, el.rect.h // 24),
+                                 border_radius=max(3, rect.w // 12))
             if el.role == "refused-card":  # crossed out
                 width = max(2, rect.w // 16)
                 shade = pygame.Surface(rect.size, pygame.SRCALPHA)

@@ -46,9 +46,17 @@ from .wording import (
 CARD_RATIO = 1.5  # height / width of a card
 OUT_PANEL = (14, 50, 36)  # a seat out of the deal or the bidding
 TOP = 60.0        # height of the top bar
-INDEX_SHARE = 0.4  # the corner index ("10") with its margin, as a share of the card's width
+# A hand fans in one row, or in two when one row would make the strips narrower than STRIP
+# of a card (the corner index is about 40 % of it): room for twelve cards in rows of six.
+STRIP = 0.62
+HAND_ROW = 6
+HAND_ROW1 = 50.0   # the part of the first row's cards that shows: the index, a tap target
+HAND_CARD_MAX = 58.0
+HAND_HEAD = 56.0   # a seat panel's name and role lines above its hand
+OUT_W = 100.0      # the panel of the seat out of the deal at four, where hands are shown
 BUTTON_H = 50.0   # the smallest tap target: 48 px (9 mm) and more on the 7-inch screen
 GAP = 8.0
+JUMPS = 4         # jump bids offered beside "bid": the next legal values above it
 
 
 def bid_values() -> tuple[int, ...]:
@@ -159,7 +167,9 @@ class SceneBuilder:
                  suit="H")
         if v.sheet is not None and v.scene not in ("sheet", "enrol"):
             label = _("Back") if self.ui.show_sheet else _("Sheet")
-            w_sheet = self.label_width(label, 18, 96.0)
+            # As wide as the wider of its two words: it does not move when it turns to Back.
+            w_sheet = max(self.label_width(_("Sheet"), 18, 96.0),
+                          self.label_width(_("Back"), 18, 96.0))
             right -= w_sheet + 6
             f.button(right, 5, w_sheet, TOP - 10, label, cmd.ShowSheet(), role="sheet-button",
                      size=18)
@@ -168,15 +178,18 @@ class SceneBuilder:
             right -= 190 + 6
             f.button(right, 5, 190, TOP - 10, _("New series"), cmd.DealNext(),
                      role="deal-next", fill=GOLD, colour=GOLD_DARK, size=18)
+        if v.scene not in ("idle", "fault", "sheet"):
+            # Undo's place is kept while there is nothing to undo, so that neither it nor the
+            # Hint button beside it moves within a deal.
+            w_undo = self.label_width(_("Undo"), 18, 96.0)
+            right -= w_undo + 6
+            if v.can_undo:
+                f.button(right, 5, w_undo, TOP - 10, _("Undo"),
+                         cmd.Press(v.turn if v.turn is not None else 0, "undo"), role="undo",
+                         size=18)
         left = hint_button(self, right - 6, 5, TOP - 10)  # tables with hints on (hints.py)
         if left < right - 6:
             right = left
-        if v.can_undo and v.scene not in ("idle", "fault", "sheet"):
-            w_undo = self.label_width(_("Undo"), 18, 96.0)
-            right -= w_undo + 6
-            f.button(right, 5, w_undo, TOP - 10, _("Undo"),
-                     cmd.Press(v.turn if v.turn is not None else 0, "undo"), role="undo",
-                     size=18)
         left_w = right - 18
         sub = ""
         if v.game_number and v.sheet is not None and v.scene != "enrol":
@@ -221,23 +234,26 @@ class SceneBuilder:
         return max(least, px / self.f.scale + 24)
 
     def seat_row(self, with_hands: bool, bottom: float | None = None) -> float:
-        """Seat panels along the bottom; returns the y where they start."""
+        """Seat panels along the bottom; returns the y where they start.
+
+        ``with_hands`` reserves room for a hand in every panel whether or not a hand is shown
+        now: the panels, and so every control above them, keep one height through the deal
+        (the last trick, when every hand is empty, is no reason for the buttons to jump)."""
         f, _, v = self.f, self._, self.v
         seats = list(range(len(v.players)))
         hands = v.hands if v.hands else (None,) * len(seats)
-        show = with_hands and any(h for h in hands)
-        n = len(seats)
         margin = 8.0
-        pw = (f.W - margin * (n + 1)) / n
-        card_w = min(64.0, (pw - 16) / 3.2)
-        card_h = card_w * CARD_RATIO
-        ph = 62.0 + (card_h + 8 if show else 0)
+        widths = self.seat_widths(with_hands)
+        card_w = max(self.hand_card_w(w - 16) for w in widths)
+        head = HAND_HEAD if with_hands else 62.0
+        ph = head + (HAND_ROW1 + card_w * CARD_RATIO + 6 if with_hands else 0)
         y = (bottom if bottom is not None else f.H) - ph - margin
         turn = v.turn
         if v.scene == "deal" and v.deal is not None and v.deal.to is not None:
             turn = v.deal.to
-        for i, seat in enumerate(seats):
-            x = margin + i * (pw + margin)
+        x = margin
+        for seat in seats:
+            pw = widths[seat]
             is_turn = seat == turn
             # Out of this deal (passed, or the dealer at four): a quieter panel.
             out = (v.scene == "bidding" and v.bidding is not None and seat in v.bidding.passed
@@ -249,47 +265,72 @@ class SceneBuilder:
             word = (_("to act") if v.scene != "deal" else _("gets cards")) if is_turn else ""
             turn_w = min(pw * 0.5, self.label_width(word, 18, 70.0) - 8) if is_turn else 0.0
             name_w = pw - 16 - (turn_w + 6 if is_turn else 0)
-            f.text(x + 8, y + 4, name_w, 28, name, size=21, face="bold", align="left",
+            top = 2.0 if with_hands else 4.0
+            f.text(x + 8, y + top, name_w, 28, name, size=21, face="bold", align="left",
                    role="seat-name", colour=GOLD if is_turn else (MUTED if out else INK),
                    ellipsize=True)
             if is_turn:
-                f.text(x + pw - 8 - turn_w, y + 5, turn_w, 26, word, size=18, face="bold",
-                       colour=GOLD_DARK, fill=GOLD, role="turn", ellipsize=True)
+                f.text(x + pw - 8 - turn_w, y + top + 1, turn_w, 26, word, size=18,
+                       face="bold", colour=GOLD_DARK, fill=GOLD, role="turn", ellipsize=True)
             role = v.role_of(seat)
             parts = [self.tr.role(role)] if role else []
             if status:  # what the seat said or did: before the dealer mark, which may be cut
                 parts.append(status)
             if v.dealer == seat:
                 parts.append(_("dealer"))
-            f.text(x + 8, y + 33, pw - 16, 24, " · ".join(parts) or " ", size=18,
+            f.text(x + 8, y + top + 28, pw - 16, 24, " · ".join(parts) or " ", size=18,
                    colour=MUTED, align="left", role="seat-role", ellipsize=True)
             hand = hands[seat] if seat < len(hands) else None
-            if show and hand:
-                self.fan(x + 8, y + 62, pw - 16, card_w, hand, seat)
+            if with_hands and hand:
+                self.fan(x + 8, y + head, pw - 16, card_w, hand, seat)
+            x += pw + margin
         return y
+
+    def seat_widths(self, with_hands: bool) -> list[float]:
+        """Panel widths in table order: equal, except that where hands are shown at four the
+        seat out of the deal (it holds no cards) gets a narrow panel and the hands the room."""
+        f, v = self.f, self.v
+        n = len(v.players)
+        margin = 8.0
+        out = ([s for s in range(n) if s not in v.positions]
+               if with_hands and v.positions is not None and n > 3 else [])
+        rest = f.W - margin * (n + 1) - OUT_W * len(out)
+        return [OUT_W if s in out else rest / (n - len(out)) for s in range(n)]
+
+    @staticmethod
+    def hand_card_w(w: float) -> float:
+        """The width of a card in a hand fanned across ``w`` units: a full hand of twelve
+        (after a pick-up) in two rows of six, each strip wide enough for its whole index."""
+        return min(HAND_CARD_MAX, w / (1 + STRIP * (HAND_ROW - 1)))
 
     def fan(self, x: float, y: float, w: float, card_w: float, hand: tuple[Card, ...],
             seat: int) -> None:
-        """A hand as an overlapping row: each card's visible strip is its tap target."""
+        """A hand as an overlapping row, or two rows when one would make strips too narrow
+        to read: the first row shows the top of its cards (the indices), the second lies over
+        the rest. Each card's visible part is its tap target."""
         contract = self.v.play.contract if self.v.play is not None else None
         hand = tuple(sort_hand(hand, contract))
         n = len(hand)
-        # Each card's strip must show its whole corner index ("10" too): smaller cards rather
-        # than cut indices when a hand of 12 is fanned in a narrow panel.
-        card_w = min(card_w, w / (1 + INDEX_SHARE * max(0, n - 1)))
         card_h = card_w * CARD_RATIO
-        step = card_w if n <= 1 else min(card_w + 2, (w - card_w) / (n - 1))
+        fits = 1 + int((w - card_w) / (STRIP * card_w) + 1e-6)
+        rows = [hand] if n <= fits else [hand[:(n + 1) // 2], hand[(n + 1) // 2:]]
+        longest = len(rows[0])
+        step = card_w if longest <= 1 else min(card_w + 4, (w - card_w) / (longest - 1))
         push = self.v.pushing
         clickable = (self.v.simulator and self.v.scene == "play") or (
             self.v.simulator and self.v.scene == "declaration"
             and self.v.declaration is not None and self.v.declaration.skat_taken) or (
             self.v.simulator and self.v.scene == "pushing" and push is not None
             and push.taken and seat == push.to_act)
-        for i, card in enumerate(hand):
-            visible = card_w if i == n - 1 else min(card_w, step)
-            self.f.card(x + i * step, y, card_w, card_h, card, role=f"hand{seat}",
-                        command=cmd.LayCard(seat, card) if clickable else None,
-                        visible_w=visible)
+        for r, row in enumerate(rows):
+            covered = r == 0 and len(rows) > 1
+            for i, card in enumerate(row):
+                # (a hair less than the step: rounding to pixels must not let strips touch)
+                visible = card_w if i == len(row) - 1 else min(card_w, step - 1e-6)
+                self.f.card(x + i * step, y + r * HAND_ROW1, card_w, card_h, card,
+                            role=f"hand{seat}",
+                            command=cmd.LayCard(seat, card) if clickable else None,
+                            visible_w=visible, visible_h=HAND_ROW1 if covered else None)
 
     def banner(self, y: float, prompt_y: float | None = None) -> None:
         """The refusal banner and the computer's prompt, floating above the scene."""
@@ -541,9 +582,12 @@ class SceneBuilder:
         cw = min(f.W - 40, 640.0)
         cx = (f.W - cw) / 2
         seat = b.to_act
-        jumps = ([x for x in BID_VALUES if x > b.next_value][:4]
+        jumps = ([x for x in BID_VALUES if x > b.next_value][:JUMPS]
                  if seat == b.bidder and b.next_value and not b.forehand_alone else [])
-        who_h, next_h, bh, hist_h = 30.0, 24.0, BUTTON_H, 26.0 if v.calls else 0.0
+        # The history's line is kept before the first call too, and the jump bids' places
+        # while the seat to act hears: the buttons stay where they are all through the
+        # bidding (Pass never slides under a finger).
+        who_h, next_h, bh, hist_h = 30.0, 24.0, BUTTON_H, 26.0
         value_h = max(40.0, min(110.0, mid_h - 20 - who_h - next_h - bh - 10 - hist_h))
         ph = min(mid_h, who_h + value_h + next_h + 10 + bh + hist_h + 20)
         py = y + (mid_h - ph) / 2
@@ -577,21 +621,21 @@ class SceneBuilder:
                        (_("Pass"), cmd.Press(seat, "pass"), "press-pass")]
         # One row: the answer, pass, and the jump bids (the next legal values above).
         inner = cw - 24
-        jw = 64.0 if jumps else 0.0
-        bw = (inner - len(jumps) * (jw + 8) - 12) / 2
+        jw = 64.0
+        bw = (inner - JUMPS * (jw + 8) - 12) / 2
         bx = cx + 12
         for i, (label, command, role) in enumerate(buttons):
             primary = i == 0
             f.button(bx, ty, bw, bh, label, command, role=role,
                      fill=GOLD if primary else BUTTON, colour=GOLD_DARK if primary else BUTTON_INK,
-                     size=26)
+                     size=26, wrap=True)
             bx += bw + (12 if i == 0 else 8)
         for val in jumps:
             f.button(bx, ty, jw, bh, str(val), cmd.Press(seat, "bid", val), role="press-jump",
                      size=22)
             bx += jw + 8
         ty += bh + 4
-        if hist_h:
+        if v.calls:
             f.text(cx + 12, ty, cw - 24, hist_h, self.history_line(cw - 24, 18), size=18,
                    colour=MUTED, role="bid-history")
         self.banner(y + 40)
@@ -623,6 +667,10 @@ class SceneBuilder:
         return parts[-1] if parts else ""
 
     def scene_declaration(self) -> None:
+        """Take the skat or declare a hand game; the game buttons, and Schneider, Schwarz and
+        Ouvert as toggles beside the skat button, each in a place of its own from the first
+        look to the declaration (room for the toggles is made first: a hand game announced
+        at any size)."""
         f, _, v = self.f, self._, self.v
         d = v.declaration
         assert d is not None
@@ -635,14 +683,33 @@ class SceneBuilder:
         if v.calls:  # how the bidding went, for whoever looked away
             f.text(x0, y, w, 26, self.history_line(w, 18), size=18, colour=MUTED,
                    role="decl-history")
-            y += 28
-        y += 4
+        y += 32
         offered = set(d.contracts)
+        games = "CSHDGN"
+        # The toggles at the right end of the skat button's row: a tap toggles, the game
+        # button declares with them. Offered only where some legal contract uses them.
+        mods = [("S", _("Schneider")), ("Z", _("Schwarz")), ("O", _("Ouvert"))]
+        widths = [self.label_width(label, 18, 100.0) for _m, label in mods]
+        mods_x = x0 + w - sum(widths) - 8 * (len(mods) - 1)
+        mx = mods_x
+        for (m, label), mw in zip(mods, widths, strict=True):
+            used = any(compose_contract(g, d.skat_taken, frozenset({m})) in offered
+                       and compose_contract(g, d.skat_taken, frozenset({m}))
+                       != compose_contract(g, d.skat_taken, frozenset()) for g in games)
+            if used:
+                on = m in self.ui.draft
+                f.button(mx, y, mw, BUTTON_H, label, ToggleModifier(m),
+                         role=f"mod-{m}" + (" on" if on else ""), selected=on,
+                         fill=GOLD if on else BUTTON, colour=GOLD_DARK if on else BUTTON_INK,
+                         size=18)
+            mx += mw + 8
+        room = mods_x - 12 - x0
         if not d.skat_taken:
-            f.button(x0, y, 220, BUTTON_H, _("Take the skat"), cmd.Press(d.declarer, "skat"),
-                     role="press-skat", fill=GOLD, colour=GOLD_DARK, size=20)
-            f.text(x0 + 232, y, w - 232, BUTTON_H, _("or declare a hand game:"), size=20,
-                   align="left", colour=MUTED, role="decl-or")
+            sw = min(room * 0.5, self.label_width(_("Take the skat"), 20, 150.0))
+            f.button(x0, y, sw, BUTTON_H, _("Take the skat"), cmd.Press(d.declarer, "skat"),
+                     role="press-skat", fill=GOLD, colour=GOLD_DARK, size=20, wrap=True)
+            f.text(x0 + sw + 12, y, room - sw - 12, BUTTON_H, _("or declare a hand game:"),
+                   size=20, align="left", colour=MUTED, role="decl-or", wrap=True)
         else:
             left = 2 - len(d.discards)
             if v.simulator:  # no reader here: the cards are tapped in the hand
@@ -652,15 +719,15 @@ class SceneBuilder:
                 msg = {2: _("Lay two cards on the skat reader"),
                        1: _("Lay one more card on the skat reader")}.get(
                     left, _("Skat laid away"))
-            f.text(x0, y, w * 0.5, 48, msg, size=20, align="left", role="decl-discard",
-                   wrap=True)
+            laid_w = 2 * 40.0
+            f.text(x0, y, room - laid_w - 8, BUTTON_H, msg, size=20, align="left",
+                   role="decl-discard", wrap=True)
             for i, card in enumerate(d.discards):
-                f.card(x0 + w * 0.5 + 10 + i * 40, y - 4, 34, 51, card, role="discard")
-        y += 58
-        # Game icons: a tap declares with the modifiers toggled below (room kept for them).
-        games = "CSHDGN"
+                f.card(x0 + room - laid_w + i * 40, y - 2, 34, 51, card, role="discard")
+        y += BUTTON_H + 8
+        # Game icons: a tap declares with the modifiers toggled.
         gw = (w - 8 * (len(games) - 1)) / len(games)
-        gh = min(96.0, max(BUTTON_H, (bottom - y - GAP - BUTTON_H - 10)))
+        gh = min(96.0, max(BUTTON_H, bottom - y - GAP))
         for i, g in enumerate(games):
             text = compose_contract(g, d.skat_taken, self.ui.draft)
             allowed = text in offered
@@ -670,21 +737,6 @@ class SceneBuilder:
                      cmd.Declare(d.declarer, text) if allowed else None,
                      role=f"declare-{g}" + ("" if allowed else " disabled"), suit=suit,
                      fill=BUTTON if allowed else (120, 130, 124), size=22)
-        y += gh + 10
-        mods = [("S", _("Schneider")), ("Z", _("Schwarz")), ("O", _("Ouvert"))]
-        avail = [(m, label) for m, label in mods
-                 if any(compose_contract(g, d.skat_taken, frozenset({m})) in offered
-                        and compose_contract(g, d.skat_taken, frozenset({m}))
-                        != compose_contract(g, d.skat_taken, frozenset())
-                        for g in games)]
-        if avail and bottom - y - GAP >= BUTTON_H:
-            mw = min(200.0, (w - 8 * (len(avail) - 1)) / len(avail))
-            for i, (m, label) in enumerate(avail):
-                on = m in self.ui.draft
-                f.button(x0 + i * (mw + 8), y, mw, BUTTON_H, label,
-                         ToggleModifier(m), role=f"mod-{m}" + (" on" if on else ""),
-                         selected=on, fill=GOLD if on else BUTTON,
-                         colour=GOLD_DARK if on else BUTTON_INK, size=18)
         self.banner(TOP + 60)
 
     def scene_pushing(self) -> None:
@@ -700,8 +752,15 @@ class SceneBuilder:
         cx = (f.W - cw) / 2
         seat = p.to_act
         who_h, line_h, bh = 46.0, 26.0, max(BUTTON_H, min(68.0, mid_h * 0.25))
-        factor_h = max(36.0, min(84.0, mid_h - 20 - who_h - 2 * line_h - 10 - bh))
-        ph = min(mid_h, who_h + factor_h + 2 * line_h + 10 + bh + 20)
+        # Where hands take the height, the doubling goes beside its lines (the first may
+        # take two of them there).
+        beside = mid_h - 20 - who_h - 2 * line_h - 10 - bh < 36
+        if beside:
+            line_h = 23.0
+        factor_h = (3 * line_h if beside
+                    else max(36.0, min(84.0, mid_h - 20 - who_h - 2 * line_h - 10 - bh)))
+        body_h = factor_h if beside else factor_h + 2 * line_h
+        ph = min(mid_h, 10 + who_h + body_h + 10 + bh + 10)
         py = y + (mid_h - ph) / 2
         f.panel(cx, py, cw, ph, role="push-panel")
         ty = py + 10
@@ -710,15 +769,20 @@ class SceneBuilder:
                    name=self.name(seat, 10))
         f.text(cx + 12, ty, cw - 24, who_h, who, size=24, role="push-who", wrap=True)
         ty += who_h
-        f.text(cx + 12, ty, cw - 24, factor_h, f"×{p.factor}", size=factor_h * 0.85,
+        fw = 110.0 if beside else cw - 24
+        f.text(cx + 12, ty, fw, factor_h, f"×{p.factor}", size=factor_h * 0.85,
                face="bold", colour=GOLD, role="push-factor")
-        ty += factor_h
-        f.text(cx + 12, ty, cw - 24, line_h, _("Pushed so far: {n}, each push doubles").format(
-            n=p.pushes), size=18, colour=MUTED, role="push-count")
-        ty += line_h
+        lx, lw = (cx + 24 + fw, cw - 36 - fw) if beside else (cx + 12, cw - 24)
+        if not beside:
+            ty += factor_h
+        count_h = 2 * line_h if beside else line_h
+        f.text(lx, ty, lw, count_h, _("Pushed so far: {n}, each push doubles").format(
+            n=p.pushes), size=18, colour=MUTED, role="push-count",
+            align="left" if beside else "center", wrap=beside)
+        ty += count_h
         if not p.jacks:
-            f.text(cx + 12, ty, cw - 24, line_h, _("Jacks may not be pushed"), size=18,
-                   colour=MUTED, role="push-jacks")
+            f.text(lx, ty, lw, line_h, _("Jacks may not be pushed"), size=18,
+                   colour=MUTED, role="push-jacks", align="left" if beside else "center")
         ty += line_h + 10
         bw = (cw - 24 - 12) / 2
         if not p.taken:
@@ -756,25 +820,79 @@ class SceneBuilder:
         p = v.play
         assert p is not None
         y = self.top_bar(_("Play"))
-        open_hands = v.simulator or "O" in p.contract[1:] or bool(p.open_hand)
-        bottom = self.seat_row(with_hands=open_hands)
+        # Room for hands is kept through the whole play wherever hands are shown at all:
+        # every hand in the simulator, the declarer's in an open game. A hand opened by a
+        # claim on the table goes beside the trick instead, so nothing else moves for it.
+        reserved = v.simulator or "O" in p.contract[1:]
+        bottom = self.seat_row(with_hands=reserved)
         mid_h = bottom - y - GAP
-        # Left: the game and the trump, unmistakable.
         iw = 190.0
-        f.panel(8, y, iw, mid_h, role="game-panel")
+        self.game_panel(p, 8, y, iw, mid_h)
+        rx = self.play_controls(p, y, mid_h)
+        # Centre: the trick as it forms, one slot per seat in play; the last trick over it
+        # on request.
+        tx, tw = 8 + iw + GAP, rx - GAP - (8 + iw + GAP)
+        th = mid_h
+        if not reserved and p.open_hand:
+            th = self.open_hand_row(p, p.open_hand, tx, y, tw, mid_h)
+        self.trick(p.trick, tx, y, tw, th, p.to_act, before=p.last_trick)
+        show_last = p.show_last_trick or self.ui.show_last_trick
+        lt = p.last_trick
+        banner = v.refusal is not None and not self.ui.hide_refusal
+        if show_last and lt is not None and not banner:  # a refusal first; a tap closes it
+            # Above the computer's prompt, which stays in sight.
+            oh = mid_h if v.prompt is None else max(120.0, bottom - GAP - 84 - y - 6)
+            f.panel(tx, y, tw, oh, fill=FELT_DARK, role="last-trick-panel", layer=2)
+            f.text(tx + 8, y + 4, tw - 16, 30, _("Last trick"), size=20, face="bold",
+                   role="last-title", layer=3)
+            self.trick(lt, tx, y + 30, tw, oh - 30, None, layer=3, role="last")
+        ramsch = p.contract[:1] == "R"
+        declarer = p.declarer if p.declarer not in v.computer else None
+        defender = self.person_defender(p.declarer)
+        if p.waiting is not None:
+            self.waiting_dialog(p)
+        elif (self.ui.confirm == "claim" and v.can_concede and not ramsch
+              and declarer is not None):
+            self.claim_dialog(p)
+        elif (self.ui.confirm == "concede" and v.can_concede and not ramsch
+              and (declarer is not None or defender is not None)):
+            self.concede_dialog(p)
+        else:
+            self.banner(y + max(0.0, (mid_h - 118) / 2), prompt_y=bottom - GAP - 84)
+
+    def game_panel(self, p: PlayView, x: float, y: float, iw: float, mid_h: float) -> None:
+        """Left: the game and the trump, unmistakable; then the rest in order of importance,
+        each line only while the panel has room for it."""
+        f, _ = self.f, self._
+        f.panel(x, y, iw, mid_h, role="game-panel")
         game = p.contract[0]
-        icon = min(64.0, mid_h * 0.26)
         if game in "CSHD":
-            f.suit_icon(8 + (iw - icon) / 2, y + 6, icon, game, role="trump")
             trump = _("Trump: {suit}").format(suit=self.tr.game(game))
         else:
-            f.text(16, y + 6, iw - 16, icon, self.tr.game(game), size=icon * 0.6,
-                   face="bold", colour=GOLD, role="trump")
             trump = _("No suit is trump") if game == "N" else _("Only jacks are trump")
-        ty = y + 10 + icon
-        f.text(14, ty, iw - 12, 44, trump, size=18, face="bold", role="trump-text", wrap=True)
-        ty += 46
-        # The rest in order of importance, each line only while the panel has room for it.
+        if mid_h >= 260:  # room: the symbol big, its words under it
+            icon = min(64.0, mid_h * 0.26)
+            if game in "CSHD":
+                f.suit_icon(x + (iw - icon) / 2, y + 6, icon, game, role="trump")
+            else:
+                f.text(x + 8, y + 6, iw - 16, icon, self.tr.game(game), size=icon * 0.6,
+                       face="bold", colour=GOLD, role="trump")
+            ty = y + 10 + icon
+            f.text(x + 6, ty, iw - 12, 44, trump, size=18, face="bold", role="trump-text",
+                   wrap=True)
+            ty += 46
+        elif game in "CSHD":  # hands below take the height: the symbol beside its words
+            icon = 44.0
+            f.suit_icon(x + 10, y + 8, icon, game, role="trump")
+            f.text(x + 20 + icon, y + 4, iw - 26 - icon, 52, trump, size=18, face="bold",
+                   role="trump-text", wrap=True, align="left")
+            ty = y + 60
+        else:
+            f.text(x + 8, y + 4, iw - 16, 32, self.tr.game(game), size=26, face="bold",
+                   colour=GOLD, role="trump")
+            f.text(x + 6, y + 36, iw - 12, 44, trump, size=18, face="bold", role="trump-text",
+                   wrap=True)
+            ty = y + 82
         ramsch = game == "R"  # nobody declared: no declarer, no bid, no sides
         mods = self.tr.contract(p.contract)[len(self.tr.game(game)):].strip()
         lines: list[tuple[str, float, str, tuple[int, int, int], str]] = []
@@ -794,21 +912,24 @@ class SceneBuilder:
                 h = 24  # one line is enough: room for the next one
             if ty + h > y + mid_h - 4:
                 break
-            f.text(14, ty, iw - 12, h, text, size=18, align="left", colour=colour, face=face,
-                   role=role, wrap=h > 24)
+            f.text(x + 6, ty, iw - 12, h, text, size=18, align="left", colour=colour,
+                   face=face, role=role, wrap=h > 24)
             ty += h + 2
-        # Right: who took the last trick, and the buttons of the play.
+
+    def play_controls(self, p: PlayView, y: float, mid_h: float) -> float:
+        """Right: the buttons of the play, each in a place of its own for the whole deal and
+        kept empty while the button is not offered, so that no button ever comes where
+        another was a moment ago (a tap meant for Concede once opened the claim): Last trick
+        (or, before the first card, Kontra or Re: the one goes with the first card, the other
+        comes with the first trick's last), Concede, Claim. Returns the panel's left edge."""
+        f, _, v = self.f, self._, self.v
         rw = 170.0
         rx = f.W - rw - 8
         f.panel(rx, y, rw, mid_h, role="last-panel")
+        slot = {"last-button": 0, "kontra": 0, "re": 0, "concede": 1, "claim": 2}
         show_last = p.show_last_trick or self.ui.show_last_trick
         lt = p.last_trick
-        ly = y + 6
-        # Who took the last trick (said in the centre while the complete trick lies there).
-        if lt is not None and lt.winner is not None and p.trick.winner is None:
-            f.text(rx + 6, ly, rw - 12, 66, _("{name} took the last trick").format(
-                name=self.name(lt.winner, limit=7)), size=18, role="last-winner", wrap=True)
-            ly += 72
+        ramsch = p.contract[:1] == "R"
         buttons: list[tuple[str, cmd.Command, str]] = []
         if lt is not None:
             buttons.append((_("Hide") if show_last else _("Last trick"), cmd.ShowLastTrick(),
@@ -822,40 +943,34 @@ class SceneBuilder:
             if p.waiting is None and declarer is not None:
                 buttons.append((_("Claim the rest"), cmd.Press(declarer, "claim"), "claim"))
         first_card = sum(p.tricks) == 0 and not p.trick.cards  # Kontra and Re only before it
-        if v.kontra_re and not ramsch and p.kontra < 4 and first_card:
+        if v.kontra_re and not ramsch and p.kontra < 4 and first_card and lt is None:
             word = "kontra" if p.kontra == 1 else "re"
             who = defender if word == "kontra" else declarer
             if who is not None:
                 buttons.append((_("Kontra") if word == "kontra" else _("Re"),
                                 cmd.Press(who, word), word))  # type: ignore[arg-type]
         for label, command, role in buttons:
-            if ly + BUTTON_H > y + mid_h - 4:
-                break
-            f.button(rx + 6, ly, rw - 12, BUTTON_H, label, command, role=role, size=20,
-                     wrap=True)
-            ly += BUTTON_H + 8
-        # Centre: the trick as it forms, one slot per seat in play; the last trick over it
-        # on request.
-        tx, tw = 8 + iw + GAP, rx - GAP - (8 + iw + GAP)
-        self.trick(p.trick, tx, y, tw, mid_h, p.to_act)
-        banner = v.refusal is not None and not self.ui.hide_refusal
-        if show_last and lt is not None and not banner:  # a refusal first; a tap closes it
-            # Above the computer's prompt, which stays in sight.
-            oh = mid_h if v.prompt is None else max(120.0, bottom - GAP - 84 - y - 6)
-            f.panel(tx, y, tw, oh, fill=FELT_DARK, role="last-trick-panel", layer=2)
-            f.text(tx + 8, y + 4, tw - 16, 30, _("Last trick"), size=20, face="bold",
-                   role="last-title", layer=3)
-            self.trick(lt, tx, y + 30, tw, oh - 30, None, layer=3, role="last")
-        if p.waiting is not None:
-            self.waiting_dialog(p)
-        elif (self.ui.confirm == "claim" and v.can_concede and not ramsch
-              and declarer is not None):
-            self.claim_dialog(p)
-        elif (self.ui.confirm == "concede" and v.can_concede and not ramsch
-              and (declarer is not None or defender is not None)):
-            self.concede_dialog(p)
-        else:
-            self.banner(y + max(0.0, (mid_h - 118) / 2), prompt_y=bottom - GAP - 84)
+            f.button(rx + 6, y + 6 + slot[role] * (BUTTON_H + 8), rw - 12, BUTTON_H, label,
+                     command, role=role, size=20, wrap=True)
+        return rx
+
+    def open_hand_row(self, p: PlayView, hand: tuple[Card, ...], x: float, y: float,
+                      w: float, h: float) -> float:
+        """On the table, the hand a declarer showed with his claim, under the trick (the seat
+        panels keep their height). Returns the height left for the trick."""
+        f, _ = self.f, self._
+        row_h = min(110.0, h * 0.45)
+        top = y + h - row_h
+        f.text(x, top, w, 24, _("Open hand of {name}").format(name=self.name(p.declarer)),
+               size=18, colour=MUTED, role="open-hand-title", align="left")
+        card_h = row_h - 28
+        card_w = card_h / CARD_RATIO
+        n = len(hand)
+        step = card_w if n <= 1 else min(card_w + 4, (w - card_w) / (n - 1))
+        for i, card in enumerate(sort_hand(hand, p.contract)):
+            f.card(x + i * step, top + 28, card_w, card_h, card, role=f"hand{p.declarer}",
+                   visible_w=card_w if i == n - 1 else min(card_w, step))
+        return h - row_h - 6
 
     def concede_dialog(self, p: PlayView) -> None:
         """Conceding ends the game: the kiosk asks first, with what it would count."""
@@ -965,15 +1080,18 @@ class SceneBuilder:
                      if s != declarer and s not in self.v.computer), None)
 
     def trick(self, trick: TrickView, x: float, y: float, w: float, h: float,
-              to_act: int | None, layer: int = 1, role: str = "trick") -> None:
-        """The trick: a name over each slot or card; a complete trick marks who took it."""
+              to_act: int | None, layer: int = 1, role: str = "trick",
+              before: TrickView | None = None) -> None:
+        """The trick: a name over each slot or card; a complete trick marks who took it. The
+        line under the cards (kept, so that the cards do not change size when the trick is
+        complete) says who takes it, or while a trick forms who took the one ``before``."""
         f, _ = self.f, self._
         seats = self.seats_in_play()
         laid = dict(trick.cards)
         n = len(seats)
         label_h = 28.0
         complete = trick.winner is not None and len(laid) == n
-        foot_h = 36.0 if complete else 0.0
+        foot_h = 36.0 if complete or role == "trick" else 0.0
         card_h = min(h - label_h - foot_h - 14, (w - 10 * (n + 1)) / n * CARD_RATIO, 210.0)
         card_w = card_h / CARD_RATIO
         total = n * card_w + (n - 1) * 12
@@ -1002,6 +1120,10 @@ class SceneBuilder:
             f.text(x + 8, cy + label_h + card_h + 10, w - 16, foot_h - 6,
                    _("{name} takes the trick").format(name=self.name(trick.winner)),
                    size=20, face="bold", colour=GOLD, role=f"{role}-taken", layer=layer)
+        elif before is not None and before.winner is not None:
+            f.text(x + 8, cy + label_h + card_h + 10, w - 16, foot_h - 6,
+                   _("{name} took the last trick").format(name=self.name(before.winner)),
+                   size=18, colour=MUTED, role="last-winner", layer=layer)
 
     def scene_result(self) -> None:
         f, _, v = self.f, self._, self.v

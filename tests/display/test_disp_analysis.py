@@ -97,7 +97,8 @@ def test_result_line_and_trick_view_fit(demo: dict, lang: str, size: tuple[int, 
     assert roles.count("analysis-card") == 30
     assert roles.count("analysis-trick") == 10
     assert roles.count("analysis-lost-points") == sum(1 for c in a.cards if c.lost)
-    assert roles.count("analysis-turned") == sum(1 for c in a.cards if c.turned) >= 1
+    framed = [e for e in els if e.role == "analysis-card" and e.selected]
+    assert len(framed) == sum(1 for c in a.cards if c.turned) >= 1
     values = [e.text for e in els if e.role == "analysis-value"]
     assert values == [str(c.value) for c in a.cards]
     back = [e for e in els if e.role == "analysis-back"]

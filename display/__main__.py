@@ -22,6 +22,8 @@ def main(argv: list[str] | None = None) -> int:
     p.add_argument("--style", default="french", choices=("french", "four-colour", "german"))
     p.add_argument("--size", default="1024x600", help="window size WxH")
     p.add_argument("--simulator", action="store_true", help="show every hand, clickable")
+    p.add_argument("--rotate", type=int, choices=(0, 90, 180, 270),
+                   help="turn the picture clockwise (a portrait panel mounted across)")
     p.add_argument("--screenshots", metavar="DIR", help="write every scene as PNG and exit")
     args = p.parse_args(argv)
     try:
@@ -72,7 +74,7 @@ def main(argv: list[str] | None = None) -> int:
                 return []
             return super().handle(event)
 
-    kiosk = Gallery(idle_after=0).open((w, h))
+    kiosk = Gallery(idle_after=0, rotate=args.rotate).open((w, h))
     while not kiosk.closed:
         kiosk.show(views(language, style)[names[(index + kiosk.step) % len(names)]])
         for c in kiosk.wait_events(1.0):

@@ -58,11 +58,18 @@ class Kiosk:
                  idle_after: float = 300.0, clock: Callable[[], float] = time.monotonic,
                  wall_clock: Callable[[], str] = lambda: time.strftime("%H:%M"),
                  size: tuple[int, int] | None = None, fullscreen: bool = False,
-                 driver: str | None = None, input_dir: str = "/dev/input") -> None:
+                 driver: str | None = None, input_dir: str = "/dev/input",
+                 rotate: int | None = None) -> None:
         self.on_command = on_command
         self._driver = driver                # SDL video driver, e.g. "kmsdrm" or "wayland"
         self._want_size = tuple(size) if size else None
         self._want_fullscreen = fullscreen
+        self._fullscreen = fullscreen
+        # How far the picture is turned clockwise on the panel (see rotation_for); the scenes
+        # are laid out on an upright canvas and turned as they are put on the screen.
+        self._want_rotate = rotate
+        self.rotation = 0
+        self._canvas: pygame.Surface | None = None
         self.closed = False                  # the window was closed (or Quit asked for)
         self.idle_after = idle_after
         self._now = clock
@@ -109,6 +116,8 @@ class Kiosk:
                 else:
                     # A window may be resized: the layout follows the new size.
                     self.screen = pygame.display.set_mode(size or WINDOW_SIZE, pygame.RESIZABLE)
+                self._fullscreen = fullscreen
+                self._fit_screen()
                 got = pygame.display.get_driver()
                 if got in HIDDEN_DRIVERS and not self._driver and os.environ.get(
                         "SDL_VIDEODRIVER", "").lower() != got:
@@ -141,8 +150,72 @@ class Kiosk:
 
     @property
     def size(self) -> tuple[int, int]:
+        """The size the scenes are laid out for: the screen's, or turned with it."""
+        return self.canvas.get_size()
+
+    @property
+    def canvas(self) -> pygame.Surface:
+        """What the scenes are drawn on: the screen itself, or an upright picture of it."""
         assert self.screen is not None, "open() the kiosk first"
-        return self.screen.get_size()
+        return self._canvas if self._canvas is not None else self.screen
+
+    def _fit_screen(self) -> None:
+        """After the screen was opened or resized: turn the picture or not (rotation_for)."""
+        assert self.screen is not None
+        w, h = self.screen.get_size()
+        self.rotation = rotation_for((w, h), self._fullscreen, self._want_rotate)
+        self._canvas = (None if self.rotation == 0 else
+                        pygame.Surface((h, w) if self.rotation in (90, 270) else (w, h)))
+        self._keys = []
+
+    def _present(self, rects: list[pygame.Rect] | None) -> None:
+        """Put what was drawn on the screen: the whole of it, or only ``rects``."""
+        if self._canvas is None:
+            if rects is None:
+                pygame.display.flip()
+            else:
+                pygame.display.update(rects)
+            return
+        assert self.screen is not None
+        whole = self._canvas.get_rect()
+        shown = []
+        for rect in rects if rects is not None else [whole]:
+            rect = rect.clip(whole)
+            if rect.w and rect.h:
+                turned = pygame.transform.rotate(self._canvas.subsurface(rect), -self.rotation)
+                dest = self._screen_rect(rect)
+                self.screen.blit(turned, dest.topleft)
+                shown.append(dest)
+        if rects is None:
+            pygame.display.flip()
+        else:
+            pygame.display.update(shown)
+
+    def _screen_rect(self, rect: pygame.Rect) -> pygame.Rect:
+        """Where a rectangle of the upright canvas lies on the turned screen."""
+        cw, ch = self.size
+        if self.rotation == 90:
+            return pygame.Rect(ch - rect.y - rect.h, rect.x, rect.h, rect.w)
+        if self.rotation == 270:
+            return pygame.Rect(rect.y, cw - rect.x - rect.w, rect.h, rect.w)
+        if self.rotation == 180:
+            return pygame.Rect(cw - rect.x - rect.w, ch - rect.y - rect.h, rect.w, rect.h)
+        return pygame.Rect(rect)
+
+    def screen_point(self, x: int, y: int) -> tuple[int, int]:
+        """Where a point of the upright canvas (an element's centre) is on the screen."""
+        return self._screen_rect(pygame.Rect(x, y, 1, 1)).topleft
+
+    def _canvas_point(self, x: int, y: int) -> tuple[int, int]:
+        """Where a point of the screen (a touch, a click) lies on the upright canvas."""
+        cw, ch = self.size
+        if self.rotation == 90:
+            return y, ch - 1 - x
+        if self.rotation == 270:
+            return cw - 1 - y, x
+        if self.rotation == 180:
+            return cw - 1 - x, ch - 1 - y
+        return x, y
 
     # ------------------------------------------------------------------ drawing
     def show(self, view: View) -> None:
@@ -210,12 +283,12 @@ class Kiosk:
         self.elements = elements
         self._keys = keys
         if dirty is None or len(dirty) > 24:
-            self.renderer.draw(self.screen, view, elements, self.ui.focus)
-            pygame.display.flip()
+            self.renderer.draw(self.canvas, view, elements, self.ui.focus)
+            self._present(None)
         else:
             for rect in dirty:
-                self.renderer.draw(self.screen, view, elements, self.ui.focus, area=rect)
-            pygame.display.update(dirty)
+                self.renderer.draw(self.canvas, view, elements, self.ui.focus, area=rect)
+            self._present(dirty)
         self.frames += 1
         if self.first_frame_at is None:
             self.first_frame_at = time.perf_counter()
@@ -314,15 +387,17 @@ class Kiosk:
         if t in (pygame.WINDOWEXPOSED, pygame.VIDEOEXPOSE, pygame.WINDOWSIZECHANGED,
                  pygame.VIDEORESIZE):
             self.screen = pygame.display.get_surface() or self.screen
-            self._keys = []
+            self._fit_screen()
             self._redraw(full=True)
             return []
         if t == pygame.FINGERDOWN:
-            return self._tap(int(event.x * self.size[0]), int(event.y * self.size[1]))
+            # A touch is where it is on the panel: on a turned picture, turned back.
+            w, h = self.screen.get_size() if self.screen is not None else self.size
+            return self._tap(*self._canvas_point(int(event.x * w), int(event.y * h)))
         if t == pygame.MOUSEBUTTONDOWN:
             if getattr(event, "touch", False) or event.button != 1:
                 return []  # the mouse twin of a finger event, or a wheel/right click
-            return self._tap(*event.pos)
+            return self._tap(*self._canvas_point(*event.pos))
         if t == pygame.KEYDOWN:
             return self._key(event)
         return []
@@ -482,6 +557,24 @@ class Kiosk:
             if i < len(hand):
                 return self._activate(hand[i])
         return []
+
+
+def rotation_for(size: tuple[int, int], fullscreen: bool, rotate: int | None) -> int:
+    """How far the picture is turned clockwise on the panel: ``rotate`` as the config says
+    (0, 90, 180, 270), or when it says nothing 90 on a full screen taller than wide. The
+    table's scenes are made for a landscape screen; a panel that is portrait by default
+    (the Raspberry Pi Touch Display 2, 720x1280) is mounted across the table and its
+    picture turned, touches turned back. A window is never turned by itself.
+
+    >>> rotation_for((720, 1280), True, None), rotation_for((720, 1280), False, None)
+    (90, 0)
+    >>> rotation_for((1280, 720), True, 270)
+    270
+    """
+    if rotate is not None:
+        return rotate % 360
+    w, h = size
+    return 90 if fullscreen and h > w else 0
 
 
 def _key(e: Element) -> tuple:

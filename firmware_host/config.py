@@ -189,7 +189,8 @@ def parse_config(
         if base_dir is not None and not data_dir.is_absolute():
             data_dir = base_dir / data_dir
     display = _section(raw, "display")
-    _only(display, "display", {"size", "fullscreen", "deck_style", "driver", "idle_after"})
+    _only(display, "display", {"size", "fullscreen", "deck_style", "driver", "idle_after",
+                               "rotate"})
     _display(display)
     club = parse_club(_section(raw, "club"), base_dir) if "club" in raw else None
     if table.hints and club is not None:
@@ -216,6 +217,12 @@ def _display(sec: Mapping[str, Any]) -> None:
         _choice(sec, "display", "deck_style", ("french", "four-colour", "german"), "french")
     if "driver" in sec:
         _typed(sec, "display", "driver", str)
+    if "rotate" in sec:
+        value = sec["rotate"]
+        if isinstance(value, bool) or value not in (0, 90, 180, 270):
+            raise ConfigError("[display] rotate",
+                              "must be 0, 90, 180 or 270 (degrees the picture is turned "
+                              f"clockwise), not {quoted(value)}")
     if "idle_after" in sec:
         value = sec["idle_after"]
         if (isinstance(value, bool) or not isinstance(value, int | float)

@@ -682,7 +682,8 @@ def open_kiosk(config: Any, simulated: bool, attempts: int | None = None) -> Any
     kiosk = Kiosk(size=tuple(size) if size else None,
                   fullscreen=bool(config.display.get("fullscreen", not simulated)),
                   driver=config.display.get("driver"),
-                  idle_after=float(config.display.get("idle_after", 300.0)))
+                  idle_after=float(config.display.get("idle_after", 300.0)),
+                  rotate=config.display.get("rotate"))
     kiosk.open(attempts=attempts or (1 if simulated else 8))
     return kiosk
 

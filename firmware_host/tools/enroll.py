@@ -148,7 +148,8 @@ class _EnrolScreen:
         try:
             self.kiosk: Any = Kiosk(size=tuple(size) if size else None,
                                     fullscreen=bool(display.get("fullscreen", False)),
-                                    driver=display.get("driver")).open()
+                                    driver=display.get("driver"),
+                                    rotate=display.get("rotate")).open()
         except DisplayUnavailable as exc:
             print(f"skat-table: no display: {exc}", file=sys.stderr)
             self.kiosk = None

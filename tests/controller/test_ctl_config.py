@@ -126,6 +126,7 @@ BAD = [
      "[readers[0]]", "no zone 'kitchen'"),
     (TABLE + "[bogus]\n[deck]" + DECK, "[bogus]", "unknown section"),
     (TABLE + "[display]\nsize = [800]\n[deck]" + DECK, "[display] size", "[width, height]"),
+    (TABLE + "[display]\nrotate = 45\n[deck]" + DECK, "[display] rotate", "0, 90, 180 or 270"),
     (TABLE + '[display]\ndeck_style = "tarot"\n[deck]' + DECK, "[display] deck_style",
      "'german'"),
     (TABLE + '[computer]\nplayer = "kermit"\n[deck]' + DECK, "[computer] player", "'rule'"),

@@ -224,6 +224,7 @@ NUMERIC = [  # (section text, key, values out of range)
     ("computer", "seed", [-1, 2**64]),
     ("display", "idle_after", [-1, float("inf"), float("nan"), 86401, 1e300]),
     ("display", "size", [[100, 480], [800, 10**9], [-1, -1]]),
+    ("display", "rotate", [45, -90, 360, True, "90"]),
     ("gpio", "bounce_time", [-0.1, 2, float("inf"), float("nan")]),
     ("gpio", "hold_time", [0, 11, float("inf")]),
 ]
@@ -257,7 +258,7 @@ def test_serial_reader_numbers_have_ranges(tmp_path: Path) -> None:
                      "readers", "bogus"]),
     st.one_of(st.dictionaries(st.sampled_from(
         ["players", "first_dealer", "series_length", "stake", "cap", "budget_ms", "seed",
-         "idle_after", "size", "bounce_time", "hold_time", "data_dir", "rules", "seats",
+         "idle_after", "size", "rotate", "bounce_time", "hold_time", "data_dir", "rules", "seats",
          "kontra_re", "deck", "player", "mode"]),
         st.recursive(st.one_of(st.none(), st.booleans(), st.integers(), st.floats(),
                                st.text(max_size=8)),

@@ -21,11 +21,11 @@ class Tabletop:
     def __init__(self, seed: int = 1, games: int | None = 2, journal: Path | None = None,
                  size: tuple[int, int] = (800, 480), language: str = "de",
                  paced: bool = False, config: Any = None, bids: bool = False,
-                 offer_resume: bool = False) -> None:
+                 offer_resume: bool = False, rotate: int | None = None) -> None:
         self.bids = bids  # Anna bids and holds (up to 30) rather than passing
         cfg = config or simulated_config(computer_seats=(1, 2), series_length=games, seed=seed,
                                          language=language)
-        self.kiosk = Kiosk(size=size).open()
+        self.kiosk = Kiosk(size=size, rotate=rotate).open()
         pygame.event.clear()
         self.session = open_session(cfg, journal)
         self.loop = kiosk_loop(cfg, self.session, self.kiosk, simulated=True, seed=seed,
@@ -55,8 +55,9 @@ class Tabletop:
 
     # ---- what the person does ------------------------------------------------------------
     def tap_at(self, x: int, y: int, touch: bool = False) -> None:
+        """A tap at a point of the screen (of the panel, as it is turned)."""
         if touch:
-            w, h = self.kiosk.size
+            w, h = self.kiosk.screen.get_size()
             pygame.event.post(pygame.event.Event(
                 pygame.FINGERDOWN, x=x / w, y=y / h, dx=0.0, dy=0.0, touch_id=1, finger_id=0,
                 pressure=1.0))
@@ -67,7 +68,7 @@ class Tabletop:
 
     def tap(self, target: str | Element, touch: bool = False) -> None:
         el = self.one(target) if isinstance(target, str) else target
-        self.tap_at(*el.rect.center, touch=touch)
+        self.tap_at(*self.kiosk.screen_point(*el.rect.center), touch=touch)
 
     def key(self, key: int) -> None:
         pygame.event.post(pygame.event.Event(pygame.KEYDOWN, key=key, mod=0, unicode="",

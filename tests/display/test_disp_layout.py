@@ -254,3 +254,31 @@ def test_other_screen_sizes(renderer: Renderer, size: tuple[int, int]) -> None:
             problems += [f"{language} {name}: {p}"
                          for p in check_layout(renderer.layout(view, size, ui), size)]
     assert not problems, "\n".join(problems[:20])
+
+
+@pytest.mark.parametrize("size", [(720, 1280), (480, 800)])
+def test_portrait_panels(size: tuple[int, int]) -> None:
+    """The Raspberry Pi Touch Display 2 (720x1280) and a 7-inch panel (480x800), portrait
+    by default and mounted across the table: the kiosk lays every screen out upright, as on
+    the landscape screen of the same pixels, with the same checks, and turns it onto the
+    panel (in German, French and Polish)."""
+    from display.kiosk import Kiosk
+
+    kiosk = Kiosk(idle_after=0, rotate=90).open(size)
+    problems = []
+    try:
+        assert kiosk.size == (size[1], size[0])
+        for language in ("de", "fr", "pl"):
+            for name, (view, ui) in all_screens(language).items():
+                kiosk.show(view)
+                kiosk.ui = ui
+                kiosk._redraw(full=True)
+                problems += [f"{language} {name}: {p}"
+                             for p in check_layout(kiosk.elements, kiosk.size)]
+                turned = pygame.transform.rotate(kiosk.canvas, -90)
+                if pygame.image.tobytes(turned, "RGB") != pygame.image.tobytes(kiosk.screen,
+                                                                               "RGB"):
+                    problems.append(f"{language} {name}: the panel is not the screen turned")
+    finally:
+        kiosk.close()
+    assert not problems, "\n".join(problems[:20])

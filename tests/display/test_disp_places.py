@@ -36,9 +36,10 @@ def play_until(t: Tabletop, done: Callable[[], bool], steps: int = 600) -> None:
     raise AssertionError(f"not reached; the screen shows {t.view.scene}")
 
 
-def anna_declares(size: tuple[int, int], seed: int, paced: bool = False) -> Tabletop:
+def anna_declares(size: tuple[int, int], seed: int, paced: bool = False,
+                  rotate: int | None = None) -> Tabletop:
     """A table where Anna (seat 0) won the bidding and is about to declare."""
-    t = Tabletop(seed=seed, games=None, size=size, bids=True, paced=paced)
+    t = Tabletop(seed=seed, games=None, size=size, bids=True, paced=paced, rotate=rotate)
     play_until(t, lambda: t.view.scene in ("declaration", "play", "result")
                and not (t.view.scene == "declaration" and t.view.turn != 0))
     if t.view.scene != "declaration" or t.view.declaration.declarer != 0:
@@ -91,6 +92,61 @@ def test_null_ouvert_after_the_pick_up(size: tuple[int, int]) -> None:
         assert declare_with(t, "O", "N") == "NO"
     finally:
         t.close()
+
+
+PORTRAIT = ((720, 1280), (480, 800))  # the Raspberry Pi Touch Display 2, a 7-inch turned
+
+
+def turned_difference(k: Kiosk, upright: pygame.Surface | None = None) -> float:
+    """Share of pixels (on a grid) where the panel differs from an upright picture (a fresh
+    drawing of the view, or what the kiosk drew) turned as the kiosk turns it."""
+    from display.render import render
+
+    if upright is None:
+        upright = render(k.view, k.size, k.ui, k.renderer)
+    turned = pygame.transform.rotate(upright, -k.rotation)
+    assert turned.get_size() == k.screen.get_size()
+    w, h = turned.get_size()
+    grid = [(x, y) for x in range(0, w, 3) for y in range(0, h, 3)]
+    return sum(1 for p in grid if turned.get_at(p) != k.screen.get_at(p)) / len(grid)
+
+
+@pytest.mark.parametrize("size", PORTRAIT)
+@pytest.mark.parametrize("rotate", [90, 270])
+def test_a_portrait_panel_shows_the_table_across_and_takes_touches(
+        size: tuple[int, int], rotate: int) -> None:
+    """A portrait panel mounted across the table: the scenes are laid out as on the
+    landscape screen of the same pixels and turned; a touch is turned back, so that a
+    finger on a button presses it. Anna announces null ouvert hand and lays her cards by
+    touch."""
+    t = anna_declares(size, seed=2, rotate=rotate)
+    try:
+        assert t.kiosk.rotation == rotate and t.kiosk.size == (size[1], size[0])
+        assert turned_difference(t.kiosk, t.kiosk.canvas) == 0
+        pygame.event.post(pygame.event.Event(pygame.WINDOWEXPOSED))  # drawn anew, whole
+        t.settle()
+        assert turned_difference(t.kiosk) < 0.002
+        assert declare_with(t, "O", "N") == "NOH"
+        for _ in range(3):
+            play_until(t, t.anna_to_play)
+            card = t.legal_cards()[0]
+            t.tap(t.hand_card(card), touch=True)
+            assert card not in t.view.hands[0]
+            # only the changed parts were drawn again: they are turned onto the panel too
+            assert turned_difference(t.kiosk, t.kiosk.canvas) == 0
+    finally:
+        t.close()
+
+
+def test_a_full_portrait_screen_is_turned_by_itself() -> None:
+    from display.kiosk import rotation_for
+
+    assert rotation_for((720, 1280), True, None) == 90       # the Touch Display 2
+    assert rotation_for((480, 800), True, None) == 90
+    assert rotation_for((800, 480), True, None) == 0
+    assert rotation_for((720, 1280), False, None) == 0       # a window stays as it is
+    assert rotation_for((720, 1280), True, 0) == 0           # the config decides
+    assert rotation_for((1280, 720), False, 180) == 180
 
 
 CONTROLS = ("last-button", "concede", "claim", "kontra", "re", "undo", "sheet-button",

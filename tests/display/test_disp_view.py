@@ -10,6 +10,7 @@ import pytest
 
 import display.commands
 import display.i18n
+import display.kiosk
 import display.samples
 import display.scenes
 import display.view
@@ -21,7 +22,7 @@ from engine.cards import Card
 
 
 @pytest.mark.parametrize("module", [display.view, display.commands, display.scenes,
-                                    display.samples, display.i18n])
+                                    display.samples, display.i18n, display.kiosk])
 def test_doctests(module: object) -> None:
     result = doctest.testmod(module)  # type: ignore[arg-type]
     assert result.attempted > 0 and result.failed == 0

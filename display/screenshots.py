@@ -88,6 +88,65 @@ class PhaseShots:
         return path
 
 
+def doc_screens() -> dict[str, tuple[View, UiState, tuple[int, int]]]:
+    """The kiosk's screenshots in docs/display.md by file name: a view, what the kiosk keeps
+    itself, and the screen's size (a portrait panel's picture is turned as it shows it)."""
+    from dataclasses import replace
+
+    from engine.cards import Card
+
+    from .samples import extra_views, sample_view
+    from .view import Fault
+
+    play = sample_view("play", "de", simulator=True)
+    assert play.play is not None
+    concede = replace(play, play=replace(play.play, concede_values=(-72, 36)))
+    return {
+        "play-simulator-de.png": (play, UiState(), (800, 480)),
+        "play-simulator-en.png": (sample_view("play", "en", simulator=True), UiState(),
+                                  (800, 480)),
+        "refused-nl.png": (extra_views("nl")["play-refused"], UiState(), (800, 480)),
+        "declaration-german-suits-fr.png": (sample_view("declaration", "fr", "german"),
+                                            UiState(), (800, 480)),
+        "declaration-simulator-en.png": (sample_view("declaration", "en", simulator=True),
+                                         UiState(draft=frozenset("S")), (800, 480)),
+        "result-de.png": (sample_view("result", "de", "four-colour"), UiState(), (800, 480)),
+        "trick-complete-de.png": (extra_views("de")["play-trick-complete-simulator"],
+                                  UiState(), (800, 480)),
+        "bidding-history-de.png": (sample_view("bidding", "de", simulator=True), UiState(),
+                                   (800, 480)),
+        "concede-confirm-de.png": (concede, UiState(confirm="concede"), (800, 480)),
+        "resume-de.png": (extra_views("de")["resume-offer"], UiState(), (800, 480)),
+        "twelve-cards-four-de.png": (extra_views("de")["declaration-skat-four"], UiState(),
+                                     (800, 480)),
+        "refused-detail-pl.png": (replace(sample_view("play", "pl"), refusal=Fault(
+            "not-in-hand", seat=2, card=Card.SA, detail="SA has already been played in trick 3")),
+            UiState(), (800, 480)),
+        "portrait-720x1280-de.png": (play, UiState(), (720, 1280)),
+    }
+
+
+def write_doc_screenshots(directory: Path | str) -> list[Path]:
+    """Every kiosk screenshot of docs/display.md, made again (``python -c "from
+    display.screenshots import write_doc_screenshots, write_screenshots;
+    write_doc_screenshots('docs/screenshots'); write_screenshots('docs/screenshots')"``)."""
+    from .kiosk import rotation_for
+
+    out = Path(directory)
+    out.mkdir(parents=True, exist_ok=True)
+    pygame.font.init()
+    renderer = Renderer()
+    written = []
+    for name, (view, ui, size) in doc_screens().items():
+        turn = rotation_for(size, True, None)  # as the kiosk shows it on a full screen
+        upright = (size[1], size[0]) if turn in (90, 270) else size
+        shot = render(view, upright, ui=ui, renderer=renderer)
+        path = out / name
+        pygame.image.save(pygame.transform.rotate(shot, -turn) if turn else shot, str(path))
+        written.append(path)
+    return written
+
+
 def write_screenshots(directory: Path | str, languages: tuple[str, ...] = ("de", "en"),
                       size: tuple[int, int] = (800, 480)) -> list[Path]:
     """``analysis-result-<lang>.png`` and ``analysis-tricks-<lang>.png``: the result line and

@@ -42,11 +42,13 @@ skat_python_plan() {
     esac
 }
 
-# skat_fingerprint DIR PYTHON: one SHA-256 over every file of DIR (its path and content; byte
-# code left out) and PYTHON's version: what install.sh would install from DIR with PYTHON.
+# skat_fingerprint DIR PYTHON: one SHA-256 over every file of DIR (its path and content) and
+# PYTHON's version: what install.sh would install from DIR with PYTHON. What pip leaves in DIR
+# when it builds the package (build/, *.egg-info) and byte code are left out.
 skat_fingerprint() {
     (
-        cd "$1" && find . -type f ! -path '*/__pycache__/*' ! -name '*.pyc' -print0 |
+        cd "$1" && find . -type f ! -path './build/*' ! -path '*.egg-info/*' \
+            ! -path '*/__pycache__/*' ! -name '*.pyc' -print0 |
             LC_ALL=C sort -z | xargs -0 -r sha256sum --
         "$2" -c 'import sys; print(sys.version)' 2>/dev/null || echo "no python"
     ) | sha256sum | cut -d' ' -f1

@@ -11,6 +11,7 @@ together (``python -m twin``, ``make twin``):
 6. :meth:`Twin.play_deal` a whole deal over the USB serial board, compared with a replay of
    the exported journal on the host;
 7. :meth:`Twin.touch` a USB tablet plugged in while the table runs, then tapped;
+   :meth:`Twin.gpio` the turn lights, a button and the buzzer on gpio-sim lines;
 8. :meth:`Twin.bring_up` the commands of docs/bring-up.md as written;
 9. :meth:`Twin.no_display` a boot without a display device;
 10. :meth:`Twin.worn_card` EIO on every read and write of the disk during play;
@@ -73,6 +74,7 @@ class Twin:
         self.driver: TableDriver | None = None
         self.port: str | None = None
         self.deals = 0
+        self.has_gpio = False
 
     # -- bookkeeping ---------------------------------------------------------------------------
     def figure(self, key: str, value: Any) -> None:
@@ -186,6 +188,9 @@ class Twin:
         assert vm is not None
         before = vm.out(STATE_CMD)
         inv_before = vm.out(f"systemctl show -p InvocationID --value {UNIT}").strip()
+        # A table not running (right after the first install it fails for want of a deck) is
+        # started again by install.sh: that is no restart of a running table.
+        running = vm.out(f"systemctl is-active {UNIT} || true").strip() == "active"
         t0 = time.monotonic()
         r = vm.ssh("cd /home/pi/skat-table && sudo systemd/install.sh", check=False, timeout=3600)
         self.figure("install.sh again (s)", round(time.monotonic() - t0))
@@ -196,8 +201,12 @@ class Twin:
         changed = sorted({f"- {x}" for x in b - a} | {f"+ {x}" for x in a - b})
         if r.returncode != 0:
             changed.append(f"exit status {r.returncode}")
-        if inv_before != inv_after:
+        if running and inv_before != inv_after:
             changed.append("the running table was restarted (a new InvocationID)")
+        built = b"the package is installed as it is" in r.stdout
+        self.figure("second install: package built again", not built)
+        if not built:
+            changed.append("the package was built and installed again")
         self.figure("second install changes", len(changed))
         (self.work / "install-diff.txt").write_text("\n".join(changed) + "\n")
         return changed
@@ -221,7 +230,21 @@ class Twin:
         assert vm is not None
         self.port = self.by_path()
         self.figure("board port", self.port)
-        text = config_toml(self.port, display=display)
+        from twin import gpio
+
+        t0 = time.monotonic()
+        header = ""
+        try:
+            folder = gpio.module(self.arch, self.image_dir, self.work / "gpiosim-build.log")
+        except (subprocess.CalledProcessError, OSError) as exc:
+            self.finding(f"no gpio-sim module for the twin's kernel ({exc}); the table runs "
+                         f"without [gpio]: see {self.work}/gpiosim-build.log")
+        else:
+            self.figure("gpio-sim module", f"{folder.name} ({round(time.monotonic() - t0)} s)")
+            gpio.install(vm, folder)
+            header = gpio.gpio_toml()
+            self.has_gpio = True
+        text = config_toml(self.port, display=display, gpio=header)
         vm.ssh(f"sudo tee {CONFIG_PATH} >/dev/null", input=text.encode())
         # QEMU's tablet is no touchscreen to udev: the twin names it as install.sh's rule names
         # a touchscreen, with that rule's own actions (its line, matched by the tablet's name).
@@ -433,6 +456,54 @@ class Twin:
                "frame changed by the tap": round(opened, 3),
                "frame changed after the second tap": round(closed, 3)}
         self.figure("touch", out)
+        return out
+
+    # -- GPIO: buttons, lights and buzzer on the kernel's GPIO character device --------------
+    def gpio(self) -> dict[str, Any]:
+        """During play, the turn light of the seat to act is on (read from the gpio-sim line
+        the table drives through lgpio), and a press of a button (the line pulled down and up
+        again) reaches the table: it is journalled (a computer's seat: refused, in the
+        players' words) and the buzzer sounds."""
+        from twin.gpio import SEATS, Header
+
+        vm = self.vm
+        drv = self.table()
+        assert vm is not None
+        if not self.has_gpio:
+            raise VMError("the twin has no GPIO header (no gpio-sim module): see the findings")
+        header = Header(vm)
+        self.figure("gpio header", f"{header.device} {header.chip}")
+        while True:  # to the play: a seat to act
+            drv.poll()
+            if drv.phase() == "play" and " to act" in drv.watch.status:
+                break
+            drv.play(cards=1)
+        actor = drv.watch.status.split(", ")[-1].split(" to act")[0].split(";")[0]
+        names = ["Anna", "Ben", "Carla"]
+        seat = names.index(actor)
+        lights = header.values([s["light"] for s in SEATS])
+        lit = {names[i]: round(sum(v) / max(1, len(v)), 2)
+               for i, v in enumerate(lights.values())}
+        before = len(drv.watch.records)
+        presser = (seat + 1) % 3
+
+        def press() -> None:
+            header.press(SEATS[presser]["bid"])
+
+        buzz = header.buzzer_during(press)
+
+        def pressed(_new: list) -> Any:
+            for _, kind, body in drv.watch.records[before:]:
+                inp = body.get("input", {})
+                if kind == "input" and inp.get("press") == "bid" and inp.get("seat") == presser:
+                    return body
+            return None
+
+        record = drv.wait_for(pressed, "the bid button's press in the journal", 60)
+        out = {"to act": actor, "lights on (share of samples)": lit,
+               "pressed": f"{names[presser]}'s bid button", "journal": record,
+               "buzzer samples on/all": f"{sum(buzz)}/{len(buzz)}"}
+        self.figure("gpio", out)
         return out
 
     # -- docs/bring-up.md, as written --------------------------------------------------------
@@ -666,6 +737,7 @@ def main(argv: list[str] | None = None) -> int:
         twin.play_deal()
         twin.compare_with_host()
         twin.touch()
+        twin.gpio()
         twin.bring_up()
         twin.no_display()
         twin.worn_card()

@@ -40,10 +40,11 @@ def deck() -> dict[str, str]:
     return dict(tomllib.loads(DECK_CONFIG.read_text())["deck"])
 
 
-def config_toml(port: str, seed: int = 7, display: bool = True) -> str:
-    """The twin table's config: three computer seats, one serial board with three readers."""
+def config_toml(port: str, seed: int = 7, display: bool = True, gpio: str = "") -> str:
+    """The twin table's config: three computer seats, one serial board with three readers,
+    and ``gpio`` (a ``[gpio]`` table: twin.gpio.gpio_toml()) if given."""
     cards = "\n".join(f'{card} = "{uid}"' for card, uid in deck().items())
-    return f"""# skat-table config written by the twin (twin/table.py)
+    return gpio + f"""# skat-table config written by the twin (twin/table.py)
 [table]
 players = ["Anna", "Ben", "Carla"]
 first_dealer = 2

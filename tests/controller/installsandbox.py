@@ -33,8 +33,15 @@ if [ "$1" = -m ] && [ "$2" = venv ]; then
 fi
 if [ "$1" = -m ] && [ "$2" = pip ]; then
     echo "pip $* PYPI=${PYPI-}" >> "$FAKE_LOG"
-    # the venv's command appears once the package is installed
+    # the venv's command appears once the package is installed; pip (setuptools) builds a
+    # package from a directory in that directory: build/ and an .egg-info are left there
     printf '#!/bin/sh\n' > "$(dirname "$0")/skat-table" && chmod 755 "$(dirname "$0")/skat-table"
+    for last; do :; done
+    if [ -d "$last" ]; then
+        mkdir -p "$last/build/lib" "$last/skat_table.egg-info"
+        echo "built $(date +%s%N)" > "$last/build/lib/built.txt"
+        echo "Name: skat-table" > "$last/skat_table.egg-info/PKG-INFO"
+    fi
     exit 0
 fi
 if [ "$1" = -c ]; then

@@ -96,7 +96,7 @@ def test_the_disk_is_a_chain_a_worn_card_can_be_put_into(tmp_path: Path) -> None
     cmd = VM(image, tmp_path / "vm").command()
     nodes = [a for a in cmd if a.startswith("driver=")]
     assert any("node-name=root-file" in n for n in nodes)
-    assert any("driver=qcow2,node-name=root,file=root-file,backing=base" == n for n in nodes)
+    assert any(n == "driver=qcow2,node-name=root,file=root-file,backing=base" for n in nodes)
     assert "-drive" not in cmd
     source = inspect.getsource(VM.wear) + inspect.getsource(VM.mend)
     for name in ("root-file", '"root"', "base"):

@@ -77,6 +77,16 @@ def test_7_a_touchscreen_plugged_in_later_is_read(twin: Twin) -> None:
     assert out["frame changed after the second tap"] < 0.01, out  # and closed again
 
 
+def test_7b_buttons_lights_and_buzzer_on_the_gpio_character_device(twin: Twin) -> None:
+    out = twin.gpio()
+    lit = out["lights on (share of samples)"]
+    assert lit[out["to act"]] == 1.0, out  # the seat to act: steady
+    assert all(share < 0.5 for name, share in lit.items() if name != out["to act"]), out
+    assert out["journal"]["status"] in ("refused", "accepted"), out
+    on, total = (int(x) for x in out["buzzer samples on/all"].split("/"))
+    assert total > 20 and on > 0, out
+
+
 def test_8_bring_up_as_the_doc_says(twin: Twin) -> None:
     results = twin.bring_up()
     assert len(results) >= 20

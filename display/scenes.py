@@ -1255,8 +1255,10 @@ class SceneBuilder:
                 role="sheet-winner")
 
     def sheet_marks(self, row: SheetRow) -> str:
-        """The marks of a sheet row, what doubled its value: ``Kontra`` (or ``Re``),
-        ``Jungfrau ×2``, ``geschoben ×4``, ``Bock`` (a lost game's doubling is its sign)."""
+        """The marks of a sheet row, what was said or agreed that doubled its value:
+        ``Kontra`` (or ``Re``), ``geschoben ×4``, ``Bock``. What the play made of it (a lost
+        game, a Jungfrau, like schneider) is the result's breakdown, not a mark: a row has
+        room for three marks at most."""
         _ = self._
         factors = dict(row.factors)
         marks = []
@@ -1264,8 +1266,6 @@ class SceneBuilder:
             marks.append(_("Re"))
         elif "kontra" in factors:
             marks.append(_("Kontra"))
-        if "jungfrau" in factors:
-            marks.append(_("Jungfrau ×{n}").format(n=factors["jungfrau"]))
         if "pushed" in factors:
             marks.append(_("pushed ×{n}").format(n=factors["pushed"]))
         if row.bock:

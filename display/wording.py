@@ -82,6 +82,11 @@ def game_level(r: ResultView) -> int:
 def result_notes(r: ResultView, tr: Translator) -> list[str]:
     _ = tr
     notes = []
+    if r.bock_next:  # first, the screen may have room for one note only: the next deal
+        # (and those after it) count double, said before it starts
+        notes.append(tr.ngettext("Bock: the next game counts double",
+                                 "Bock: the next {n} games count double",
+                                 r.bock_next).format(n=r.bock_next))
     if r.overbid:
         game_value = (r.base_value or 0) * game_level(r)
         notes.append(_("Overbid: bid {bid}, the game is worth only {value}").format(
@@ -108,10 +113,6 @@ def result_notes(r: ResultView, tr: Translator) -> list[str]:
                "defenders-violation": _("A defender broke a rule")}
     if r.ending in endings:
         notes.append(endings[r.ending])
-    if r.bock_next:  # said before the next deal starts: it counts double
-        notes.append(tr.ngettext("Bock: the next game counts double",
-                                 "Bock: the next {n} games count double",
-                                 r.bock_next).format(n=r.bock_next))
     return notes
 
 

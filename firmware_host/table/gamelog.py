@@ -41,7 +41,15 @@ def breakdown_text(result: Any, bock: bool = False) -> str:
     """"clubs: with 2, game 3, schneider 4 = 4 x 12 = 48"; with factors, each named, ending in
     what the sheet books: "clubs: with 2, game 3 = 3 x 12 = 36, lost x2, Kontra x2, Bock x2 =
     -288" (the sheet's own reckoning, ``engine.series.reckon``); null and passed-in read
-    simpler."""
+    simpler.
+
+    >>> from engine.contract import Contract
+    >>> from engine.scoring import score_suit_grand
+    >>> r = score_suit_grand(Contract.parse("C"), bid=18, matador_count=2, points=50,
+    ...                      tricks=4, ending="played", declarer=0, kontra=2)
+    >>> breakdown_text(r, bock=True)
+    'clubs: with 2, game 3 = 3 x 12 = 36, lost x2, Kontra x2, Bock x2 = -288'
+    """
     from engine.series import reckon
 
     if result.passed_in:

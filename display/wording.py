@@ -42,7 +42,9 @@ def factor_words(factors: tuple[tuple[str, int], ...], tr: Translator) -> list[s
     labels = {"lost": _("lost ×{n}"), "kontra": _("Kontra ×{n}"), "re": _("Re ×{n}"),
               "jungfrau": _("Jungfrau ×{n}"), "pushed": _("pushed ×{n}"),
               "bock": _("Bock ×{n}")}
-    return [labels.get(k, k + " ×{n}").format(n=n) for k, n in factors]
+    # a factor stays on one line with its name: "verloren ×2", never "verloren" / "×2"
+    return [labels.get(k, k + " ×{n}").format(n=n).replace(" ×", "\u00a0×")
+            for k, n in factors]
 
 
 def breakdown_text(r: ResultView, tr: Translator) -> str:

@@ -48,13 +48,14 @@ def pub_config(seed: int, players: int, length: int) -> Any:
 
 
 def texts(elements: list[Element], role: str) -> list[str]:
-    return [e.text for e in elements if e.role.split(" ")[0] == role]
+    """The texts of ``role`` as read (a no-break space keeps "Bock ×2" on one line)."""
+    return [e.text.replace("\u00a0", " ") for e in elements if e.role.split(" ")[0] == role]
 
 
 def one_text(elements: list[Element], role: str) -> str:
     found = texts(elements, role)
     assert len(found) == 1, (role, found)
-    return found[0].replace("\u00a0", " ")
+    return found[0]
 
 
 class Series:

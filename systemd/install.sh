@@ -91,6 +91,9 @@ else
     $PIP -r "$PREFIX/src/systemd/requirements-pi.txt"
     unset PYPI
     "$PREFIX/venv/bin/python" -m pip install --quiet --no-deps --no-build-isolation "$PREFIX/src"
+    # pip builds the package inside the copy: its build/ and .egg-info are not the table's
+    # (and the next run's rsync would delete them), so they go now.
+    rm -rf "$PREFIX/src/build" "$PREFIX/src"/*.egg-info
     echo "$INSTALLED" > "$STAMP"
 fi
 # The command on root's and everyone's PATH (sudo skat-table probe ..., docs/bring-up.md).

@@ -283,6 +283,10 @@ def test_a_second_install_builds_nothing_and_leaves_the_table_running(tmp_path: 
     assert "nothing changed: the table runs on as it is" in done.stdout
     assert "the package is installed as it is" in done.stdout
     assert done.wrote("/etc/systemd/system/skat-table-touch-plugged.service").exists()
+    # what pip built in the source copy is gone: a third run finds the copy as the checkout
+    # (an overlay marks a removed directory with a whiteout, a character device)
+    assert not done.wrote("/opt/skat-table/src/build").is_dir()
+    assert not done.wrote("/opt/skat-table/src/skat_table.egg-info").is_dir()
 
 
 @sandbox

@@ -48,6 +48,7 @@ def test_3_install_as_the_readme_says(twin: Twin) -> None:
     assert twin.vm.out("systemctl is-enabled skat-table.service").strip() == "enabled"
 
 
+@pytest.mark.twin_check
 def test_4_a_second_install_changes_nothing(twin: Twin) -> None:
     changes = twin.install_again()
     assert changes == [], "\n".join(changes)
@@ -69,6 +70,7 @@ def test_6_a_deal_over_the_serial_board_matches_the_host(twin: Twin) -> None:
     assert out["cards laid == cards in the journal"]
 
 
+@pytest.mark.twin_check
 def test_7_a_touchscreen_plugged_in_later_is_read(twin: Twin) -> None:
     out = twin.touch()
     said = twin.figures["touch: the plugged-in service said"]
@@ -77,6 +79,7 @@ def test_7_a_touchscreen_plugged_in_later_is_read(twin: Twin) -> None:
     assert out["frame changed after the second tap"] < 0.01, out  # and closed again
 
 
+@pytest.mark.twin_check
 def test_7b_buttons_lights_and_buzzer_on_the_gpio_character_device(twin: Twin) -> None:
     out = twin.gpio()
     lit = out["lights on (share of samples)"]
@@ -87,6 +90,7 @@ def test_7b_buttons_lights_and_buzzer_on_the_gpio_character_device(twin: Twin) -
     assert total > 20 and on > 0, out
 
 
+@pytest.mark.twin_check
 def test_8_bring_up_as_the_doc_says(twin: Twin) -> None:
     results = twin.bring_up()
     assert len(results) >= 20
@@ -96,6 +100,7 @@ def test_8_bring_up_as_the_doc_says(twin: Twin) -> None:
             assert r["exit"] == 0, r
 
 
+@pytest.mark.twin_check
 def test_9_without_a_screen_the_table_plays_on(twin: Twin) -> None:
     out = twin.no_display()
     assert "SCREEN DOWN" in out["status"], out
@@ -103,6 +108,7 @@ def test_9_without_a_screen_the_table_plays_on(twin: Twin) -> None:
     assert out["NRestarts"] == "0" and out["ActiveState"] == "active", out
 
 
+@pytest.mark.twin_check
 def test_10_a_worn_sd_card_loses_nothing_saved(twin: Twin) -> None:
     out = twin.worn_card()
     assert out["I/O errors injected"] > 0, out

@@ -64,7 +64,7 @@ mkdir -p "$PREFIX/src"
 if command -v rsync >/dev/null 2>&1; then
     rsync -a --delete --exclude .git --exclude .venv --exclude '*.egg-info' --exclude /lab "$SRC/" "$PREFIX/src/"
 else
-    (cd "$SRC" && tar --exclude .git --exclude .venv --exclude ./lab -cf - .) | (cd "$PREFIX/src" && tar -xf -)
+    (cd "$SRC" && tar --exclude .git --exclude .venv --exclude '*.egg-info' --exclude ./lab -cf - .) | (cd "$PREFIX/src" && tar -xf -)
 fi
 [ -x "$PREFIX/venv/bin/python" ] || "$PYTHON" -m venv "$PREFIX/venv"
 # What is installed is the copy, its pinned requirements and this Python: when that is what

@@ -246,9 +246,10 @@ def extra_views(language: str = "de", card_style: str = "french") -> dict[str, V
         "play-ramsch": replace(play, can_concede=True, play=replace(  # type: ignore[arg-type]
             play.play, contract="R", bid=0)),
         "result-ramsch": replace(sample_view("result", language, card_style), result=ResultView(
-            declarer=None, contract="R", bid=0, won=False, value=-94, multiplier=2,
-            breakdown=(("ramsch", 47), ("jungfrau", 2)), skat=tuple(SKAT), losers=(1,),
-            ramsch_points=(73, 47, 0), ending="played", next_dealer=0)),
+            declarer=None, contract="R", bid=0, won=False, value=-94, game_value=47,
+            breakdown=(("ramsch", 47),), factors=(("jungfrau", 2),), skat=tuple(SKAT),
+            losers=(1,), ramsch_points=(73, 47, 0), ending="played", next_dealer=0)),
+        **pub_views(language, card_style),
         "result-hand": replace(sample_view("result", language, card_style), result=ResultView(
             declarer=2, contract="NH", bid=35, won=True, value=35, points=0, tricks=0,
             breakdown=(("null", 35),), base_value=35, multiplier=1, skat=tuple(SKAT),
@@ -270,6 +271,76 @@ def extra_views(language: str = "de", card_style: str = "french") -> dict[str, V
         "resume-offer": replace(sample_view("result", language, card_style), offer="resume"),
     }
     return out
+
+
+def pub_views(language: str = "de", card_style: str = "french") -> dict[str, View]:
+    """Pub rules (Kontra, Re, Bock, Ramsch, pushes): each value with its factors named."""
+    play = sample_view("play", language, card_style)
+    assert play.play is not None
+    bidding = sample_view("bidding", language, card_style)
+    assert bidding.bidding is not None
+    fh = _seat(bidding, 0)
+    four = ("Anna", "Ben", "Carla", "Dieter")
+    return {
+        # A Bock deal: the top bar says so (and how many are left) in every scene of it.
+        "play-bock": replace(play, bock=3, kontra_re=True, play=replace(play.play, kontra=4)),
+        "play-bock-simulator": replace(sample_view("play", language, card_style,
+                                                   simulator=True), bock=12),
+        "bidding-bock-ramsch": replace(bidding, bock=1, bidding=replace(
+            bidding.bidding, bidder=fh, listener=fh, value=0, next_value=18, to_act=fh,
+            passed=frozenset(s for s in bidding.positions or () if s != fh), holder=None,
+            forehand_alone=True, ramsch=True)),
+        "declaration-bock": replace(sample_view("declaration", language, card_style), bock=2),
+        "pushing-bock": replace(sample_view("pushing", language, card_style), bock=2),
+        "deal-bock": replace(sample_view("deal", language, card_style), bock=3),
+        "play-ramsch-pushed": replace(play, bock=2, play=replace(
+            play.play, contract="R", bid=0, pushes=2)),
+        # A lost grand hand with Kontra and Re in a Bock deal: every factor named.
+        "result-bock-kontra-re": replace(sample_view("result", language, card_style),
+                                         result=ResultView(
+            declarer=1, contract="GH", bid=48, won=False, value=-1920, points=58, tricks=4,
+            matadors=3, breakdown=(("with", 3), ("game", 4), ("hand", 5)), base_value=24,
+            multiplier=5, game_value=120, factors=(("lost", 2), ("kontra", 2), ("re", 2),
+                                                    ("bock", 2)), bock_next=5,
+            skat=tuple(SKAT), discards=tuple(SKAT), next_dealer=0)),
+        "result-ramsch-pushed-bock": replace(sample_view("result", language, card_style),
+                                             result=ResultView(
+            declarer=None, contract="R", bid=0, won=False, value=-332, game_value=83,
+            breakdown=(("ramsch", 83),), factors=(("pushed", 2), ("bock", 2)),
+            skat=tuple(SKAT), losers=(1,), ramsch_points=(12, 83, 25), ending="played",
+            next_dealer=0, bock_next=1)),
+        "sheet-pub": replace(sample_view("sheet", language, card_style), sheet=pub_sheet(3)),
+        "sheet-pub-four": replace(sample_view("sheet", language, card_style, players=four),
+                                  sheet=pub_sheet(4)),
+    }
+
+
+def pub_sheet(players: int = 3) -> SheetView:
+    """A pub-rules sheet: Kontra, Re, Bock marks, a Ramsch booked in its losers' columns
+    (one with two losers), a pushed Ramsch, a Durchmarsch."""
+    lost, kontra, re, bock = ("lost", 2), ("kontra", 2), ("re", 2), ("bock", 2)
+    entries: list[tuple[int | None, str | None, int, dict[int, int],
+                        tuple[tuple[str, int], ...]]] = [
+        # (declarer or None, contract, value, scores by seat, factors)
+        (0, "CHS", -264, {0: -264}, (lost, kontra, re)),
+        (1, "G", 96, {1: 96}, (bock,)),
+        (None, "R", -188, {2: -188}, (("pushed", 2), bock)),
+        (2, "S", 88, {2: 88}, (kontra, bock)),
+        (None, "R", -40, {0: -40, 1: -40}, ()),
+        (None, None, 0, {}, (bock,)),
+        (None, "R", 120, {1: 120}, ()),
+        (0, "NO", -184, {0: -184}, (lost, kontra)),
+    ]
+    totals = [0] * players
+    rows = []
+    for i, (declarer, contract, value, by_seat, factors) in enumerate(entries):
+        scores = tuple(by_seat.get(s, 0) for s in range(players))
+        totals = [t + v for t, v in zip(totals, scores, strict=True)]
+        rows.append(SheetRow(i + 1, (2 + i) % players, declarer, contract, value,
+                             tuple(totals), scores=scores,
+                             factors=tuple(f for f in factors if contract is not None),
+                             bock=bock in factors))
+    return SheetView(rows=tuple(rows), totals=tuple(totals), games_total=36)
 
 
 NOTICE = Fault("journal-restored", value=12, other_value=4, notice=41, detail=(

@@ -30,9 +30,10 @@ from .layout import (
     WON,
     Frame,
 )
-from .view import CARD_STYLES, LANGUAGES, Call, Fault, PlayView, TrickView, View
+from .view import CARD_STYLES, LANGUAGES, Call, Fault, PlayView, SheetRow, TrickView, View
 from .wording import (
     breakdown_text,
+    factor_words,
     fault_sentence,
     follow_hint,
     money,
@@ -57,6 +58,8 @@ OUT_W = 100.0      # the panel of the seat out of the deal at four, where hands 
 BUTTON_H = 50.0   # the smallest tap target: 48 px (9 mm) and more on the 7-inch screen
 GAP = 8.0
 JUMPS = 4         # jump bids offered beside "bid": the next legal values above it
+# The scenes of a deal under way: the top bar marks a Bock deal on each.
+BOCK_SCENES = ("deal", "bidding", "declaration", "pushing", "play")
 
 
 def bid_values() -> tuple[int, ...]:
@@ -191,6 +194,10 @@ class SceneBuilder:
         if left < right - 6:
             right = left
         left_w = right - 18
+        # A Bock deal is said before and during play, with how many are left (this one
+        # included), in gold: it decides how high to bid and whether to say Kontra.
+        bock = (_("Bock: {n} left").format(n=v.bock) if v.bock and v.scene in BOCK_SCENES
+                else "")
         sub = ""
         if v.game_number and v.sheet is not None and v.scene != "enrol":
             total = v.sheet.games_total
@@ -206,6 +213,12 @@ class SceneBuilder:
         standing = v.faults if v.scene not in ("fault", "idle") else ()
         if standing:  # a reader down or the journal: said on every screen until it is fixed
             title_w = min(left_w * 0.45, max(left_w * 0.3, self.label_width(title, 19, 0)))
+            if bock:  # the Bock mark at the right of the fault's pill
+                w_bock = min((left_w - title_w) * 0.4, self.label_width(bock, 18, 0.0))
+                f.text(12 + left_w - w_bock, 10, w_bock, TOP - 20, bock, size=18,
+                       face="bold", colour=GOLD_DARK, fill=GOLD, role="bock")
+                left_w -= w_bock + 6
+                bock = ""
             sentence = standing_sentence(standing[0], self.tr, v.players)
             if len(standing) > 1:
                 sentence += f" (+{len(standing) - 1})"
@@ -220,12 +233,19 @@ class SceneBuilder:
                        wrap=True)
             sub = ""
         else:
-            title_w = left_w * (0.55 if sub else 1.0)
+            title_w = left_w * (0.55 if sub or bock else 1.0)
         f.text(12, 4, title_w, TOP - 8, title, size=24, face="bold", align="left", role="title")
-        if sub:
-            f.text(12 + title_w + 6, 4 if club else 8, left_w - title_w - 6,
-                   TOP - (8 if club else 16), sub, size=18, colour=MUTED, align="left",
-                   role="subtitle", wrap=club)
+        sx, sw = 12 + title_w + 6, left_w - title_w - 6
+        if bock:  # the subtitle on one line, the Bock mark under it
+            if sub:
+                f.text(sx, 5, sw, 25, sub, size=18, colour=MUTED, align="left",
+                       role="subtitle", ellipsize=True)
+            f.text(sx, 31 if sub else 10, min(sw, self.label_width(bock, 18, 0.0)),
+                   24 if sub else TOP - 20, bock, size=18, face="bold", colour=GOLD_DARK,
+                   fill=GOLD, role="bock")
+        elif sub:
+            f.text(sx, 4 if club else 8, sw, TOP - (8 if club else 16), sub, size=18,
+                   colour=MUTED, align="left", role="subtitle", wrap=club)
         return TOP + GAP
 
     def label_width(self, label: str, size: float, least: float) -> float:
@@ -593,7 +613,10 @@ class SceneBuilder:
         py = y + (mid_h - ph) / 2
         f.panel(cx, py, cw, ph, role="bid-panel")
         ty = py + 10
-        if b.forehand_alone:
+        if b.forehand_alone and b.ramsch:  # passing now is no passing in: it is Ramsch
+            line = _("{name} may play for 18 or pass (then Ramsch)").format(
+                name=self.name(b.to_act))
+        elif b.forehand_alone:
             line = _("{name} may play for 18 or pass").format(name=self.name(b.to_act))
         else:
             line = _("{bidder} says, {listener} hears").format(
@@ -900,6 +923,9 @@ class SceneBuilder:
             lines.append((mods, 46, "contract-mods", GOLD, "bold"))
         if p.kontra > 1:
             lines.append((_("Re") if p.kontra == 4 else _("Kontra"), 24, "kontra", LOST, "bold"))
+        if ramsch and p.pushes:  # Schieberamsch: what the pushes multiply the loss by
+            lines.append((_("pushed ×{n}").format(n=2 ** p.pushes), 24, "pushed", GOLD,
+                          "bold"))
         if not ramsch:
             lines.append((_("Declarer: {name}").format(name=self.name(p.declarer, 9)), 46,
                           "declarer", INK, "sans"))
@@ -988,18 +1014,26 @@ class SceneBuilder:
         if defender is not None:
             choices.append((defenders, cmd.Press(defender, "concede"), "confirm-defenders"))
         choices.append((_("Cancel: play on"), CloseDialog(), "confirm-cancel"))
-        self.choice_dialog(_("Give up this game?"), choices, max_h=72.0, gap=12, size=24)
+        # The factors in those values, named (the top bar with the Bock mark is covered).
+        factors = ([("kontra", 2)] if p.kontra >= 2 else []) + (
+            [("re", 2)] if p.kontra >= 4 else []) + ([("bock", 2)] if self.v.bock else [])
+        self.choice_dialog(_("Give up this game?"), choices, max_h=72.0, gap=12, size=24,
+                           note=" · ".join(factor_words(tuple(factors), self.tr)))
 
     def choice_dialog(self, title: str, choices: list[tuple[str, object, str]], *,
-                      max_h: float, gap: int, size: int) -> None:
-        """A modal question over the whole screen: a title, then one button per choice; the
-        last choice is the way back (gold)."""
+                      max_h: float, gap: int, size: int, note: str = "") -> None:
+        """A modal question over the whole screen: a title (and a line of ``note`` under it),
+        then one button per choice; the last choice is the way back (gold)."""
         f = self.f
         f.panel(0, 0, f.W, f.H, fill=FELT_DARK, role="modal", radius=0, layer=2)
         x, w = 60.0, f.W - 120
         y = TOP + 10
         f.text(x, y, w, 40, title, size=28, face="bold", role="confirm-title", layer=3)
         y += 52
+        if note:
+            f.text(x, y - 8, w, 28, note, size=20, face="bold", colour=GOLD,
+                   role="confirm-note", layer=3)
+            y += 26
         n = len(choices)
         bh = min(max_h, (f.H - y - 16 - (n - 1) * gap) / n)
         for i, (label, command, role) in enumerate(choices):
@@ -1250,7 +1284,10 @@ class SceneBuilder:
         y = self.top_bar(_("Score sheet"))
         n = len(v.players)
         num_w = 40.0
-        game_w = max(200.0, f.W * 0.34)
+        # pub rules' marks (Kontra, Re, Bock, pushes) take room beside the contract: the
+        # players' columns give up what a total does not need
+        marked = any(self.sheet_marks(r) for r in sh.rows)
+        game_w = max(200.0, f.W * 0.34, f.W - 16 - num_w - n * 96.0 if marked else 0.0)
         col_w = (f.W - 16 - num_w - game_w) / n
         x0 = 8.0
         row_h = 28.0
@@ -1274,8 +1311,18 @@ class SceneBuilder:
                    role="sheet-num")
             game = (self.tr.contract(row.contract, short=True) if row.contract
                     else _("passed in"))
-            f.text(x0 + num_w, ry, game_w - 74, row_h - 2, game, size=18, align="left",
-                   role="sheet-game", ellipsize=True)
+            # What doubled the game, marked after it (the contract is cut first): Kontra or
+            # Re, the Schieberamsch pushes, Bock.
+            marks = self.sheet_marks(row)
+            mark_w = 0.0
+            if marks:
+                px = f.fonts.size("sans", f.px(18), marks)[0]
+                mark_w = min(px / f.scale + 8, game_w - 74 - 86)  # "Ramsch" stays whole
+                f.text(x0 + num_w + game_w - 74 - mark_w, ry, mark_w, row_h - 2, marks,
+                       size=18, align="right", colour=GOLD, role="sheet-marks",
+                       ellipsize=True)
+            f.text(x0 + num_w, ry, game_w - 74 - mark_w - (4 if marks else 0), row_h - 2, game,
+                   size=18, align="left", role="sheet-game", ellipsize=True)
             if row.contract:
                 f.text(x0 + num_w + game_w - 70, ry, 62, row_h - 2, f"{row.value:+d}",
                        size=18, align="right", colour=WON if row.value > 0 else LOST,
@@ -1286,7 +1333,10 @@ class SceneBuilder:
                 if s == row.dealer:
                     f.text(cx + col_w - 8 - value_w - 24, ry, 22, row_h - 2, "◆", size=18,
                            colour=MUTED, role="sheet-dealer")
-                if s == row.declarer:
+                # the declarer's column, or the seats a game without one booked (a Ramsch's
+                # loser(s), a Durchmarsch)
+                booked = s < len(row.scores) and row.scores[s] != 0
+                if s == row.declarer or booked:
                     f.text(cx + col_w - 8 - value_w, ry, value_w, row_h - 2,
                            str(row.totals[s]), size=18, align="right", face="bold",
                            role="sheet-cell")
@@ -1325,6 +1375,24 @@ class SceneBuilder:
             f.text(x0 + 4, fy, f.W - 24, row_h, _("Winner: {name}").format(
                 name=self.name(sh.winner)), size=19, face="bold", colour=GOLD, align="left",
                 role="sheet-winner")
+
+    def sheet_marks(self, row: SheetRow) -> str:
+        """The marks of a sheet row, what was said or agreed that doubled its value:
+        ``Kontra`` (or ``Re``), ``geschoben ×4``, ``Bock``. What the play made of it (a lost
+        game, a Jungfrau, like schneider) is the result's breakdown, not a mark: a row has
+        room for three marks at most."""
+        _ = self._
+        factors = dict(row.factors)
+        marks = []
+        if "re" in factors:
+            marks.append(_("Re"))
+        elif "kontra" in factors:
+            marks.append(_("Kontra"))
+        if "pushed" in factors:
+            marks.append(_("pushed ×{n}").format(n=factors["pushed"]))
+        if row.bock:
+            marks.append(_("Bock"))
+        return " · ".join(marks)
 
     def scene_fault(self) -> None:
         f, _, v = self.f, self._, self.v

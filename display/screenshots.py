@@ -164,3 +164,26 @@ def write_screenshots(directory: Path | str, languages: tuple[str, ...] = ("de",
             pygame.image.save(render(view, size, ui=ui, renderer=renderer), str(path))
             written.append(path)
     return written
+
+
+def write_pub_screenshots(directory: Path | str, languages: tuple[str, ...] = ("de", "en"),
+                          size: tuple[int, int] = (800, 480)) -> list[Path]:
+    """Pub rules, every factor named (``display.samples.pub_views``): ``pub-play-<lang>.png``
+    (a Bock deal after Re), ``pub-result-<lang>.png`` (lost with Kontra and Re in a Bock deal),
+    ``pub-ramsch-<lang>.png`` (a pushed Ramsch in a Bock deal), ``pub-sheet-<lang>.png``
+    (the marks, a Ramsch in its losers' columns)."""
+    from .samples import pub_views
+
+    out = Path(directory)
+    out.mkdir(parents=True, exist_ok=True)
+    pygame.font.init()
+    renderer = Renderer()
+    written = []
+    for lang in languages:
+        views = pub_views(lang)
+        for name, key in (("play", "play-bock"), ("result", "result-bock-kontra-re"),
+                          ("ramsch", "result-ramsch-pushed-bock"), ("sheet", "sheet-pub")):
+            path = out / f"pub-{name}-{lang}.png"
+            pygame.image.save(render(views[key], size, renderer=renderer), str(path))
+            written.append(path)
+    return written

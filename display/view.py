@@ -140,6 +140,7 @@ class BiddingView:
     passed: frozenset[int] = frozenset()
     holder: int | None = None        # seat that holds ``value``
     forehand_alone: bool = False     # middle and rear passed: forehand plays for 18 or passes
+    ramsch: bool = False             # an all-pass is played as Ramsch (house rule), not passed in
 
 
 @dataclass(frozen=True)
@@ -209,6 +210,8 @@ class PlayView:
     tricks: tuple[int, int] = (0, 0)     # tricks taken: declarer, defenders
     show_last_trick: bool = False
     kontra: int = 1                      # 1, 2 (Kontra) or 4 (Re)
+    pushes: int = 0                      # Schieberamsch: how often the skat was pushed (each
+                                         # push doubles the Ramsch: 2 ** pushes)
     # What conceding now would enter on the sheet for the declarer (signed): if the declarer
     # gives up, if the defenders give up. None: not known (the kiosk asks without a value).
     concede_values: tuple[int | None, int | None] = (None, None)
@@ -237,9 +240,16 @@ class ResultView:
     overbid: bool = False
     passed_in: bool = False
     ending: str = "played"           # GameResult.ending
-    breakdown: tuple[tuple[str, int], ...] = ()  # (label key, count): ("with", 2), ("game", 3)...
+    # How the sheet counts it (engine.series.reckon): the game's own levels (label key,
+    # count): ("with", 2), ("game", 3)...; base_value x multiplier = game_value; then each
+    # factor by name, ("lost", 2), ("kontra", 2), ("re", 2), ("jungfrau", 2), ("pushed", 4),
+    # ("bock", 2): +/- game_value x the factors = value.
+    breakdown: tuple[tuple[str, int], ...] = ()
     base_value: int | None = None
     multiplier: int | None = None
+    game_value: int | None = None
+    factors: tuple[tuple[str, int], ...] = ()
+    bock_next: int = 0               # Bock deals queued after this one (the round to come)
     skat: tuple[Card, ...] = ()      # the original skat
     discards: tuple[Card, ...] = ()  # what the declarer put away (== skat in a hand game)
     next_dealer: int | None = None
@@ -255,6 +265,11 @@ class SheetRow:
     contract: str | None
     value: int                       # signed entry; 0 when passed in
     totals: tuple[int, ...]          # running totals per seat after this game
+    scores: tuple[int, ...] = ()     # this deal's entry per seat (a Ramsch: the loser's)
+    # what the value was multiplied by (engine.series.reckon: ("lost", 2), ("kontra", 2),
+    # ("re", 2), ("jungfrau", 2), ("pushed", 4), ("bock", 2)); the sheet marks them
+    factors: tuple[tuple[str, int], ...] = ()
+    bock: bool = False               # a Bock deal (a passed-in one too: it used one up)
 
 
 @dataclass(frozen=True)
@@ -329,6 +344,8 @@ class View:
     hint_seat: int | None = None     # hints on: the person who may ask for one now
     hint: HintView | None = None     # the hint asked for (display.hints), until the next input
     club: ClubLine | None = None     # the club link's status line (a table of a club)
+    bock: int = 0                    # Bock deals still to come, this one included (0: the
+                                     # deal being dealt or played counts single)
     seating: SeatingView | None = None  # scene "seating": the club's seating to confirm
 
     def __post_init__(self) -> None:

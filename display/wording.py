@@ -35,10 +35,25 @@ def press_word(press: str, tr: Translator) -> str:
             "play-on": _("Play on")}.get(press, press)
 
 
-def breakdown_text(r: ResultView, tr: Translator) -> str:
-    """The value as players count it: ``mit 2 · Spiel 3 · Schneider 4 — 12 × 4 = 48``.
+def factor_words(factors: tuple[tuple[str, int], ...], tr: Translator) -> list[str]:
+    """Each factor a game's value is multiplied by, named: ``["verloren ×2", "Kontra ×2",
+    "Bock ×2"]`` (the keys of ``engine.series.FACTOR_KEYS``)."""
+    _ = tr
+    labels = {"lost": _("lost ×{n}"), "kontra": _("Kontra ×{n}"), "re": _("Re ×{n}"),
+              "jungfrau": _("Jungfrau ×{n}"), "pushed": _("pushed ×{n}"),
+              "bock": _("Bock ×{n}")}
+    # a factor stays on one line with its name: "verloren ×2", never "verloren" / "×2"
+    return [labels.get(k, k + " ×{n}").format(n=n).replace(" ×", "\u00a0×")
+            for k, n in factors]
 
-    The label keys are those of ``engine.scoring.GameResult.breakdown``.
+
+def breakdown_text(r: ResultView, tr: Translator) -> str:
+    """The value as players count it, ending in what the sheet books:
+    ``mit 2 · Spiel 3 · Schneider 4 — 12 × 4 = 48``, and with factors
+    ``mit 2 · Spiel 3 — 12 × 3 = 36 · Kontra ×2 · Bock ×2 = +144``.
+
+    The level keys are those of ``engine.scoring.GameResult.breakdown``; the factors and the
+    game value are the sheet's own reckoning (``engine.series.reckon``).
     """
     _ = tr
     labels = {"with": _("with {n}"), "without": _("without {n}"), "game": _("game {n}"),
@@ -46,29 +61,34 @@ def breakdown_text(r: ResultView, tr: Translator) -> str:
               "schneider_announced": _("schneider announced {n}"),
               "schwarz": _("schwarz {n}"), "schwarz_announced": _("schwarz announced {n}"),
               "ouvert": _("ouvert {n}"), "overbid": _("overbid: counted {n}"),
-              "kontra": _("Kontra ×{n}"), "re": _("Re ×{n}"), "jungfrau": _("Jungfrau ×{n}"),
-              "pushed": _("pushed ×{n}"), "durchmarsch": _("Durchmarsch {n}"),
-              "ramsch": _("most points {n}")}
+              "durchmarsch": _("Durchmarsch {n}"), "ramsch": _("most points {n}")}
     if r.contract and r.contract[0] == "N":
-        text = _("Null value {value}").format(value=r.base_value or abs(r.value))
-        extra = [labels[k].format(n=n) for k, n in r.breakdown if k in ("kontra", "re")]
-        return " · ".join([text, *extra])
-    parts = [labels.get(k, k + " {n}").format(n=n) for k, n in r.breakdown]
-    text = " · ".join(parts)
-    if r.base_value and r.multiplier and (not r.contract or r.contract[0] != "R"):
-        text += f" — {r.base_value} × {r.multiplier} = {r.base_value * r.multiplier}"
+        text = _("Null value {value}").format(value=r.game_value or r.base_value
+                                               or abs(r.value))
+    else:
+        text = " · ".join(labels.get(k, k + " {n}").format(n=n) for k, n in r.breakdown)
+        if r.base_value and r.multiplier and (not r.contract or r.contract[0] != "R"):
+            text += f" — {r.base_value} × {r.multiplier} = {r.base_value * r.multiplier}"
+    if r.factors:
+        # "= -332" kept on one line: the figure the sheet books, as the headline says it
+        text = " · ".join([text, *factor_words(r.factors, tr)]) + f" =\u00a0{r.value:+d}"
     return text
 
 
 def game_level(r: ResultView) -> int:
     """The multiplier the game reached by itself (before an overbid and Kontra)."""
-    levels = [n for k, n in r.breakdown if k not in ("overbid", "kontra", "re")]
+    levels = [n for k, n in r.breakdown if k != "overbid"]
     return max(levels, default=r.multiplier or 0)
 
 
 def result_notes(r: ResultView, tr: Translator) -> list[str]:
     _ = tr
     notes = []
+    if r.bock_next:  # first, the screen may have room for one note only: the next deal
+        # (and those after it) count double, said before it starts
+        notes.append(tr.ngettext("Bock: the next game counts double",
+                                 "Bock: the next {n} games count double",
+                                 r.bock_next).format(n=r.bock_next))
     if r.overbid:
         game_value = (r.base_value or 0) * game_level(r)
         notes.append(_("Overbid: bid {bid}, the game is worth only {value}").format(
@@ -78,7 +98,7 @@ def result_notes(r: ResultView, tr: Translator) -> list[str]:
             notes.append(_("It counts {value}: the smallest multiple of {base} that reaches "
                            "the bid").format(value=reached, base=r.base_value))
     if not r.won and r.value and r.declarer is not None:  # Ramsch losses are not doubled
-        notes.append(_("A lost game counts double: {value}").format(value=r.value))
+        notes.append(_("A lost game counts double"))
     if r.schwarz:
         notes.append(_("Schwarz"))
     elif r.schneider:

@@ -171,6 +171,118 @@ def _is_trump_game(result: ResultLike) -> bool:
     return c is not None and str(c)[:1] in ("C", "S", "H", "D", "G")
 
 
+BOCK_FACTOR = 2
+"""What the game values of a Bock deal count times."""
+
+
+def _no_game(result: ResultLike) -> bool:
+    """A deal in which no game was played: passed in, or (ISS) a timeout or a leave before
+    any game was declared. Nothing is scored."""
+    return bool(result.passed_in) or (
+        getattr(result, "contract", None) is None
+        and getattr(result, "ending", "") in ("timeout", "leave"))
+
+
+def sheet_value(result: ResultLike, bock: bool) -> int:
+    """The game's value as the sheet books it: the result's signed value (Kontra, Re, a loss
+    and the Ramsch doublings in it), times :data:`BOCK_FACTOR` in a Bock deal; 0 when no game
+    was played. :meth:`Series.record` books this, and every screen that says what a game
+    counts (or would count, if conceded now) says this.
+
+    >>> sheet_value(ManualResult(declarer=0, won=False, value=-96), bock=True)
+    -192
+    """
+    return 0 if _no_game(result) else result.value * (BOCK_FACTOR if bock else 1)
+
+
+# The factors a game's value is multiplied by after its own value, each named, in the order
+# players count them: a loss doubles, then Kontra and Re, (Ramsch) each Jungfrau and each
+# push, and last the Bock round, which doubles whatever the game made.
+FACTOR_KEYS = ("lost", "kontra", "re", "jungfrau", "pushed", "bock")
+# The engine's breakdown writes Kontra/Re and the Ramsch doublings as running multipliers
+# among the levels; a reckoning names them as factors instead.
+_RUNNING_KEYS = frozenset(("kontra", "re", "jungfrau", "pushed"))
+
+
+@dataclass(frozen=True)
+class Reckoning:
+    """A game's entry on the sheet as players count it: the game's own value (``levels``,
+    then ``base`` x ``multiplier`` = ``game_value``), then each factor by name, and the
+    value the sheet books: ``value`` = +/- ``game_value`` x every factor.
+
+    ``levels`` are the engine's breakdown without the factors (``("with", 2), ("game", 3)``;
+    ``("null", 23)``; ``("ramsch", 47)``; ``("durchmarsch", 120)``); ``factors`` are
+    ``(key, factor)`` with keys from :data:`FACTOR_KEYS`: ``("lost", 2)``, ``("kontra", 2)``,
+    ``("re", 2)``, ``("jungfrau", 2 ** maidens)``, ``("pushed", 2 ** pushes)``,
+    ``("bock", 2)``.
+
+    >>> from engine.contract import Contract
+    >>> from engine.scoring import score_suit_grand
+    >>> r = score_suit_grand(Contract.parse("C"), bid=18, matador_count=2, points=70, tricks=6,
+    ...                      ending="played", declarer=0, kontra=2)
+    >>> k = reckon(r, bock=True)
+    >>> k.base, k.multiplier, k.game_value, k.factors, k.value
+    (12, 3, 36, (('kontra', 2), ('bock', 2)), 144)
+    """
+
+    levels: tuple[tuple[str, int], ...]
+    base: int | None          # suit or grand: the base value (null: the null value)
+    multiplier: int | None    # suit or grand: the levels counted (overbid: as counted)
+    game_value: int           # what the game itself is worth, unsigned, before the factors
+    factors: tuple[tuple[str, int], ...]
+    value: int                # signed, exactly what the sheet books
+
+    @property
+    def product(self) -> int:
+        """All factors multiplied (1 when there are none)."""
+        out = 1
+        for _key, factor in self.factors:
+            out *= factor
+        return out
+
+
+def reckon(result: ResultLike, bock: bool) -> Reckoning:
+    """How ``result`` counts on the sheet in a deal that is (or is not) a Bock deal: the
+    figures the result screen, the headless log and the score sheet's marks show. The value
+    is :func:`sheet_value`; the game value and the factors come from the result's own fields
+    (a test checks that they multiply to the value over random series)."""
+    value = sheet_value(result, bock)
+    if _no_game(result):
+        return Reckoning((), None, None, 0, (), 0)
+    breakdown = tuple((str(k), int(n)) for k, n in (getattr(result, "breakdown", ()) or ()))
+    levels = tuple((k, n) for k, n in breakdown if k not in _RUNNING_KEYS)
+    factors: list[tuple[str, int]] = []
+    base = getattr(result, "base_value", None)
+    multiplier = getattr(result, "multiplier", None) or None
+    if result.declarer is None:  # Ramsch: the loser's points (or Durchmarsch), then doublings
+        base = multiplier = None
+        game_value = levels[0][1] if levels else 0
+        if getattr(result, "durchmarsch", None) is None:
+            maidens = len(getattr(result, "jungfrau", ()) or ())
+            pushes = int(getattr(result, "pushes", 0) or 0)
+            if maidens:
+                factors.append(("jungfrau", 2 ** maidens))
+            if pushes:
+                factors.append(("pushed", 2 ** pushes))
+    else:
+        kontra = int(getattr(result, "kontra", 1) or 1)
+        if not result.won:
+            factors.append(("lost", 2))
+        if kontra >= 2:
+            factors.append(("kontra", 2))
+        if kontra >= 4:
+            factors.append(("re", 2))
+        game_value = base * multiplier if base and multiplier else 0
+    if bock:
+        factors.append(("bock", BOCK_FACTOR))
+    product = 1
+    for _key, factor in factors:
+        product *= factor
+    if not game_value:  # a game entered by hand: its value is all there is
+        game_value = abs(value) // product
+    return Reckoning(levels, base, multiplier, game_value, tuple(factors), value)
+
+
 @dataclass(frozen=True)
 class SheetEntry:
     """One deal on the score sheet. Seats are table seats.
@@ -504,13 +616,9 @@ class Series:
         seats = self.seats
         n = self.n
         bock = self.is_bock
-        factor = 2 if bock else 1
+        factor = BOCK_FACTOR if bock else 1
         scores = [0] * n
-        # an ISS timeout or leave before any game was declared: no game, nothing to score
-        no_game = result.passed_in or (
-            getattr(result, "contract", None) is None
-            and getattr(result, "ending", "") in ("timeout", "leave")
-        )
+        no_game = _no_game(result)
         declarer = None if no_game else result.declarer
         if not no_game:
             for pos, v in enumerate(result.position_values):
@@ -527,7 +635,7 @@ class Series:
             seats=seats,
             declarer=None if declarer is None else seats[declarer],
             won=None if declarer is None else bool(result.won),
-            value=0 if no_game else result.value * factor,
+            value=sheet_value(result, bock),
             bock=bock,
             scores=tuple(scores),
             seeger_fabian=sf,

@@ -42,6 +42,27 @@ skat_python_plan() {
     esac
 }
 
+# skat_fingerprint DIR PYTHON: one SHA-256 over every file of DIR (its path and content) and
+# PYTHON's version: what install.sh would install from DIR with PYTHON. What pip leaves in DIR
+# when it builds the package (build/, *.egg-info) and byte code are left out.
+skat_fingerprint() {
+    (
+        cd "$1" && find . -type f ! -path './build/*' ! -path '*.egg-info/*' \
+            ! -path '*/__pycache__/*' ! -name '*.pyc' -print0 |
+            LC_ALL=C sort -z | xargs -0 -r sha256sum --
+        "$2" -c 'import sys; print(sys.version)' 2>/dev/null || echo "no python"
+    ) | sha256sum | cut -d' ' -f1
+}
+
+# skat_install_file FROM TO: install FROM as TO (mode 0644) when TO differs, and then set
+# CHANGED=1 (install.sh restarts the running table only when something it runs changed).
+skat_install_file() {
+    if ! cmp -s "$1" "$2"; then
+        install -m 0644 "$1" "$2"
+        CHANGED=1
+    fi
+}
+
 # skat_spi_state CONFIG_TXT: what a config.txt turns on, as "SPI0 SPI1CS": SPI0 1 or 0 (dtparam
 # spi=on, or an spi0-Ncs overlay), SPI1CS the chip selects of an spi1-Ncs overlay (0: none).
 # Comment lines and parameters after a comma are understood; the last setting counts;

@@ -10,7 +10,8 @@
 #      the package and its Raspberry Pi extras (.[pi]: spidev, lgpio), and the command
 #      /usr/local/bin/skat-table; the touchscreen's udev rule
 #   3. /etc/skat-table/config.toml (an example, only if there is none) and /var/lib/skat-table
-#   4. the unit /etc/systemd/system/skat-table.service, enabled and (re)started
+#   4. the unit /etc/systemd/system/skat-table.service, enabled and started; restarted only
+#      when the package, the unit or its drop-ins changed (a second run changes nothing)
 #   5. the club link's unit skat-table-link.service, enabled and started when the config has
 #      a [club] section (docs/club-link.md)
 # and it says what /boot/firmware/config.txt still needs for the config's readers (SPI).
@@ -63,23 +64,38 @@ mkdir -p "$PREFIX/src"
 if command -v rsync >/dev/null 2>&1; then
     rsync -a --delete --exclude .git --exclude .venv --exclude '*.egg-info' --exclude /lab "$SRC/" "$PREFIX/src/"
 else
-    (cd "$SRC" && tar --exclude .git --exclude .venv --exclude ./lab -cf - .) | (cd "$PREFIX/src" && tar -xf -)
+    (cd "$SRC" && tar --exclude .git --exclude .venv --exclude '*.egg-info' --exclude ./lab -cf - .) | (cd "$PREFIX/src" && tar -xf -)
 fi
 [ -x "$PREFIX/venv/bin/python" ] || "$PYTHON" -m venv "$PREFIX/venv"
-# Every dependency pinned to a version and its files' SHA-256 (systemd/requirements-*.txt,
-# made by pip-compile --generate-hashes from the .in files beside them): root installs
-# nothing unreviewed. The build tools first, then the rest without build isolation (an
-# isolated build would fetch unpinned tools), then the package itself from the copy.
-# Where lgpio has no wheel for this Python (3.13+), its pinned source is built with its C
-# library linked in (PYPI=1, lgpio's own switch): Debian has no liblgpio package.
-PIP="$PREFIX/venv/bin/python -m pip install --quiet --require-hashes --no-build-isolation"
-$PIP -r "$PREFIX/src/systemd/requirements-build.txt"
-if [ "$SKAT_LGPIO_SOURCE" = 1 ]; then
-    export PYPI=1
+# What is installed is the copy, its pinned requirements and this Python: when that is what
+# was installed last time (the stamp), pip is not run again (it would compile the C core and
+# spidev anew, minutes on a Pi) and the running table is not restarted.
+CHANGED=0
+INSTALLED="$(skat_fingerprint "$PREFIX/src" "$PREFIX/venv/bin/python")"
+STAMP="$PREFIX/installed.sha256"
+if [ -x "$PREFIX/venv/bin/skat-table" ] && [ -f "$STAMP" ] && [ "$(cat "$STAMP")" = "$INSTALLED" ]; then
+    echo "install.sh: the package is installed as it is in $SRC (nothing to build)"
+else
+    # Every dependency pinned to a version and its files' SHA-256 (systemd/requirements-*.txt,
+    # made by pip-compile --generate-hashes from the .in files beside them): root installs
+    # nothing unreviewed. The build tools first, then the rest without build isolation (an
+    # isolated build would fetch unpinned tools), then the package itself from the copy.
+    # Where lgpio has no wheel for this Python (3.13+), its pinned source is built with its C
+    # library linked in (PYPI=1, lgpio's own switch): Debian has no liblgpio package.
+    CHANGED=1
+    PIP="$PREFIX/venv/bin/python -m pip install --quiet --require-hashes --no-build-isolation"
+    $PIP -r "$PREFIX/src/systemd/requirements-build.txt"
+    if [ "$SKAT_LGPIO_SOURCE" = 1 ]; then
+        export PYPI=1
+    fi
+    $PIP -r "$PREFIX/src/systemd/requirements-pi.txt"
+    unset PYPI
+    "$PREFIX/venv/bin/python" -m pip install --quiet --no-deps --no-build-isolation "$PREFIX/src"
+    # pip builds the package inside the copy: its build/ and .egg-info are not the table's
+    # (and the next run's rsync would delete them), so they go now.
+    rm -rf "$PREFIX/src/build" "$PREFIX/src"/*.egg-info
+    echo "$INSTALLED" > "$STAMP"
 fi
-$PIP -r "$PREFIX/src/systemd/requirements-pi.txt"
-unset PYPI
-"$PREFIX/venv/bin/python" -m pip install --quiet --no-deps --no-build-isolation "$PREFIX/src"
 # The command on root's and everyone's PATH (sudo skat-table probe ..., docs/bring-up.md).
 ln -sfn "$PREFIX/venv/bin/skat-table" /usr/local/bin/skat-table
 
@@ -98,17 +114,23 @@ fi
 TOUCH_UNIT='dev-skat\x2dtable-touch.device'
 if [ -e /dev/skat-table/touch ]; then
     install -d -m 0755 /etc/systemd/system/skat-table.service.d "/etc/systemd/system/$TOUCH_UNIT.d"
-    install -m 0644 "$PREFIX/src/systemd/skat-table-touch.conf" \
+    skat_install_file "$PREFIX/src/systemd/skat-table-touch.conf" \
         /etc/systemd/system/skat-table.service.d/touch.conf
-    install -m 0644 "$PREFIX/src/systemd/touch-device-timeout.conf" \
+    skat_install_file "$PREFIX/src/systemd/touch-device-timeout.conf" \
         "/etc/systemd/system/$TOUCH_UNIT.d/timeout.conf"
     echo "install.sh: touchscreen $(readlink -f /dev/skat-table/touch): the table waits for it at boot"
 else
-    rm -f /etc/systemd/system/skat-table.service.d/touch.conf \
-        "/etc/systemd/system/$TOUCH_UNIT.d/timeout.conf"
-    echo "install.sh: no touchscreen found (/dev/skat-table/touch): the kiosk takes no touch;" \
-         "connect one and run install.sh again"
+    for f in /etc/systemd/system/skat-table.service.d/touch.conf \
+             "/etc/systemd/system/$TOUCH_UNIT.d/timeout.conf"; do
+        if [ -e "$f" ]; then rm -f "$f"; CHANGED=1; fi
+    done
+    echo "install.sh: no touchscreen found (/dev/skat-table/touch): the kiosk takes no touch" \
+         "until one is plugged in (the table restarts then to read it)"
 fi
+# A touchscreen plugged in after the table started: the unit's DeviceAllow was resolved without
+# it, so the table is restarted to read it (the journal keeps the game; the rule's SYSTEMD_WANTS).
+skat_install_file "$PREFIX/src/systemd/skat-table-touch-plugged.service" \
+    /etc/systemd/system/skat-table-touch-plugged.service
 
 # 3. Config and data directory.
 install -d -m 0750 -o root -g "$USER_NAME" /etc/skat-table
@@ -121,13 +143,18 @@ fi
 install -d -m 0750 -o "$USER_NAME" -g "$USER_NAME" /var/lib/skat-table
 
 # 4. The unit.
-install -m 0644 "$PREFIX/src/systemd/skat-table.service" /etc/systemd/system/skat-table.service
+skat_install_file "$PREFIX/src/systemd/skat-table.service" /etc/systemd/system/skat-table.service
 if command -v systemd-analyze >/dev/null 2>&1; then
     systemd-analyze verify /etc/systemd/system/skat-table.service
 fi
 systemctl daemon-reload
 systemctl enable skat-table.service
-systemctl restart skat-table.service || true
+if [ "$CHANGED" = 1 ]; then
+    systemctl restart skat-table.service || true
+else
+    echo "install.sh: nothing changed: the table runs on as it is"
+    systemctl start skat-table.service || true
+fi
 systemctl --no-pager status skat-table.service || true
 
 # SPI for the config's MFRC522 readers: SPI0 (dtparam=spi=on) for chip selects 0-1 of bus 0,

@@ -72,3 +72,38 @@ def is_kiosk(path: Path) -> bool:
     if len(c) < 3:
         return False  # blank: one colour (or two)
     return felt_share(path) >= 0.33
+
+
+def share_changed(a: Path, b: Path, step: int = 4) -> float:
+    """The share of a grid of pixels that differ (by more than a little) between two frames."""
+    pg = _pygame()
+    sa, sb = pg.image.load(str(a)), pg.image.load(str(b))
+    if sa.get_size() != sb.get_size():
+        return 1.0
+    w, h = sa.get_size()
+    differ = total = 0
+    for x in range(0, w, step):
+        for y in range(0, h, step):
+            total += 1
+            pa, pb = sa.get_at((x, y)), sb.get_at((x, y))
+            differ += any(abs(pa[i] - pb[i]) > 24 for i in range(3))
+    return differ / max(total, 1)
+
+
+def tap_target(role: str, size: tuple[int, int] = (800, 480), scene: str = "deal",
+               language: str = "de") -> tuple[int, int]:
+    """The centre of the kiosk's control ``role`` on ``scene`` at ``size``, as the kiosk lays it
+    out (the same code as in the twin, run here with SDL's dummy driver)."""
+    _pygame()
+    from display.kiosk import Kiosk
+    from display.samples import sample_view
+
+    kiosk = Kiosk(size=size).open()
+    try:
+        kiosk.show(sample_view(scene, language=language, computer=frozenset({0, 1, 2})))
+        found = [e for e in kiosk.elements if e.role.split(" ")[0] == role]
+        if not found:
+            raise LookupError(f"no {role!r} on the {scene} screen")
+        return found[0].rect.center
+    finally:
+        kiosk.close()

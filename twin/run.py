@@ -10,7 +10,12 @@ together (``python -m twin``, ``make twin``):
 5. :meth:`Twin.ready` the unit reaches READY, the kiosk's first frame (QMP screendump);
 6. :meth:`Twin.play_deal` a whole deal over the USB serial board, compared with a replay of
    the exported journal on the host;
-7. :meth:`Twin.power_cuts` SIGKILL to QEMU mid-play, boot again, nothing shown is lost.
+7. :meth:`Twin.touch` a USB tablet plugged in while the table runs, then tapped;
+   :meth:`Twin.gpio` the turn lights, a button and the buzzer on gpio-sim lines;
+8. :meth:`Twin.bring_up` the commands of docs/bring-up.md as written;
+9. :meth:`Twin.no_display` a boot without a display device;
+10. :meth:`Twin.worn_card` EIO on every read and write of the disk during play;
+11. :meth:`Twin.power_cuts` SIGKILL to QEMU mid-play, boot again, nothing shown is lost.
 
 Every figure goes into :attr:`Twin.figures` (and ``figures.json`` in the work directory);
 :func:`figures_table` prints them.
@@ -23,6 +28,7 @@ import hashlib
 import json
 import os
 import random
+import shlex
 import subprocess
 import sys
 import tempfile
@@ -32,11 +38,13 @@ from typing import Any
 
 from twin.board import TwinBoard
 from twin.image import build_seconds, cache_root, ensure_image
-from twin.table import CONFIG_PATH, TableDriver, config_toml, replay_config, shuffled_order
+from twin.table import CONFIG_PATH, TableDriver, config_toml, replay_config
 from twin.vm import VM, VMError
 
 ROOT = Path(__file__).resolve().parent.parent
 UNIT = "skat-table.service"
+TABLET = "QEMU QEMU USB Tablet"
+TABLET_RULE = "/etc/udev/rules.d/69-twin-touch.rules"
 # What a second install.sh must leave as it was: everything it writes (pip's caches and the
 # byte code Python writes when it runs are not the install's).
 STATE_CMD = (
@@ -47,19 +55,6 @@ STATE_CMD = (
     "| sort; sudo /opt/skat-table/venv/bin/python -m pip freeze; "
     "getent passwd skat; id skat; "
     "systemctl is-enabled skat-table.service skat-table-link.service || true")
-
-
-# The VM's display has no GPU: Mesa renders in software. Its default, llvmpipe, compiles
-# shaders to machine code, which the unit's MemoryDenyWriteExecute=yes forbids: the table
-# dies of SIGSEGV before its first line of log, again and again (docs/twin.md, "Findings").
-# softpipe interprets instead. And SDL's KMSDRM window surface stays black on QEMU's displays
-# unless SDL draws it through GLES2. The Pi's V3D needs neither; the unit itself is unchanged.
-DROPIN = "/etc/systemd/system/skat-table.service.d/twin-display.conf"
-DISPLAY_DROPIN = """# written by the twin (twin/run.py): QEMU's display has no GPU
-[Service]
-Environment=GALLIUM_DRIVER=softpipe
-Environment=SDL_FRAMEBUFFER_ACCELERATION=opengles2
-"""
 
 
 def log(msg: str) -> None:
@@ -78,7 +73,8 @@ class Twin:
         self.board: TwinBoard | None = None
         self.driver: TableDriver | None = None
         self.port: str | None = None
-        self.deals: list[list[str]] = []
+        self.deals = 0
+        self.has_gpio = False
 
     # -- bookkeeping ---------------------------------------------------------------------------
     def figure(self, key: str, value: Any) -> None:
@@ -192,6 +188,9 @@ class Twin:
         assert vm is not None
         before = vm.out(STATE_CMD)
         inv_before = vm.out(f"systemctl show -p InvocationID --value {UNIT}").strip()
+        # A table not running (right after the first install it fails for want of a deck) is
+        # started again by install.sh: that is no restart of a running table.
+        running = vm.out(f"systemctl is-active {UNIT} || true").strip() == "active"
         t0 = time.monotonic()
         r = vm.ssh("cd /home/pi/skat-table && sudo systemd/install.sh", check=False, timeout=3600)
         self.figure("install.sh again (s)", round(time.monotonic() - t0))
@@ -202,8 +201,12 @@ class Twin:
         changed = sorted({f"- {x}" for x in b - a} | {f"+ {x}" for x in a - b})
         if r.returncode != 0:
             changed.append(f"exit status {r.returncode}")
-        if inv_before != inv_after:
+        if running and inv_before != inv_after:
             changed.append("the running table was restarted (a new InvocationID)")
+        built = b"the package is installed as it is" in r.stdout
+        self.figure("second install: package built again", not built)
+        if not built:
+            changed.append("the package was built and installed again")
         self.figure("second install changes", len(changed))
         (self.work / "install-diff.txt").write_text("\n".join(changed) + "\n")
         return changed
@@ -227,11 +230,30 @@ class Twin:
         assert vm is not None
         self.port = self.by_path()
         self.figure("board port", self.port)
-        text = config_toml(self.port, display=display)
+        from twin import gpio
+
+        t0 = time.monotonic()
+        header = ""
+        try:
+            folder = gpio.module(self.arch, self.image_dir, self.work / "gpiosim-build.log")
+        except (subprocess.CalledProcessError, OSError) as exc:
+            self.finding(f"no gpio-sim module for the twin's kernel ({exc}); the table runs "
+                         f"without [gpio]: see {self.work}/gpiosim-build.log")
+        else:
+            self.figure("gpio-sim module", f"{folder.name} ({round(time.monotonic() - t0)} s)")
+            gpio.install(vm, folder)
+            header = gpio.gpio_toml()
+            self.has_gpio = True
+        text = config_toml(self.port, display=display, gpio=header)
         vm.ssh(f"sudo tee {CONFIG_PATH} >/dev/null", input=text.encode())
-        if os.environ.get("TWIN_DISPLAY_DROPIN", "1") != "0":
-            vm.ssh(f"sudo mkdir -p {DROPIN.rsplit('/', 1)[0]} && sudo tee {DROPIN} >/dev/null",
-                   input=DISPLAY_DROPIN.encode())
+        # QEMU's tablet is no touchscreen to udev: the twin names it as install.sh's rule names
+        # a touchscreen, with that rule's own actions (its line, matched by the tablet's name).
+        rule = vm.out("cat /etc/udev/rules.d/70-skat-table.rules")
+        line = next(x for x in rule.splitlines() if x.startswith("SUBSYSTEM=="))
+        twin_rule = line.replace('ENV{ID_INPUT_TOUCHSCREEN}=="1"', f'ATTRS{{name}}=="{TABLET}"')
+        vm.ssh(f"sudo tee {TABLET_RULE} >/dev/null",
+               input=(f"# written by the twin: QEMU's USB tablet as the touchscreen\n"
+                      f"{twin_rule}\n").encode())
         vm.ssh("sudo systemctl daemon-reload")
         return self.port
 
@@ -317,29 +339,15 @@ class Twin:
             self.driver = TableDriver(self.vm, self.board, log=log)
         return self.driver
 
-    def play_deal(self, seed: int, cut_at: int | None = None) -> dict[str, Any]:
-        """Deal and play one deal; ``cut_at``: a power cut after that many computer cards."""
+    def play_deal(self) -> int:
+        """Deal a shuffled deck and lay what the computers ask for until the deal is scored."""
         drv = self.table()
-        order = shuffled_order(seed)
-        self.deals.append(order)
         t0 = time.monotonic()
-        drv.poll()
-        drv.deal(order)
-        self.figure(f"deal {len(self.deals)}: dealt 32 cards (s)", round(time.monotonic() - t0))
-        result: dict[str, Any] = {}
-
-        def hook(n: int) -> bool:
-            if cut_at is not None and n == cut_at and not result:
-                result.update(self.cut_mid_play())
-                self.figure(f"deal {len(self.deals)}: power cut", result)
-                return True
-            return False
-
-        t1 = time.monotonic()
-        laid = drv.play_out(on_card=hook)
-        self.figure(f"deal {len(self.deals)}: bid and played, cards laid", laid)
-        self.figure(f"deal {len(self.deals)}: play (s)", round(time.monotonic() - t1))
-        return result
+        laid = drv.play(until_scored=True)
+        self.deals += 1
+        self.figure(f"deal {self.deals}: cards laid (dealt and played)", laid)
+        self.figure(f"deal {self.deals}: dealt, bid and played (s)", round(time.monotonic() - t0))
+        return laid
 
     def compare_with_host(self) -> dict[str, Any]:
         """Export the twin's journal, replay its script on the host, compare."""
@@ -385,60 +393,300 @@ class Twin:
         self.figure("journal vs host replay", out)
         return out
 
+    # -- a touchscreen plugged in while the table runs ---------------------------------------
+    def wait_restarted(self, before: str, timeout: float = 300) -> float:
+        """Wait until the unit runs under another InvocationID than ``before``, READY."""
+        t0 = time.monotonic()
+        end = t0 + timeout
+        while time.monotonic() < end:
+            u = self.unit()
+            if u.get("InvocationID") != before and u.get("ActiveState") == "active" \
+                    and u.get("StatusText"):
+                return time.monotonic() - t0
+            time.sleep(1)
+        raise VMError(f"{UNIT} was not restarted in {timeout} s: {self.unit()}")
+
+    def touch(self) -> dict[str, Any]:
+        """QEMU's USB tablet plugged in after the table started: udev names it
+        /dev/skat-table/touch (the twin's rule, install.sh's actions), the plugged-in service
+        restarts the table, whose DeviceAllow now names it, and a tap on the language button
+        (found by the kiosk's own layout) opens the language picker; a second tap closes it."""
+        from twin.frames import is_kiosk, share_changed, tap_target
+
+        vm = self.vm
+        assert vm is not None
+        before = self.unit().get("InvocationID", "")
+        t0 = time.monotonic()
+        vm.plug_tablet()
+        vm.touch = True  # and at every power-on from now on
+        end = t0 + 120
+        while vm.ssh("test -L /dev/skat-table/touch", check=False).returncode != 0:
+            if time.monotonic() > end:
+                raise VMError("udev did not name the tablet /dev/skat-table/touch: " + vm.out(
+                    "cat /proc/bus/input/devices; ls -l /dev/input/ /dev/skat-table/ || true"))
+            time.sleep(1)
+        restarted = self.wait_restarted(before)
+        said = vm.out("journalctl -b -u skat-table-touch-plugged --no-pager -o cat | "
+                      "grep -i 'plugged in' || true").strip()
+        self.figure("touch: plugged in to READY again (s)", round(time.monotonic() - t0, 1))
+        self.figure("touch: the plugged-in service said", said)
+        x, y = tap_target("language")
+        frames = []
+        end = time.monotonic() + 180
+        shot = self.work / "touch-0.png"
+        while True:  # the kiosk's frame after the restart
+            with contextlib.suppress(VMError, OSError):
+                vm.screendump(shot)
+                if is_kiosk(shot):
+                    break
+            if time.monotonic() > end:
+                raise VMError("no kiosk frame after the restart for the touchscreen")
+            time.sleep(1)
+        time.sleep(3)
+        frames.append(vm.screendump(self.work / "touch-before.png"))
+        vm.tap(x, y, 800, 480)
+        time.sleep(3)
+        frames.append(vm.screendump(self.work / "touch-tapped.png"))
+        vm.tap(x, y, 800, 480)
+        time.sleep(3)
+        frames.append(vm.screendump(self.work / "touch-tapped-again.png"))
+        opened = share_changed(frames[0], frames[1])
+        closed = share_changed(frames[0], frames[2])
+        out = {"restart after plug-in (s)": round(restarted, 1), "tap at": [x, y],
+               "frame changed by the tap": round(opened, 3),
+               "frame changed after the second tap": round(closed, 3)}
+        self.figure("touch", out)
+        return out
+
+    # -- GPIO: buttons, lights and buzzer on the kernel's GPIO character device --------------
+    def gpio(self) -> dict[str, Any]:
+        """During play, the turn light of the seat to act is on (read from the gpio-sim line
+        the table drives through lgpio), and a press of a button (the line pulled down and up
+        again) reaches the table: it is journalled (a computer's seat: refused, in the
+        players' words) and the buzzer sounds."""
+        from twin.gpio import SEATS, Header
+
+        vm = self.vm
+        drv = self.table()
+        assert vm is not None
+        if not self.has_gpio:
+            raise VMError("the twin has no GPIO header (no gpio-sim module): see the findings")
+        header = Header(vm)
+        self.figure("gpio header", f"{header.device} {header.chip}")
+        while True:  # to the play: a seat to act
+            drv.poll()
+            if drv.phase() == "play" and " to act" in drv.watch.status:
+                break
+            drv.play(cards=1)
+        actor = drv.watch.status.split(", ")[-1].split(" to act")[0].split(";")[0]
+        names = ["Anna", "Ben", "Carla"]
+        seat = names.index(actor)
+        lights = header.values([s["light"] for s in SEATS])
+        lit = {names[i]: round(sum(v) / max(1, len(v)), 2)
+               for i, v in enumerate(lights.values())}
+        before = len(drv.watch.records)
+        presser = (seat + 1) % 3
+
+        def press() -> None:
+            header.press(SEATS[presser]["bid"])
+
+        buzz = header.buzzer_during(press)
+
+        def pressed(_new: list) -> Any:
+            for _, kind, body in drv.watch.records[before:]:
+                inp = body.get("input", {})
+                if kind == "input" and inp.get("press") == "bid" and inp.get("seat") == presser:
+                    return body
+            return None
+
+        record = drv.wait_for(pressed, "the bid button's press in the journal", 60)
+        out = {"to act": actor, "lights on (share of samples)": lit,
+               "pressed": f"{names[presser]}'s bid button", "journal": record,
+               "buzzer samples on/all": f"{sum(buzz)}/{len(buzz)}"}
+        self.figure("gpio", out)
+        return out
+
+    # -- docs/bring-up.md, as written --------------------------------------------------------
+    def bring_up(self) -> list[dict[str, Any]]:
+        """Each command of docs/bring-up.md in order, in the VM's checkout, exactly as the doc
+        shows it but for the test's cuts (``tests/bringup_doc.py --quick``); a command that
+        follows the journal (``-f``) or watches runs 20 s. The table runs again afterwards."""
+        vm = self.vm
+        assert vm is not None
+        listing = vm.out("cd /home/pi/skat-table && python3 tests/bringup_doc.py --quick")
+        results = []
+        for row in listing.splitlines():
+            step, _where, command = row.split("\t", 2)
+            t0 = time.monotonic()
+            r = vm.ssh(f"cd /home/pi && timeout -k 5 60 sh -c {shlex.quote(command)}",
+                       check=False, timeout=120)
+            text = (r.stdout + r.stderr).decode("utf-8", "replace")
+            results.append({"step": step, "command": command, "exit": r.returncode,
+                            "seconds": round(time.monotonic() - t0, 1),
+                            "output": text[-1500:]})
+        vm.ssh("sudo systemctl start skat-table", check=False)
+        (self.work / "bring-up.json").write_text(json.dumps(results, indent=2))
+        denied = [r["command"] for r in results
+                  if "Permission denied" in r["output"] or "permission denied" in r["output"]]
+        self.figure("bring-up commands run", len(results))
+        self.figure("bring-up exits", {r["command"][:60]: r["exit"] for r in results})
+        if denied:
+            self.finding("bring-up: permission denied for " + "; ".join(denied))
+        return results
+
+    # -- no screen -----------------------------------------------------------------------------
+    def no_display(self, idle: float = 60) -> dict[str, Any]:
+        """The twin without a display device: the table reads cards, says the screen is
+        missing, and is not restarted; then the display is back."""
+        vm = self.vm
+        assert vm is not None and self.board is not None
+        vm.shutdown()
+        self.board.power_off()
+        vm.display = False
+        try:
+            t0 = self.power_on()
+            ready = self.wait_ready(t0)
+            drv = self.table()
+            drv.watch = type(drv.watch)()
+            drv.poll()
+            status = drv.watch.status
+            laid = drv.play(cards=3)
+            time.sleep(idle)
+            u = self.unit()
+            said = vm.out(f"journalctl -b -u {UNIT} --no-pager -o cat | grep -i screen | "
+                          "head -3 || true").strip()
+        finally:
+            vm.shutdown()
+            self.board.power_off()
+            vm.display = True
+        t1 = self.power_on()
+        self.wait_ready(t1)
+        self.table().poll()
+        out = {"boot to READY (s)": round(ready, 1), "status": status,
+               "cards taken without a screen": laid, "NRestarts": u.get("NRestarts"),
+               "ActiveState": u.get("ActiveState"), "log": said}
+        self.figure("no display", out)
+        return out
+
+    # -- a worn SD card ------------------------------------------------------------------------
+    def worn_card(self, seconds: float = 40) -> dict[str, Any]:
+        """Every read and write of the disk fails for a while during play (blkdebug): the
+        table says so (status line, screen), takes no card it cannot save, and after "a new
+        card with the old data" (the power cut, the disk answering again) it resumes with
+        every record it had saved."""
+        vm = self.vm
+        drv = self.table()
+        assert vm is not None and self.board is not None
+        drv.play(cards=2)
+        drv.poll()
+        seen = list(drv.watch.records)
+        nxt = None
+        while nxt is None:
+            drv.poll()
+            nxt = drv.next_card()
+            time.sleep(0.3)
+        vm.wear()
+        t0 = time.monotonic()
+        if nxt[0] == "deal":
+            drv.order_started = True
+        self.board.lay(nxt[0], drv.tags[nxt[1]])
+        statuses: list[str] = []
+        shot = None
+        while time.monotonic() - t0 < seconds:
+            r = vm.ssh(f"systemctl show -p StatusText --value {UNIT}", check=False, timeout=20)
+            text = r.stdout.decode("utf-8", "replace").strip()
+            if text and text not in statuses:
+                statuses.append(text)
+            if shot is None and any("JOURNAL:" in x for x in statuses):
+                time.sleep(2)
+                shot = vm.screendump(self.work / "worn-card.png")
+            time.sleep(2)
+        if shot is None:
+            shot = vm.screendump(self.work / "worn-card.png")
+        errors = vm.qmp("query-blockstats")
+        self.power_cut()
+        t1 = self.power_on()
+        ready = self.wait_ready(t1)
+        drv.watch = type(drv.watch)()
+        drv.poll()
+        after = {r[0]: r for r in drv.watch.records}
+        lost = [r for r in seen if after.get(r[0]) != r]
+        answer = drv.wait_for(lambda _new: drv._answered(nxt[0], drv.tags[nxt[1]])(
+            drv.watch.records), "the card laid during the errors", 120)
+        self.board.lift(nxt[0], drv.tags[nxt[1]])
+        failed = sum(int(d.get("stats", {}).get("failed_wr_operations", 0)) +
+                     int(d.get("stats", {}).get("failed_rd_operations", 0)) +
+                     int(d.get("stats", {}).get("failed_flush_operations", 0))
+                     for d in errors if isinstance(d, dict))  # type: ignore[union-attr]
+        out = {"statuses during the errors": statuses, "I/O errors injected": failed,
+               "boot to READY on the new card (s)": round(ready, 1), "lost": len(lost),
+               "card laid during the errors, after": answer, "frame": str(shot)}
+        self.figure("worn SD card", out)
+        return out
+
     # -- 7. power cuts -------------------------------------------------------------------------
-    def cut_mid_play(self) -> dict[str, Any]:
-        """Lay the prompted card and cut the power a random moment after; boot, compare."""
+    def cut_mid_play(self, rng: random.Random) -> dict[str, Any]:
+        """Lay the next card and cut the power a random moment (0-1.5 s) after; boot again:
+        every journal record seen before is there, byte for byte, and the card that lay on
+        the reader through the cut is taken (saved before the cut, it is "ignored" when the
+        board lists it again at SYNC)."""
         drv = self.table()
         vm = self.vm
         assert vm is not None and self.board is not None
         drv.poll()
-        seen = [r for r in drv.watch.records if r[1] == "input"]
+        seen = list(drv.watch.records)
         status_before = drv.watch.status
-        shown = self.work / f"before-cut-{vm.boots}.png"
-        vm.screendump(shown)
-        prompt = drv.pending_prompt()
-        in_flight = None
-        if prompt is not None:
-            zone = drv.zone_for_prompt()
-            in_flight = (zone, drv.tags[prompt[1]])
-            self.board.lay(*in_flight)
-            time.sleep(random.Random(len(seen)).uniform(0.0, 1.5))
+        nxt = None
+        end = time.monotonic() + 300
+        while nxt is None and time.monotonic() < end:
+            nxt = drv.next_card()
+            if nxt is None:
+                time.sleep(0.3)
+                drv.poll()
+        if nxt is not None:
+            if nxt[0] == "deal":
+                drv.order_started = True
+            self.board.lay(nxt[0], drv.tags[nxt[1]])
+            time.sleep(rng.uniform(0.0, 1.5))
         self.power_cut()
         t0 = self.power_on()
         ready = self.wait_ready(t0)
-        # Read the journal again from its first line: every input seen before must be there.
-        drv.watch = type(drv.watch)()
+        drv.watch = type(drv.watch)()  # read the journal again from its first line
         drv.poll()
-        after = {(r[0]): r for r in drv.watch.records}
+        after = {r[0]: r for r in drv.watch.records}
         lost = [r for r in seen if after.get(r[0]) != r]
         answer = None
-        if in_flight is not None:  # the card lay through the cut: the table has it now
-            # (saved before the cut, it is "ignored" when the board lists it again at SYNC)
-            def taken(new: list) -> Any:
-                return drv._answered(*in_flight)(drv.watch.records)
-
-            answer = drv.wait_for(taken, "the card laid through the cut", 120)
-            self.board.lift(*in_flight)
-        status_after = drv.watch.status
-        frame = self.work / f"after-cut-{vm.boots}.png"
-        vm.screendump(frame)
-        return {"boot to READY after cut (s)": round(ready, 1), "lost": len(lost),
-                "status before": status_before, "status after": status_after,
-                "card through the cut": answer}
+        if nxt is not None:
+            answer = drv.wait_for(lambda _new: drv._answered(nxt[0], drv.tags[nxt[1]])(
+                drv.watch.records), "the card laid through the cut", 120)
+            self.board.lift(nxt[0], drv.tags[nxt[1]])
+        fsck = vm.out("journalctl -b -k --no-pager | grep -ciE 'recovery complete|"
+                      "orphan|fsck' || true").strip()
+        return {"boot to READY (s)": round(ready, 1), "records before": len(seen),
+                "lost": len(lost), "status before": status_before,
+                "status after": drv.watch.status, "card through the cut": answer,
+                "ext4 recovery lines": int(fsck or 0)}
 
     def power_cuts(self, count: int, seed: int = 100) -> dict[str, Any]:
-        """``count`` deals, each with a power cut after a random number of laid cards."""
+        """``count`` power cuts, each after a random few cards (1-8: dealt, discarded or
+        played) of an ongoing series; then the deal is played to its end."""
         rng = random.Random(seed)
+        drv = self.table()
         results = []
         for i in range(count):
-            r = self.play_deal(seed + i, cut_at=rng.randrange(0, 20))
+            drv.play(cards=rng.randrange(1, 9))
+            r = self.cut_mid_play(rng)
             results.append(r)
-        survived = sum(1 for r in results if r and r["lost"] == 0)
-        lost = sum(r.get("lost", 0) for r in results)
+            log(f"power cut {i + 1}/{count}: {r}")
+            (self.work / "cuts.json").write_text(json.dumps(results, indent=2))
+        self.play_deal()
+        survived = sum(1 for r in results if r["lost"] == 0)
         self.figure("power cuts survived", f"{survived}/{count}")
-        self.figure("inputs lost in cuts", lost)
-        (self.work / "cuts.json").write_text(json.dumps(results, indent=2))
-        return {"survived": survived, "lost": lost, "results": results}
+        self.figure("inputs lost in cuts", sum(r["lost"] for r in results))
+        boots = sorted(r["boot to READY (s)"] for r in results)
+        self.figure("boot to READY after a cut, median (s)", boots[len(boots) // 2])
+        return {"survived": survived, "lost": sum(r["lost"] for r in results),
+                "results": results}
 
     def close(self) -> None:
         if self.vm is not None:
@@ -486,8 +734,13 @@ def main(argv: list[str] | None = None) -> int:
             twin.finding("a second install.sh changed:\n" + "\n".join(changes[:40]))
         twin.configure()
         twin.ready()
-        twin.play_deal(seed=1)
+        twin.play_deal()
         twin.compare_with_host()
+        twin.touch()
+        twin.gpio()
+        twin.bring_up()
+        twin.no_display()
+        twin.worn_card()
         twin.power_cuts(args.cuts)
         twin.compare_with_host()
     except Exception as exc:

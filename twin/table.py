@@ -40,10 +40,11 @@ def deck() -> dict[str, str]:
     return dict(tomllib.loads(DECK_CONFIG.read_text())["deck"])
 
 
-def config_toml(port: str, seed: int = 7, display: bool = True) -> str:
-    """The twin table's config: three computer seats, one serial board with three readers."""
+def config_toml(port: str, seed: int = 7, display: bool = True, gpio: str = "") -> str:
+    """The twin table's config: three computer seats, one serial board with three readers,
+    and ``gpio`` (a ``[gpio]`` table: twin.gpio.gpio_toml()) if given."""
     cards = "\n".join(f'{card} = "{uid}"' for card, uid in deck().items())
-    return f"""# skat-table config written by the twin (twin/table.py)
+    return gpio + f"""# skat-table config written by the twin (twin/table.py)
 [table]
 players = ["Anna", "Ben", "Carla"]
 first_dealer = 2
@@ -123,6 +124,10 @@ class TableDriver:
         self.tags = deck()
         self.cards_by_tag = {uid: card for card, uid in self.tags.items()}
         self.played: set[str] = set()  # prompts laid
+        self.seed = 0           # the shuffled decks: shuffled_order(seed + n) for deal n
+        self.orders = 0
+        self.order: list[str] | None = None
+        self.order_started = False
 
     # -- what the table says ------------------------------------------------------------------
     def poll(self) -> list[tuple[int, str, dict[str, Any]]]:
@@ -216,37 +221,60 @@ class TableDriver:
         after = head.split(": ", 1)[1] if ": " in head else ""
         return after.split(" (")[0].split(",")[0].strip()
 
-    def deal(self, order: list[str], start: int = 0) -> None:
-        """Deal the cards of ``order`` from ``start`` over the deal reader."""
-        for card in order[start:]:
-            self.lay("deal", card)
-
-    def dealt_so_far(self, order: list[str]) -> int:
-        accepted = {self.cards_by_tag.get(i.get("tag", "")) for i in self.watch.inputs()
-                    if i.get("zone") == "deal"}
+    def dealt_so_far(self) -> int:
+        """The cards of the deal being dealt that the table has taken: the accepted deal-reader
+        inputs since the last input of another kind (the deal before ended with trick cards)."""
         n = 0
-        while n < len(order) and order[n] in accepted:
+        for _, kind, body in reversed(self.watch.records):
+            inp = body.get("input", {})
+            if kind != "input" or body.get("status") != "accepted" or inp.get("gone"):
+                continue
+            if inp.get("zone") != "deal" or "tag" not in inp:
+                break
             n += 1
         return n
 
-    def play_out(self, on_card: Any = None, timeout: float = 900) -> int:
-        """Lay the computers' cards until the deal is scored; returns the cards laid.
-        ``on_card(n)`` is called before the n-th card is laid (the power-cut test's hook); when
-        it returns True it has dealt with that card itself."""
+    def next_card(self) -> tuple[str, str] | None:
+        """What the person at the table lays next, (zone, card), or None while the table
+        thinks: the next card of the deal being dealt (a new shuffled deck once a deal is
+        scored), else the card a computer asks for."""
+        phase = self.phase()
+        if phase in ("dealing", "scored"):
+            dealt = self.dealt_so_far() if phase == "dealing" else 0
+            if self.order is None or (dealt == 0 and self.order_started):
+                self.orders += 1
+                self.order = shuffled_order(self.seed + self.orders)
+                self.order_started = False
+            if dealt >= len(self.order):
+                return None
+            return "deal", self.order[dealt]
+        prompt = self.pending_prompt()
+        if prompt is None:
+            return None
+        return self.zone_for_prompt(), prompt[1]
+
+    def lay_next(self, nxt: tuple[str, str]) -> None:
+        if nxt[0] == "deal":
+            self.order_started = True
+        self.lay(*nxt)
+
+    def play(self, cards: int | None = None, until_scored: bool = False,
+             timeout: float = 900) -> int:
+        """Lay what the table asks for: ``cards`` cards, or until the deal is scored (at least
+        one card laid first: the deal before may be the one scored). Returns the cards laid."""
         end = time.monotonic() + timeout
         laid = 0
         while time.monotonic() < end:
-            self.poll()
-            if self.phase() in ("scored", "over"):
+            if cards is not None and laid >= cards:
                 return laid
-            prompt = self.pending_prompt()
-            if prompt is None:
+            self.poll()
+            if until_scored and laid > 0 and self.phase() in ("scored", "over"):
+                return laid
+            nxt = self.next_card()
+            if nxt is None:
                 time.sleep(0.3)
                 continue
-            _seat, card = prompt
-            zone = self.zone_for_prompt()
-            if on_card is not None and on_card(laid):
-                continue  # it laid the card itself (the power cut): look again
-            self.lay(zone, card)
+            self.lay_next(nxt)
             laid += 1
-        raise TableError(f"the deal was not scored in {timeout} s: {self.watch.status!r}")
+        raise TableError(f"{laid} cards laid in {timeout} s, then the table asked for none: "
+                         f"{self.watch.status!r}")

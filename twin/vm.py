@@ -86,11 +86,19 @@ class VM:
     def command(self) -> list[str]:
         a = ARCHES[self.arch]
         cmdline = (self.image / "cmdline").read_text().strip()
+        base = (self.image / "rootfs.img").resolve()
         cmd = [a["qemu"], *a["machine"], "-accel", "tcg,thread=multi", "-smp", str(self.cpus),
                "-m", str(self.memory_mb),
                "-kernel", str(self.image / "vmlinuz"), "-initrd", str(self.image / "initrd.img"),
                "-append", cmdline,
-               "-drive", f"if=none,id=root,file={self.disk},format=qcow2,cache=writeback",
+               # The disk as a chain of named nodes (the cached image read-only below the
+               # overlay), so that a worn card can be put between the overlay and its file
+               # while the VM runs (:meth:`wear`). Writeback cache: a power cut loses what the
+               # guest had not flushed, as on the table.
+               "-blockdev", f"driver=file,node-name=base-file,filename={base},read-only=on",
+               "-blockdev", "driver=raw,node-name=base,file=base-file,read-only=on",
+               "-blockdev", f"driver=file,node-name=root-file,filename={self.disk}",
+               "-blockdev", "driver=qcow2,node-name=root,file=root-file,backing=base",
                "-device", "virtio-blk-pci,drive=root",
                "-netdev", f"user,id=net0,hostfwd=tcp:127.0.0.1:{self.ssh_port}-:22",
                "-device", "virtio-net-pci,netdev=net0",
@@ -105,7 +113,7 @@ class VM:
             cmd += ["-chardev", f"serial,id=board0,path={self.board_tty}",
                     "-device", "usb-serial,chardev=board0,bus=xhci.0,port=1"]
         if self.touch:
-            cmd += ["-device", "usb-tablet,bus=xhci.0,port=2"]
+            cmd += ["-device", "usb-tablet,id=tablet,bus=xhci.0,port=2"]
         return cmd + self.extra
 
     def start(self) -> float:
@@ -255,6 +263,43 @@ class VM:
                 return reply["return"]
             if "error" in reply:
                 raise VMError(f"QMP: {reply['error']}")
+
+    # -- a worn SD card ----------------------------------------------------------------------
+    def wear(self) -> None:
+        """From now on every read and write of the disk fails with EIO (QEMU's blkdebug put
+        between the overlay and its file), as a worn-out SD card's."""
+        self.qmp("blockdev-add", driver="blkdebug", **{"node-name": "worn", "image": "root-file",
+                 "inject-error": [{"event": "none", "errno": 5, "iotype": t}
+                                  for t in ("read", "write", "flush")]})
+        self.qmp("blockdev-reopen", options=[{"driver": "qcow2", "node-name": "root",
+                                              "file": "worn", "backing": "base"}])
+
+    def mend(self) -> None:
+        """The disk answers again (:meth:`wear` undone)."""
+        self.qmp("blockdev-reopen", options=[{"driver": "qcow2", "node-name": "root",
+                                              "file": "root-file", "backing": "base"}])
+        self.qmp("blockdev-del", **{"node-name": "worn"})
+
+    # -- a touchscreen -----------------------------------------------------------------------
+    def plug_tablet(self) -> None:
+        """QEMU's USB tablet (absolute pointer) plugged in while the VM runs."""
+        self.qmp("device_add", driver="usb-tablet", id="tablet", bus="xhci.0", port="2")
+
+    def tap(self, x: int, y: int, width: int, height: int) -> None:
+        """A tap at pixel (x, y) of a width x height screen: the tablet moves there and its
+        button goes down and up."""
+        def axis(name: str, value: int, size: int) -> dict[str, object]:
+            return {"type": "abs", "data": {"axis": name,
+                                            "value": round(value * 0x7FFF / max(1, size - 1))}}
+
+        self.qmp("input-send-event", device="tablet",
+                 events=[axis("x", x, width), axis("y", y, height)])
+        time.sleep(0.1)
+        self.qmp("input-send-event", device="tablet",
+                 events=[{"type": "btn", "data": {"down": True, "button": "left"}}])
+        time.sleep(0.15)
+        self.qmp("input-send-event", device="tablet",
+                 events=[{"type": "btn", "data": {"down": False, "button": "left"}}])
 
     def screendump(self, path: Path) -> Path:
         self.qmp("screendump", filename=str(path), format="png")

@@ -59,6 +59,9 @@ def build_view(session: Any, refusal: Refusal | None = None, simulator: bool = F
         hands=_hands(table, d, simulator), sheet=_sheet(table),
         calls=_calls(d) if phase not in ("dealing", "scored", "over") else (),
         hint_seat=session.hint_seat(), hint=_hint(session),
+        # the deal being dealt or played is a Bock deal: said before and during play (the
+        # result of a finished deal names its own Bock factor and the round still to come)
+        bock=table.series.bock_pending if phase not in ("scored", "over") else 0,
     )
     if phase == "dealing":
         return v.View(scene="deal", deal=_deal_view(table, d), **common)
@@ -80,7 +83,8 @@ def build_view(session: Any, refusal: Refusal | None = None, simulator: bool = F
         return v.View(scene="bidding", bidding=v.BiddingView(
             bidder=bidder, listener=listener, value=game.bid, next_value=game.next_bid,
             to_act=to_act, passed=frozenset(seat(p) for p in game.passed),
-            holder=_holder(game, seat), forehand_alone=game.passed >= {1, 2}), **common)
+            holder=_holder(game, seat), forehand_alone=game.passed >= {1, 2},
+            ramsch=bool(getattr(table.rules, "ramsch", False))), **common)
     if phase in ("skat", "discard"):
         from engine.actions import Declare, Discard
 
@@ -264,7 +268,9 @@ def _play_view(table: Table, d: DealState) -> Any:
         bid=game.bid, to_act=_seat_to_answer(table, d), trick=trick,
         last_trick=None if last is None else _trick_view(d, last.leader, last.cards, last.winner),
         tricks=(taken, len(game.tricks) - taken), kontra=int(getattr(game, "kontra", 1) or 1),
-        concede_values=_concede_values(game) if not game.is_ramsch else (None, None),
+        pushes=int(getattr(game, "pushes", 0) or 0) if game.is_ramsch else 0,
+        concede_values=(_concede_values(game, table.series.is_bock) if not game.is_ramsch
+                        else (None, None)),
         **_waiting_fields(table, d))
 
 
@@ -292,10 +298,12 @@ def _seat_to_answer(table: Table, d: DealState) -> int:
     return waiting[0] if waiting else d.seats[game.declarer or 0]
 
 
-def _concede_values(game: Any) -> tuple[int | None, int | None]:
-    """The signed value a concession now would give the declarer: (declarer gives up,
-    the defenders give up)."""
+def _concede_values(game: Any, bock: bool) -> tuple[int | None, int | None]:
+    """The signed value a concession now would enter on the sheet for the declarer:
+    (declarer gives up, the defenders give up). Booked by the sheet's own function, so a
+    Bock deal's doubling is in it as it will be on the sheet."""
     from engine.actions import Concede
+    from engine.series import sheet_value
 
     out: list[int | None] = []
     declarer = game.declarer
@@ -303,7 +311,7 @@ def _concede_values(game: Any) -> tuple[int | None, int | None]:
         try:
             trial = game.copy()
             trial.push(Concede(pos))
-            out.append(int(trial.result.value))
+            out.append(sheet_value(trial.result, bock))
         except Exception:  # a rule that forbids it now: ask without a value
             out.append(None)
     return (out[0], out[1])
@@ -311,16 +319,22 @@ def _concede_values(game: Any) -> tuple[int | None, int | None]:
 
 def _result_view(table: Table, d: DealState) -> Any:
     from display.view import ResultView
+    from engine.series import reckon
 
     r, game = d.result, d.game
+    # Every figure from the sheet's own reckoning of this entry: the value booked, the game
+    # value and each factor (a loss, Kontra, Re, Jungfrau, pushes, Bock) by name.
+    k = reckon(r, bool(d.entry is not None and d.entry.bock))
     return ResultView(
         declarer=None if r.declarer is None else d.seats[r.declarer],
         contract=None if r.contract is None else str(r.contract), bid=r.bid, won=bool(r.won),
-        value=d.entry.value if d.entry is not None else r.value, points=r.points,
+        value=k.value, points=r.points,
         tricks=r.tricks, matadors=r.matadors or 0, schneider=r.schneider, schwarz=r.schwarz,
         overbid=r.overbid, passed_in=r.passed_in, ending=r.ending,
-        breakdown=tuple(tuple(b) for b in r.breakdown), base_value=r.base_value,
-        multiplier=r.multiplier, skat=tuple(mask_cards(game.deal.skat)),
+        breakdown=k.levels, base_value=k.base, multiplier=k.multiplier,
+        game_value=k.game_value, factors=k.factors,
+        bock_next=table.series.bock_pending,  # d is the last deal: the round still to come
+        skat=tuple(mask_cards(game.deal.skat)),
         discards=tuple(mask_cards(game.skat)), next_dealer=table.series.dealer,
         losers=tuple(d.seats[p] for p in r.losers),
         ramsch_points=_by_seat(table, d, r.ramsch_points) if r.ramsch_points else ())
@@ -336,18 +350,25 @@ def _by_seat(table: Table, d: DealState, per_position: tuple[int, ...]) -> tuple
 
 def _sheet(table: Table) -> Any:
     from display.view import SheetRow, SheetView
+    from engine.series import reckon
 
     rows = []
     finished = table.finished_deals
     first = max(0, len(finished) - SHEET_ROWS)
     for i in range(first, len(finished)):
         d = finished[i]
+        r, entry = d.result, d.entry
+        bock = bool(entry is not None and entry.bock)
         rows.append(SheetRow(
             number=d.number, dealer=d.dealer,
-            declarer=None if d.result.declarer is None else d.seats[d.result.declarer],
-            contract=None if d.result.passed_in else str(d.result.contract),
-            value=d.entry.value if d.entry is not None else 0,
-            totals=table.series.totals_after(i + 1)))
+            declarer=None if r.declarer is None else d.seats[r.declarer],
+            contract=None if r.passed_in else str(r.contract),
+            value=entry.value if entry is not None else 0,
+            totals=table.series.totals_after(i + 1),
+            # each seat's entry (a Ramsch books its loser(s), not a declarer) and what
+            # doubled it, from the sheet's own reckoning
+            scores=tuple(entry.scores) if entry is not None else (),
+            factors=reckon(r, bock).factors, bock=bock))
     series = table.series
     over = table.phase == "over"
     settled = table.settlement() if over else None

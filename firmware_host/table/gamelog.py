@@ -37,23 +37,39 @@ def hand_text(mask: int, symbols: bool = True) -> str:
     return " ".join(card_text(c, symbols) for c in [*jacks, *rest])
 
 
-def breakdown_text(result: Any) -> str:
-    """"clubs: with 2, game 3, schneider 4 = 4 x 12 = 48"; null and passed-in read simpler."""
+def breakdown_text(result: Any, bock: bool = False) -> str:
+    """"clubs: with 2, game 3, schneider 4 = 4 x 12 = 48"; with factors, each named, ending in
+    what the sheet books: "clubs: with 2, game 3 = 3 x 12 = 36, lost x2, Kontra x2, Bock x2 =
+    -288" (the sheet's own reckoning, ``engine.series.reckon``); null and passed-in read
+    simpler.
+
+    >>> from engine.contract import Contract
+    >>> from engine.scoring import score_suit_grand
+    >>> r = score_suit_grand(Contract.parse("C"), bid=18, matador_count=2, points=50,
+    ...                      tricks=4, ending="played", declarer=0, kontra=2)
+    >>> breakdown_text(r, bock=True)
+    'clubs: with 2, game 3 = 3 x 12 = 36, lost x2, Kontra x2, Bock x2 = -288'
+    """
+    from engine.series import reckon
+
     if result.passed_in:
         return "passed in: no one wanted to play"
+    k = reckon(result, bock)
     contract = result.contract
     name = contract.name if contract is not None else "Ramsch"
-    plain = abs(result.value) // (1 if result.won else 2)
     if contract is None or contract.game == GameType.NULL:  # fixed values, no levels
-        return f"{name} = {plain}" + ("" if result.won else f", lost: {result.value}")
-    parts = ", ".join(f"{label} {count}" for label, count in result.breakdown)
-    if result.multiplier:
-        value = f"{result.multiplier} x {result.base_value} = {plain}"
+        text = f"{name} = {k.game_value}"
     else:
-        value = str(plain)
-    text = f"{name}: {parts} = {value}" if parts else f"{name} = {value}"
-    if not result.won:
-        text += f", lost: {result.value}"
+        parts = ", ".join(f"{'most points' if label == 'ramsch' else label} {count}"
+                          for label, count in k.levels)
+        value = (f"{k.multiplier} x {k.base} = {k.game_value}" if k.base and k.multiplier
+                 else str(k.game_value))
+        text = f"{name}: {parts} = {value}" if parts else f"{name} = {value}"
+    if k.factors:
+        names = {"lost": "lost", "kontra": "Kontra", "re": "Re", "jungfrau": "Jungfrau",
+                 "pushed": "pushed", "bock": "Bock"}
+        text += ", " + ", ".join(f"{names.get(key, key)} x{factor}"
+                                 for key, factor in k.factors) + f" = {k.value:+d}"
     return text
 
 
@@ -131,6 +147,7 @@ class GameLog:
 
     def _result(self, table: Table, d: DealState) -> None:
         r = d.result
+        bock = bool(d.entry is not None and d.entry.bock)
         if r.passed_in:
             self.write("  all passed: the deal is passed in")
         elif r.declarer is None:  # Ramsch (house rule): everyone for themselves
@@ -143,6 +160,7 @@ class GameLog:
             if r.durchmarsch is not None:
                 self.write(f"  {table.name(d.seats[r.durchmarsch])} took every trick: "
                            "Durchmarsch")
+            self.write(f"  {breakdown_text(r, bock)}")
         else:
             who = table.name(d.seats[r.declarer])
             outcome = "wins" if r.won else "loses"
@@ -161,7 +179,7 @@ class GameLog:
                 self.write(f"  {who} {outcome}: {took}{more}")
             else:
                 self.write(f"  {who} {outcome} with {r.points} points{more}")
-            self.write(f"  {breakdown_text(r)}")
+            self.write(f"  {breakdown_text(r, bock)}")
             if d.game.skat_taken:
                 self.write(f"  skat was {hand_text(d.game.deal.skat, self.symbols)}, "
                            f"put away {hand_text(d.game.skat, self.symbols)}")

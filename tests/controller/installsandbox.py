@@ -33,6 +33,15 @@ if [ "$1" = -m ] && [ "$2" = venv ]; then
 fi
 if [ "$1" = -m ] && [ "$2" = pip ]; then
     echo "pip $* PYPI=${PYPI-}" >> "$FAKE_LOG"
+    # the venv's command appears once the package is installed; pip (setuptools) builds a
+    # package from a directory in that directory: build/ and an .egg-info are left there
+    printf '#!/bin/sh\n' > "$(dirname "$0")/skat-table" && chmod 755 "$(dirname "$0")/skat-table"
+    for last; do :; done
+    if [ -d "$last" ]; then
+        mkdir -p "$last/build/lib" "$last/skat_table.egg-info"
+        echo "built $(date +%s%N)" > "$last/build/lib/built.txt"
+        echo "Name: skat-table" > "$last/skat_table.egg-info/PKG-INFO"
+    fi
     exit 0
 fi
 if [ "$1" = -c ]; then
@@ -103,9 +112,12 @@ def sandbox_works() -> str | None:
 
 
 def run_install(tmp: Path, python: str = "3.11", *, touch: bool = False,
-                files: dict[str, str] | None = None, script: Path = INSTALL) -> Installed:
+                files: dict[str, str] | None = None, script: Path = INSTALL,
+                runs: int = 1) -> Installed:
     """Run ``script`` (install.sh) in the sandbox with a python3 of version ``python``;
-    ``files`` are there before it runs (absolute paths in the overlaid directories)."""
+    ``files`` are there before it runs (absolute paths in the overlaid directories). With
+    ``runs`` > 1 it runs again on what the run before left; each run after the first starts
+    with a ``--- run N`` line in ``calls``."""
     tmp.mkdir(parents=True, exist_ok=True)
     fake = tmp / "bin"
     fake.mkdir()
@@ -134,7 +146,9 @@ def run_install(tmp: Path, python: str = "3.11", *, touch: bool = False,
         target.parent.mkdir(parents=True, exist_ok=True)
         target.write_text(textwrap.dedent(text), encoding="utf-8")
     wrapper = tmp / "sandbox.sh"
-    wrapper.write_text("set -e\n" + "\n".join(mounts) + f"\nexec sh {script}\n",
+    again = "".join(f'echo "--- run {n}" >> "$FAKE_LOG"\nsh {script}\n'
+                    for n in range(2, runs + 1))
+    wrapper.write_text("set -e\n" + "\n".join(mounts) + f"\nsh {script}\n{again}",
                        encoding="utf-8")
     env = {"PATH": f"{fake}:/usr/sbin:/usr/bin:/sbin:/bin", "FAKE_LOG": str(log),
            "FAKE_PY_VERSION": python, "FAKE_TOUCH": "1" if touch else "0", "LANG": "C.UTF-8",

@@ -250,7 +250,8 @@ def test_the_touchscreen_gets_a_device_unit_and_the_unit_waits_for_it(tmp_path: 
     rules = (ROOT / "systemd" / "70-skat-table.rules").read_text(encoding="utf-8")
     rule = [line for line in rules.splitlines() if line and not line.startswith("#")]
     assert rule == ['SUBSYSTEM=="input", KERNEL=="event*", ENV{ID_INPUT_TOUCHSCREEN}=="1", '
-                    'SYMLINK+="skat-table/touch", TAG+="systemd"']
+                    'SYMLINK+="skat-table/touch", TAG+="systemd", '
+                    'ENV{SYSTEMD_WANTS}+="skat-table-touch-plugged.service"']
     dropin = (ROOT / "systemd" / "skat-table-touch.conf").read_text(encoding="utf-8")
     settings = [line for line in dropin.splitlines() if line and not line.startswith("#")]
     assert settings == ["[Unit]", f"Wants={TOUCH_UNIT}", f"After={TOUCH_UNIT}"]
@@ -264,3 +265,82 @@ def test_the_touchscreen_gets_a_device_unit_and_the_unit_waits_for_it(tmp_path: 
     assert done.returncode == 0 and "touch.conf" not in done.stderr, done.stderr
     done = _verify(tmp_path, dropin.replace("Wants=", "Wantz="))  # the check sees the drop-in
     assert "touch.conf" in done.stderr and "Wantz" in done.stderr
+
+
+@sandbox
+def test_a_second_install_builds_nothing_and_leaves_the_table_running(tmp_path: Path) -> None:
+    """The same checkout installed twice: the second run runs no pip (the C core and spidev
+    are not compiled again) and does not restart the running table; it only starts it."""
+    done = run_install(tmp_path, "3.11", touch=True, runs=2)
+    assert done.returncode == 0, done.stderr
+    second = done.calls[done.index("--- run 2"):]
+    first = done.calls[:done.index("--- run 2")]
+    assert [c for c in first if c.startswith("pip ")], first
+    assert "systemctl restart skat-table.service" in first
+    assert not [c for c in second if c.startswith("pip ")], second
+    assert "systemctl restart skat-table.service" not in second, second
+    assert "systemctl start skat-table.service" in second
+    assert "nothing changed: the table runs on as it is" in done.stdout
+    assert "the package is installed as it is" in done.stdout
+    assert done.wrote("/etc/systemd/system/skat-table-touch-plugged.service").exists()
+    # what pip built in the source copy is gone: a third run finds the copy as the checkout
+    # (an overlay marks a removed directory with a whiteout, a character device)
+    assert not done.wrote("/opt/skat-table/src/build").is_dir()
+    assert not done.wrote("/opt/skat-table/src/skat_table.egg-info").is_dir()
+
+
+@sandbox
+def test_an_install_over_another_version_rebuilds_and_restarts(tmp_path: Path) -> None:
+    """A stamp of another source (an older checkout): the package is built and the table
+    restarted."""
+    done = run_install(tmp_path, "3.11", files={
+        "/opt/skat-table/installed.sha256": "0" * 64 + "\n",
+        "/opt/skat-table/venv/bin/skat-table": "#!/bin/sh\n"})
+    assert done.returncode == 0, done.stderr
+    assert [c for c in done.calls if c.startswith("pip ")]
+    assert "systemctl restart skat-table.service" in done.calls
+
+
+FAKE_SYSTEMCTL = """#!/bin/sh
+echo "systemctl $*" >> "$FAKE_LOG"
+case "$*" in
+    *is-active*)
+        n=$(cat "$FAKE_COUNT" 2>/dev/null || echo 0); echo $((n + 1)) > "$FAKE_COUNT"
+        if [ "$n" -lt "$FAKE_ACTIVATING" ]; then state=activating; else state=$FAKE_STATE; fi
+        case "$*" in *-q*) [ "$state" = active ] ;; *) echo "$state"; [ "$state" = active ] ;; esac
+        exit $? ;;
+    *ExecMainStartTimestampMonotonic*) echo "$FAKE_STARTED" ;;
+    *ActiveEnterTimestampMonotonic*) echo "$FAKE_PLUGGED" ;;
+esac
+"""
+
+
+@pytest.mark.parametrize(("state", "activating", "started", "plugged", "restarted"), [
+    ("active", 0, 5_000_000, 9_000_000, True),    # the touchscreen came after the table
+    ("active", 0, 9_000_000, 5_000_000, False),   # at boot: the table waited for it
+    ("active", 2, 5_000_000, 9_000_000, True),    # plugged in while the table was starting
+    ("inactive", 0, 5_000_000, 9_000_000, False),  # no table running: it reads it at start
+    ("failed", 0, 0, 9_000_000, False),
+])
+def test_a_touchscreen_plugged_in_later_restarts_the_table_once(
+        state: str, activating: int, started: int, plugged: int, restarted: bool,
+        tmp_path: Path) -> None:
+    fake = tmp_path / "bin"
+    fake.mkdir()
+    (fake / "systemctl").write_text(FAKE_SYSTEMCTL, encoding="utf-8")
+    (fake / "systemctl").chmod(0o755)
+    (fake / "sleep").write_text("#!/bin/sh\n", encoding="utf-8")  # no waiting in the test
+    (fake / "sleep").chmod(0o755)
+    log = tmp_path / "calls.log"
+    env = {"PATH": f"{fake}:/usr/bin:/bin", "FAKE_LOG": str(log),
+           "FAKE_COUNT": str(tmp_path / "count"), "FAKE_STATE": state,
+           "FAKE_ACTIVATING": str(activating), "FAKE_STARTED": str(started),
+           "FAKE_PLUGGED": str(plugged)}
+    done = subprocess.run(["sh", str(ROOT / "systemd" / "touch-plugged.sh")], env=env,
+                          capture_output=True, text=True, timeout=60)
+    assert done.returncode == 0, done.stderr
+    calls = log.read_text(encoding="utf-8").splitlines()
+    assert ("systemctl restart skat-table.service" in calls) == restarted, calls
+    assert ("plugged in after the table started" in done.stdout) == restarted
+    unit = (ROOT / "systemd" / "skat-table-touch-plugged.service").read_text(encoding="utf-8")
+    assert "ExecStart=/bin/sh /opt/skat-table/src/systemd/touch-plugged.sh" in unit

@@ -119,8 +119,9 @@ def test_gallery_writes_every_sample(tmp_path) -> None:
 
 def test_the_docs_screenshots_are_made_by_one_function(tmp_path) -> None:
     """Every kiosk screenshot docs/display.md shows is made again by
-    ``write_doc_screenshots`` (and the analysis ones by ``write_screenshots``), so that a
-    change of the look is followed by the docs with one command."""
+    ``write_doc_screenshots`` (the analysis ones by ``write_screenshots``, the pub rules' by
+    ``write_pub_screenshots``), so that a change of the look is followed by the docs with
+    one command."""
     import re
     from pathlib import Path
 
@@ -129,7 +130,7 @@ def test_the_docs_screenshots_are_made_by_one_function(tmp_path) -> None:
     docs = Path(__file__).resolve().parents[2] / "docs"
     shown = set(re.findall(r"screenshots/([\w-]+\.png)", (docs / "display.md").read_text()))
     made = set(doc_screens())
-    assert shown - {n for n in shown if n.startswith("analysis-")} == made
+    assert shown - {n for n in shown if n.startswith(("analysis-", "pub-"))} == made
     written = write_doc_screenshots(tmp_path)
     assert {p.name for p in written} == made
     assert pygame.image.load(str(tmp_path / "portrait-720x1280-de.png")).get_size() == (720, 1280)

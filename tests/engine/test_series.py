@@ -13,7 +13,15 @@ from hypothesis import strategies as st
 import engine.series
 from engine.contract import Contract
 from engine.scoring import passed_in_result, score_null, score_suit_grand
-from engine.series import BockRules, ManualResult, Series, SeriesError, seats_for
+from engine.series import (
+    BockRules,
+    ManualResult,
+    Series,
+    SeriesError,
+    reckon,
+    seats_for,
+    sheet_value,
+)
 
 
 def won_suit(contract: str, declarer: int, matadors: int, points: int = 70, bid: int = 18,
@@ -227,6 +235,41 @@ def test_bock_triggers_kontra_re_schwarz_and_lost_schneider() -> None:
     assert rules.triggered_by(cut) == ["schneider-lost"]
     assert rules.triggered_by(null60) == []  # 60 points in null is no 60:60
     assert rules.triggered_by(passed_in_result()) == []
+
+
+def test_reckon_names_each_factor_and_multiplies_to_the_value_booked() -> None:
+    """What the screens show comes from here: the game value, then each factor by name,
+    ending in exactly what ``record`` books (a Bock deal's doubling included)."""
+    from engine.cards import parse_mask
+    from engine.ramsch import score_ramsch
+
+    lost_kontra_re = score_suit_grand(Contract.parse("C"), bid=18, matador_count=2, points=50,
+                                      tricks=4, ending="played", declarer=0, kontra=4)
+    k = reckon(lost_kontra_re, bock=True)
+    assert (k.levels, k.base, k.multiplier, k.game_value) == (
+        (("with", 2), ("game", 3)), 12, 3, 36)
+    assert k.factors == (("lost", 2), ("kontra", 2), ("re", 2), ("bock", 2))
+    assert k.value == -576 == sheet_value(lost_kontra_re, True) == 36 * -2 * 2 * 2 * 2
+    s = Series(["A", "B", "C"], first_dealer=2, bock=["sixty"])
+    s.record(score_suit_grand(Contract.parse("C"), bid=18, matador_count=1, points=60,
+                              tricks=5, ending="played", declarer=0))
+    assert s.record(lost_kontra_re).value == k.value  # the Bock deal books what reckon says
+    # a Schieberamsch pushed once, lost with 53 points, in a Bock deal: -212
+    ramsch = score_ramsch((parse_mask("CA CT CK SA ST SK HQ"), parse_mask("DA DT"),
+                           parse_mask("HT HA DK")), (4, 3, 3), skat=parse_mask("D7 D8"),
+                          last_winner=0, pushes=1)
+    k = reckon(ramsch, bock=True)
+    assert (k.levels, k.game_value, k.factors, k.value) == (
+        (("ramsch", 53),), 53, (("pushed", 2), ("bock", 2)), -212)
+    null = score_null(Contract.parse("NO"), bid=46, won=True, points=0, tricks=0,
+                      ending="played", declarer=1, kontra=2)
+    assert reckon(null, bock=False).factors == (("kontra", 2),)
+    assert reckon(null, bock=False).game_value * 2 == reckon(null, bock=False).value == 92
+    # a passed-in deal in a Bock round: nothing to count; a game entered by hand: its value
+    assert reckon(passed_in_result(), bock=True).value == 0
+    manual = reckon(ManualResult(declarer=0, won=False, value=-96), bock=True)
+    assert (manual.game_value, manual.factors, manual.value) == (
+        48, (("lost", 2), ("bock", 2)), -192)
 
 
 def test_pop_takes_back_the_last_entry_with_its_bock_round() -> None:

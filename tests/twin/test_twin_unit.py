@@ -82,3 +82,29 @@ def test_qemu_command_line(tmp_path: Path) -> None:
     assert "virtio-gpu-pci" in cmd and "hostfwd=tcp:127.0.0.1:2222-:22" in cmd
     vm.display = False
     assert "virtio-gpu" not in " ".join(vm.command())
+
+
+def test_the_disk_is_a_chain_a_worn_card_can_be_put_into(tmp_path: Path) -> None:
+    """wear() and mend() name the nodes of the command line's -blockdev chain."""
+    import inspect
+
+    from twin.vm import VM
+
+    image = tmp_path / "image"
+    image.mkdir()
+    (image / "cmdline").write_text("root=/dev/vda rw\n")
+    cmd = VM(image, tmp_path / "vm").command()
+    nodes = [a for a in cmd if a.startswith("driver=")]
+    assert any("node-name=root-file" in n for n in nodes)
+    assert any(n == "driver=qcow2,node-name=root,file=root-file,backing=base" for n in nodes)
+    assert "-drive" not in cmd
+    source = inspect.getsource(VM.wear) + inspect.getsource(VM.mend)
+    for name in ("root-file", '"root"', "base"):
+        assert name in source
+
+
+def test_the_tap_target_is_the_kiosks_own_button() -> None:
+    from twin.frames import tap_target
+
+    x, y = tap_target("language")
+    assert 800 // 2 < x < 800 and 0 < y < 480 // 4  # the top bar's right end

@@ -1,0 +1,167 @@
+"""The Pi's GPIO header in the twin: a gpio-sim chip as /dev/gpiochip0.
+
+QEMU's ``virt`` board has no GPIO header (its one PL061 has eight lines, one of them the power
+button), and Debian's kernel has no gpio-sim. ``twin/gpiosim.sh`` builds gpio-sim for the
+image's kernel (cached like the image); the twin loads it at every boot before the table
+(``twin-gpio.service``), frees the number gpiochip0 (the PL061 and the gpio-keys driver on it
+are unbound) and makes one bank of 28 lines, as the Pi's header has GPIO 0-27. The table's
+buttons, lights and buzzer then run on the real path: gpiozero -> lgpio -> /dev/gpiochip0 ->
+the kernel's GPIO character device -> gpio-sim. gpio-sim's sysfs side is the outside world: a
+button is pressed by pulling its line down (``pull``), a light is read from its line
+(``value``).
+
+The twin's adaptations, both outside what install.sh installs: ``twin-gpio.service`` (the
+header; on a Pi the board has it) and a drop-in with ``GPIOZERO_PI_REVISION`` (gpiozero names
+pins by the board's revision, which a VM has not; a Pi 4 B's is given).
+
+>>> sim_path("gpio-sim.0", "gpiochip0", 5, "pull")
+'/sys/devices/platform/gpio-sim.0/gpiochip0/sim_gpio5/pull'
+"""
+
+from __future__ import annotations
+
+import hashlib
+import subprocess
+import time
+from pathlib import Path
+from typing import Any
+
+from twin.image import cache_root
+
+HERE = Path(__file__).resolve().parent
+SCRIPT = HERE / "gpiosim.sh"
+LINES = 28  # GPIO 0-27 of the Pi's header
+# The pins of docs/hardware.md: bid, pass and turn light per seat, and the buzzer.
+SEATS = ({"bid": 5, "pass": 6, "light": 13}, {"bid": 12, "pass": 26, "light": 22},
+         {"bid": 23, "pass": 24, "light": 25})
+BUZZER = 27
+PI4B_REVISION = "c03114"
+
+SETUP = f"""#!/bin/sh
+# written by the twin (twin/gpio.py): the Pi's GPIO header as a gpio-sim chip, gpiochip0
+set -eu
+modprobe configfs
+mountpoint -q /sys/kernel/config || mount -t configfs configfs /sys/kernel/config
+for d in /sys/bus/platform/drivers/gpio-keys/*/; do
+    [ -e "$d" ] && basename "$d" > /sys/bus/platform/drivers/gpio-keys/unbind || true
+done
+for d in /sys/bus/amba/drivers/pl061_gpio/*.pl061; do
+    [ -e "$d" ] && basename "$d" > /sys/bus/amba/drivers/pl061_gpio/unbind || true
+done
+modprobe gpio_sim_twin
+c=/sys/kernel/config/gpio-sim/header
+if [ ! -e "$c/live" ]; then
+    mkdir "$c" "$c/bank0"
+    echo {LINES} > "$c/bank0/num_lines"
+    echo pi-header > "$c/bank0/label"
+    echo 1 > "$c/live"
+fi
+echo "header: $(cat "$c/dev_name") $(cat "$c/bank0/chip_name")"
+"""
+
+UNIT = """# written by the twin (twin/gpio.py)
+[Unit]
+Description=twin: the Pi's GPIO header (a gpio-sim chip as gpiochip0)
+After=systemd-modules-load.service sys-kernel-config.mount
+Before=skat-table.service
+
+[Service]
+Type=oneshot
+RemainAfterExit=yes
+ExecStart=/bin/sh /usr/local/sbin/twin-gpio
+
+[Install]
+WantedBy=multi-user.target
+"""
+
+DROPIN = f"""# written by the twin (twin/gpio.py): gpiozero names pins by the board revision
+[Unit]
+Requires=twin-gpio.service
+After=twin-gpio.service
+
+[Service]
+Environment=GPIOZERO_PI_REVISION={PI4B_REVISION}
+"""
+
+
+def sim_path(device: str, chip: str, line: int, attribute: str) -> str:
+    return f"/sys/devices/platform/{device}/{chip}/sim_gpio{line}/{attribute}"
+
+
+def module(arch: str, image: Path, log: Path | None = None) -> Path:
+    """The built module's folder (gpio_sim_twin.ko), from the cache or built now (root)."""
+    key = hashlib.sha256(arch.encode() + image.name.encode() + SCRIPT.read_bytes())
+    out = cache_root() / f"gpiosim-{arch}-{key.hexdigest()[:16]}"
+    if (out / "gpio_sim_twin.ko").exists():
+        return out
+    sink = open(log, "ab") if log else None  # noqa: SIM115
+    try:
+        subprocess.run(["sh", str(SCRIPT), arch, str(image), str(out)], check=True,
+                       stdout=sink, stderr=subprocess.STDOUT if sink else None)
+    finally:
+        if sink:
+            sink.close()
+    return out
+
+
+def install(vm: Any, folder: Path) -> None:
+    """The module, the header's unit and the table's drop-in into the VM."""
+    release = (folder / "kernel-release").read_text().strip()
+    vm.put(folder / "gpio_sim_twin.ko", "/tmp/gpio_sim_twin.ko")
+    vm.ssh(f"sudo install -D -m 0644 /tmp/gpio_sim_twin.ko "
+           f"/lib/modules/{release}/extra/gpio_sim_twin.ko && sudo depmod -a {release}")
+    vm.ssh("sudo tee /usr/local/sbin/twin-gpio >/dev/null", input=SETUP.encode())
+    vm.ssh("sudo tee /etc/systemd/system/twin-gpio.service >/dev/null", input=UNIT.encode())
+    vm.ssh("sudo mkdir -p /etc/systemd/system/skat-table.service.d && "
+           "sudo tee /etc/systemd/system/skat-table.service.d/twin-gpio.conf >/dev/null",
+           input=DROPIN.encode())
+    vm.ssh("sudo systemctl daemon-reload && sudo systemctl enable -q twin-gpio.service")
+
+
+class Header:
+    """The outside of the twin's GPIO header: press buttons, read lights."""
+
+    def __init__(self, vm: Any) -> None:
+        self.vm = vm
+        out = vm.out("cat /sys/kernel/config/gpio-sim/header/dev_name "
+                     "/sys/kernel/config/gpio-sim/header/bank0/chip_name").split()
+        self.device, self.chip = out[0], out[1]
+
+    def press(self, line: int, seconds: float = 0.3) -> None:
+        """A finger on the button: the line pulled down, then up again."""
+        pull = sim_path(self.device, self.chip, line, "pull")
+        self.vm.ssh(f"echo pull-down | sudo tee {pull} >/dev/null; sleep {seconds}; "
+                    f"echo pull-up | sudo tee {pull} >/dev/null")
+
+    def values(self, lines: list[int], seconds: float = 2.0, every: float = 0.05
+               ) -> dict[int, list[int]]:
+        """Samples of the lines' levels (the table drives them) over ``seconds``."""
+        reads = " ".join(sim_path(self.device, self.chip, n, "value") for n in lines)
+        count = max(1, round(seconds / every))
+        out = self.vm.out(f"for i in $(seq {count}); do cat {reads} | tr '\\n' ' '; echo; "
+                          f"sleep {every}; done")
+        samples: dict[int, list[int]] = {n: [] for n in lines}
+        for row in out.splitlines():
+            values = row.split()
+            if len(values) == len(lines):
+                for n, v in zip(lines, values, strict=True):
+                    samples[n].append(int(v))
+        return samples
+
+    def buzzer_during(self, action: Any, seconds: float = 3.0) -> list[int]:
+        """The buzzer line sampled in the VM (every ~10 ms) while ``action`` runs here."""
+        value = sim_path(self.device, self.chip, BUZZER, "value")
+        proc = subprocess.Popen(
+            [*self.vm._ssh_base(), f"end=$(($(date +%s%N) + {int(seconds * 1e9)})); "
+             f"while [ $(date +%s%N) -lt $end ]; do cat {value}; sleep 0.01; done"],
+            stdout=subprocess.PIPE, stderr=subprocess.DEVNULL)
+        time.sleep(0.5)
+        action()
+        out, _ = proc.communicate(timeout=seconds + 60)
+        return [int(x) for x in out.split()]
+
+
+def gpio_toml() -> str:
+    """The twin table's [gpio]: the pins of docs/hardware.md."""
+    seats = ", ".join("{" + ", ".join(f"{k} = {v}" for k, v in s.items()) + "}" for s in SEATS)
+    return f"[gpio]\nbuzzer = {BUZZER}\nseats = [{seats}]\n"

@@ -30,7 +30,7 @@ from . import commands as cmd
 from .inputwatch import InputWatch
 from .layout import Element
 from .render import Renderer
-from .scenes import CloseDialog, ShowNotice, ToggleModifier, UiState
+from .scenes import AskFirst, CloseDialog, ShowNotice, ShowSeriesEnd, ToggleModifier, UiState
 from .view import CARD_STYLES, LANGUAGES, View
 
 log = logging.getLogger(__name__)
@@ -155,7 +155,7 @@ class Kiosk:
                 keep = self.ui.confirm if self.ui.confirm == "notice" else ""
                 self.ui = replace(self.ui, draft=frozenset(), focus=None, show_sheet=False,
                                   show_last_trick=False, picker=False, confirm=keep,
-                                  show_analysis=False)
+                                  show_analysis=False, series_end=False)
             self._open_notices(view)
             if self.view is None or view.refusal != self.view.refusal:
                 self.ui = replace(self.ui, hide_refusal=False)
@@ -384,6 +384,14 @@ class Kiosk:
         if isinstance(c, ShowNotice):
             self._set_ui(confirm="notice", focus=None)
             return []
+        if isinstance(c, ShowSeriesEnd):
+            self._set_ui(series_end=not self.ui.series_end, focus=None)
+            return []
+        if isinstance(c, AskFirst):
+            self._set_ui(confirm=c.what, focus=None)
+            return []
+        if isinstance(c, cmd.Quit | cmd.DealNext) and self.ui.confirm in ("quit", "new-series"):
+            self._set_ui(confirm="", focus=None)  # the answer to the question: it closes
         if isinstance(c, cmd.Press) and c.press == "concede" and self.ui.confirm != "concede":
             self._set_ui(confirm="concede", focus=None)  # asked first: see the dialog
             return []
@@ -434,7 +442,14 @@ class Kiosk:
                 self._set_ui(picker=False, show_sheet=False, confirm="", focus=None,
                              show_analysis=False)
                 return []
-            return [cmd.Quit()]
+            if self.ui.series_end:
+                self._set_ui(series_end=False, focus=None)
+                return []
+            if view is None or view.offer:  # nothing under way yet: the start's question
+                return [cmd.Quit()]
+            # Asked first: a key next to the digits must not end the table mid-game.
+            self._set_ui(confirm="quit", focus=None)
+            return []
         if view is None:
             return []
         return self._shortcut(key, view, actionable)
@@ -452,6 +467,12 @@ class Kiosk:
         }
         if self.ui.confirm == "notice":
             letters = {pygame.K_n: "confirm-cancel", pygame.K_y: "notice-confirm"}
+        elif self.ui.confirm == "quit":
+            letters = {pygame.K_n: "confirm-cancel", pygame.K_y: "quit-confirm",
+                       pygame.K_j: "quit-confirm"}
+        elif self.ui.confirm == "new-series":
+            letters = {pygame.K_n: "confirm-cancel", pygame.K_y: "confirm-new-series",
+                       pygame.K_j: "confirm-new-series"}
         elif self.ui.confirm:
             letters = {pygame.K_n: "confirm-cancel"}
         if key == pygame.K_l:
@@ -462,6 +483,12 @@ class Kiosk:
             return [cmd.SetCardStyle(nxt)]
         if key in letters and letters[key] in by_role:
             return self._activate(by_role[letters[key]])
+        if key in (pygame.K_SPACE, pygame.K_d) and not self.ui.confirm:
+            # Space goes on as "Next deal" does: at a series' end to its summary, there to
+            # a new series (which asks first).
+            for role in ("series-end", "new-series"):
+                if role in by_role:
+                    return self._activate(by_role[role])
         decl = view.declaration
         discarding = decl is not None and decl.skat_taken and len(decl.discards) < 2
         if view.scene == "declaration" and not discarding:  # digits lay the discards first

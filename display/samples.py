@@ -23,6 +23,7 @@ from .view import (
     DeclarationView,
     EnrolView,
     Fault,
+    GameMark,
     PlayView,
     Prompt,
     PushingView,
@@ -65,6 +66,8 @@ def _sheet(players: int = 3, finished: bool = False) -> SheetView:
         winner=0 if finished else None,
         settlement=(1.90, -0.85, -1.05) if finished and players == 3 else None,
         finished=finished,
+        best=GameMark(8, 0, "G", 72) if finished else None,
+        worst=GameMark(2, 1, "G", -96) if finished else None,
     )
 
 
@@ -268,6 +271,12 @@ def extra_views(language: str = "de", card_style: str = "french") -> dict[str, V
         "declaration-skat-four": _twelve(sample_view("declaration", language, card_style,
                                                      players=four, simulator=True)),
         "resume-offer": replace(sample_view("result", language, card_style), offer="resume"),
+        # The last deal of a series: its result, then (UiState.series_end) the summary.
+        "result-series-end": replace(sample_view("result", language, card_style),
+                                     game_number=8, sheet=_sheet(3, finished=True)),
+        "result-series-end-four": replace(sample_view("result", language, card_style,
+                                                      players=four, simulator=True),
+                                          game_number=8, sheet=_sheet(4, finished=True)),
     }
     return out
 

@@ -71,9 +71,11 @@ class UiState:
     picker: bool = False                  # the language picker is open
     clock: str = ""                       # "14:05" on the idle screen
     focus: int | None = None              # index among the actionable elements
-    confirm: str = ""                     # an open question: "concede", "claim", "notice"
+    confirm: str = ""                     # an open question: "concede", "claim", "notice",
+                                          # "new-series", "quit"
     hide_refusal: bool = False            # the refusal banner was tapped away
     show_analysis: bool = False           # the trick-by-trick open-card analysis is open
+    series_end: bool = False              # the series' summary after its last result
 
 
 def compose_contract(game: str, skat_taken: bool, draft: frozenset[str]) -> str:
@@ -163,11 +165,6 @@ class SceneBuilder:
             right -= w_sheet + 6
             f.button(right, 5, w_sheet, TOP - 10, label, cmd.ShowSheet(), role="sheet-button",
                      size=18)
-        if (v.scene == "sheet" and v.simulator and v.sheet is not None and v.sheet.finished
-                and not self.ui.picker):
-            right -= 190 + 6
-            f.button(right, 5, 190, TOP - 10, _("New series"), cmd.DealNext(),
-                     role="deal-next", fill=GOLD, colour=GOLD_DARK, size=18)
         left = hint_button(self, right - 6, 5, TOP - 10)  # tables with hints on (hints.py)
         if left < right - 6:
             right = left
@@ -365,12 +362,38 @@ class SceneBuilder:
                 and v.analysis.state == "done"):
             analysis_scene(self, cmd.ShowAnalysis())
             return
-        getattr(self, "scene_" + v.scene)()
+        if self.ui.series_end and self.series_over():
+            self.series_summary()
+        else:
+            getattr(self, "scene_" + v.scene)()
         hint_banner(self, TOP + 4)
         if v.offer == "resume":
             self.resume_dialog()
         elif self.ui.confirm == "notice" and v.scene not in ("fault", "idle"):
             self.notice_dialog()
+        elif self.ui.confirm == "quit":
+            self.quit_dialog()
+        elif self.ui.confirm == "new-series" and self.series_over() and v.simulator:
+            self.new_series_dialog()
+
+    def series_over(self) -> bool:
+        """The last result of a series is on the screen (its summary comes next)."""
+        v = self.v
+        return v.scene == "result" and v.sheet is not None and v.sheet.finished
+
+    def quit_dialog(self) -> None:
+        """Esc asks before the kiosk quits: one key must not end an evening's table."""
+        _ = self._
+        self.choice_dialog(_("Quit the table?"), [
+            (_("Quit"), cmd.Quit(), "quit-confirm"),
+            (_("Cancel: stay"), CloseDialog(), "confirm-cancel")], max_h=72.0, gap=12, size=24)
+
+    def new_series_dialog(self) -> None:
+        """A new series wipes the screen of this one: asked first."""
+        _ = self._
+        self.choice_dialog(_("Start a new series?"), [
+            (_("Start a new series"), cmd.DealNext(), "confirm-new-series"),
+            (_("Cancel: stay"), CloseDialog(), "confirm-cancel")], max_h=72.0, gap=12, size=24)
 
     def notice_dialog(self) -> None:
         """A loss report (a repaired journal) in full, over everything else (layers 4 and 5,
@@ -1103,20 +1126,104 @@ class SceneBuilder:
                        face="bold", align="right", role="total-value")
                 ty += 32
             ty += 10
-        if r.next_dealer is not None and ty + 30 <= bottom:
+        over = self.series_over()
+        if r.next_dealer is not None and ty + 30 <= bottom and not over:
             f.text(rx, ty + 4, rw, 30, _("Next dealer: {name}").format(
                 name=self.name(r.next_dealer, 10)), size=19, colour=MUTED, role="next-dealer",
                 ellipsize=True)
             ty += 38
         # How the next deal starts: a button in the simulator; on the table the first card.
         nh = min(64.0, bottom - ty)
-        if v.simulator:
+        if over:  # the last deal: its summary (on the table too, where nothing else shows it)
+            f.button(rx, bottom - nh, rw, nh, _("End of the series"), ShowSeriesEnd(),
+                     role="series-end", fill=GOLD, colour=GOLD_DARK, size=22, wrap=True)
+        elif v.simulator:
             f.button(rx, bottom - nh, rw, nh, _("Next deal"), cmd.DealNext(), role="deal-next",
                      fill=GOLD, colour=GOLD_DARK, size=24)
         elif nh >= 30:
             f.text(rx, bottom - nh, rw, nh, _("Deal the next game: its first card over the "
                                               "deal reader starts it"), size=18, colour=GOLD,
                    role="next-hint", wrap=True)
+
+    def series_summary(self) -> None:
+        """The end of a series: who won, everybody's total (and money, with a stake), the
+        evening's best and worst game; a new series (simulator, asked first) away from the top
+        bar, where Undo is."""
+        f, _, v = self.f, self._, self.v
+        sh = v.sheet
+        assert sh is not None
+        y = self.top_bar(_("End of the series"))
+        bottom = f.H - 8
+        lw = f.W * 0.6  # as the result: its buttons keep their places
+        f.panel(8, y, lw - 8, bottom - y, role="summary-panel")
+        x, w = 22.0, lw - 36
+        scores = sh.seeger_fabian if sh.seeger_fabian is not None else sh.totals
+        if sh.winner is not None:
+            head = _("{name} wins the series").format(name=self.name(sh.winner))
+        else:
+            top = max(scores, default=0)
+            head = _("A tie: {names}").format(names=", ".join(
+                self.name(s, 10) for s, t in enumerate(scores) if t == top))
+        f.text(x, y + 8, w, 52, head, size=32, face="bold", colour=GOLD, align="left",
+               role="summary-head", wrap=True)
+        ty = y + 64
+        # Everybody by the series' score (Seeger-Fabian when the table counts it), with the
+        # money when there is a stake; the columns named when there is more than the sheet.
+        order = sorted(range(len(scores)), key=lambda s: -scores[s])
+        money_w = w * 0.3 if sh.settlement is not None else 0.0
+        score_w = w * 0.3
+        name_w = w - score_w - money_w
+        if sh.seeger_fabian is not None or sh.settlement is not None:
+            if sh.seeger_fabian is not None:
+                f.text(x + name_w, ty, score_w, 26, _("Seeger-Fabian"), size=18,
+                       colour=MUTED, align="right", role="summary-label", ellipsize=True)
+            if sh.settlement is not None:
+                f.text(x + w - money_w, ty, money_w, 26, _("Settlement"), size=18,
+                       colour=MUTED, align="right", role="summary-label", ellipsize=True)
+            ty += 28
+        for place, s in enumerate(order, start=1):
+            colour = GOLD if s == sh.winner else INK
+            f.text(x, ty, name_w, 34, f"{place}. {self.name(s)}", size=22, face="bold",
+                   colour=colour, align="left", role="summary-name", ellipsize=True)
+            f.text(x + name_w, ty, score_w, 34, f"{scores[s]:+d}", size=22, align="right",
+                   colour=colour, role="summary-total")
+            if sh.settlement is not None:
+                amount = sh.settlement[s] if s < len(sh.settlement) else 0.0
+                f.text(x + w - money_w, ty, money_w, 34, money(amount, v.language), size=22,
+                       align="right", colour=WON if amount > 0 else (LOST if amount < 0
+                                                                      else INK),
+                       role="summary-money")
+            ty += 38
+        # Right: the evening's best and worst game, then the way on.
+        rx = lw + 8
+        rw = f.W - rx - 8
+        ry = y
+        for label, mark, role in ((_("Best game"), sh.best, "summary-best"),
+                                  (_("Worst game"), sh.worst, "summary-worst")):
+            if mark is None:
+                continue
+            f.text(rx, ry, rw, 26, label, size=18, colour=MUTED, align="left",
+                   role=f"{role}-label")
+            game = (self.tr.contract(mark.contract, short=True) if mark.contract
+                    else _("Ramsch"))
+            f.text(rx, ry + 26, rw, 60, _("Game {n}: {name}, {game} {value}").format(
+                n=mark.number, name=self.name(mark.seat, 10), game=game,
+                value=f"{mark.value:+d}"), size=20, face="bold", align="left",
+                colour=WON if mark.value > 0 else LOST, role=role, wrap=True)
+            ry += 94
+        # Back where "End of the series" was (a second tap of it only goes back); a new
+        # series above it, and asked first.
+        bh = 64.0
+        f.button(rx, bottom - bh, rw, bh, _("Back"), ShowSeriesEnd(), role="series-back",
+                 size=22)
+        ny = bottom - 2 * bh - 10
+        if v.simulator:
+            f.button(rx, ny, rw, bh, _("New series"), AskFirst("new-series"),
+                     role="new-series", fill=GOLD, colour=GOLD_DARK, size=24)
+        else:
+            f.text(rx, ny, rw, bh, _("A new series starts with the first card over the deal "
+                                     "reader"), size=18, colour=GOLD, role="next-hint",
+                   wrap=True)
 
     def scene_sheet(self) -> None:
         self.sheet(title_key="sheet")
@@ -1236,6 +1343,19 @@ class SceneBuilder:
 @dataclass(frozen=True)
 class CloseDialog:
     """Kiosk-internal: close an open question (the concede confirmation); never sent on."""
+
+
+@dataclass(frozen=True)
+class ShowSeriesEnd:
+    """Kiosk-internal: from a series' last result to its summary and back; never sent on."""
+
+
+@dataclass(frozen=True)
+class AskFirst:
+    """Kiosk-internal: open the question ``what`` (``UiState.confirm``) before an action that
+    cannot be taken back by a tap (a new series); never sent on."""
+
+    what: str
 
 
 @dataclass(frozen=True)

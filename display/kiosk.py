@@ -156,6 +156,11 @@ class Kiosk:
                 self.ui = replace(self.ui, draft=frozenset(), focus=None, show_sheet=False,
                                   show_last_trick=False, picker=False, confirm=keep,
                                   show_analysis=False, series_end=False)
+            elif (self.ui.show_last_trick and view.play is not None
+                  and self.view.play is not None and view.play.trick != self.view.play.trick):
+                # A card was laid: the table moved on, the trick in the middle is the news
+                # (the last trick, opened for a look, must not hide the next lead).
+                self.ui = replace(self.ui, show_last_trick=False)
             self._open_notices(view)
             if self.view is None or view.refusal != self.view.refusal:
                 self.ui = replace(self.ui, hide_refusal=False)

@@ -277,11 +277,12 @@ class SceneBuilder:
         card_h = card_w * CARD_RATIO
         step = card_w if n <= 1 else min(card_w + 2, (w - card_w) / (n - 1))
         push = self.v.pushing
-        clickable = (self.v.simulator and self.v.scene == "play") or (
-            self.v.simulator and self.v.scene == "declaration"
-            and self.v.declaration is not None and self.v.declaration.skat_taken) or (
-            self.v.simulator and self.v.scene == "pushing" and push is not None
-            and push.taken and seat == push.to_act)
+        # A tap on a card is a card laid, as on the table's reader: during the bidding and
+        # before the skat is taken the table answers why no card is laid now (rather than a
+        # tap that does nothing at all).
+        clickable = (self.v.simulator and self.v.scene in ("play", "bidding", "declaration")
+                     ) or (self.v.simulator and self.v.scene == "pushing" and push is not None
+                           and push.taken and seat == push.to_act)
         for i, card in enumerate(hand):
             visible = card_w if i == n - 1 else min(card_w, step)
             self.f.card(x + i * step, y, card_w, card_h, card, role=f"hand{seat}",
@@ -879,6 +880,19 @@ class SceneBuilder:
             self.concede_dialog(p)
         else:
             self.banner(y + max(0.0, (mid_h - 118) / 2), prompt_y=bottom - GAP - 84)
+            if p.disagreed is not None and (v.refusal is None or self.ui.hide_refusal):
+                self.news_banner(_("{name} disagrees with the claim: play goes on, "
+                                   "{declarer}'s cards stay open").format(
+                    name=self.name(p.disagreed), declarer=self.name(p.declarer)),
+                    tx, y + 4, tw)
+
+    def news_banner(self, text: str, x: float, y: float, w: float) -> None:
+        """Something the table decided by itself that a person would otherwise miss (a
+        computer disagreed with a claim): a gold banner over the trick, until it is over."""
+        f = self.f
+        f.panel(x, y, w, 84, fill=GOLD, role="news", radius=12, layer=2)
+        f.text(x + 10, y + 6, w - 20, 72, text, size=20, face="bold", colour=GOLD_DARK,
+               role="news-text", layer=3, wrap=True)
 
     def concede_dialog(self, p: PlayView) -> None:
         """Conceding ends the game: the kiosk asks first, with what it would count."""
@@ -920,13 +934,14 @@ class SceneBuilder:
         """The declarer shows his cards and claims the rest: at which level (ISkO 4.4.4: a
         higher level is said when he shows)."""
         _ = self._
-        choices = [(_("Claim the rest: simple"), cmd.Press(p.declarer, "claim", level=""),
-                    "claim-simple"),
-                   (_("Claim the rest with schneider"),
-                    cmd.Press(p.declarer, "claim", level="schneider"), "claim-schneider"),
-                   (_("Claim the rest with schwarz"),
-                    cmd.Press(p.declarer, "claim", level="schwarz"), "claim-schwarz"),
-                   (_("Cancel: play on"), CloseDialog(), "confirm-cancel")]
+        levels = {"": _("Claim the rest: simple"),
+                  "schneider": _("Claim the rest with schneider"),
+                  "schwarz": _("Claim the rest with schwarz")}
+        # Only the levels still open (no schwarz once the defenders have a trick).
+        choices: list[tuple[str, object, str]] = [
+            (label, cmd.Press(p.declarer, "claim", level=level), f"claim-{level or 'simple'}")
+            for level, label in levels.items() if level in p.claim_levels or not level]
+        choices.append((_("Cancel: play on"), CloseDialog(), "confirm-cancel"))
         self.choice_dialog(_("{name} claims the rest").format(name=self.name(p.declarer)),
                            choices, max_h=64.0, gap=10, size=22)
 

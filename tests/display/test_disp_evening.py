@@ -6,6 +6,7 @@ person notices (the claim's levels, the skat in the hand, the sheet's dealer mar
 from __future__ import annotations
 
 import pygame
+import pytest
 from tabletop import Tabletop
 from test_disp_table import play_until
 
@@ -93,5 +94,203 @@ def test_escape_asks_before_it_quits_the_table() -> None:
         t.key(pygame.K_ESCAPE)
         t.tap("quit-confirm")
         assert t.kiosk.closed
+    finally:
+        t.close()
+
+
+# ---- moments that must say something ---------------------------------------------------------
+
+def hinted_table(seed: int, language: str = "en", **kw: object) -> Tabletop:
+    """Anna and two computers at a table with hints on."""
+    from dataclasses import replace
+
+    from firmware_host.config import simulated_config
+
+    cfg = simulated_config(computer_seats=(1, 2), series_length=None, seed=seed,
+                           language=language)
+    cfg = replace(cfg, table=replace(cfg.table, hints=True))
+    return Tabletop(seed=seed, games=None, config=cfg, **kw)  # type: ignore[arg-type]
+
+
+def anna_declares(t: Tabletop, also=lambda: True, steps: int = 800) -> bool:
+    """Play (Anna bidding) until Anna is to play as declarer of a suit or grand game and
+    ``also()`` holds; False when the deal ended otherwise."""
+    play_until(t, lambda: (t.view.scene == "play" and t.view.play.declarer == 0
+                           and t.view.play.contract[0] != "N" and t.anna_to_play() and also())
+               or t.view.scene == "result", steps)
+    return t.view.scene == "play"
+
+
+def test_a_claim_the_computers_turn_down_is_said() -> None:
+    """Anna claims the rest; a computer defender disagrees: the screen says so (who, and
+    that play goes on with her cards open) instead of carrying on as if nothing happened."""
+    for seed in (2, 3, 5, 6, 7, 8):
+        t = Tabletop(seed=seed, games=None, bids=True, language="de")
+        try:
+            if not anna_declares(t, lambda t=t: bool(t.find("claim"))):
+                continue
+            t.tap("claim")
+            t.tap("claim-simple", touch=True)
+            t.settle()
+            if t.view.scene != "play":
+                continue                           # agreed: the game was scored as claimed
+            from engine.actions import Disagree
+
+            said_no = [a for a in t.table.game.actions if isinstance(a, Disagree)]
+            assert said_no and t.view.play.waiting is None
+            disagreed = t.table.deal.seats[said_no[-1].pos]
+            assert disagreed in (1, 2) and t.view.play.to_act is not None
+            text = t.one("news-text").text
+            assert t.view.players[disagreed] in text and "Anna" in text
+            assert "nicht einverstanden" in text
+            return
+        finally:
+            t.close()
+    pytest.fail("no seed gave a claim the computers disagreed with")
+
+
+def test_a_refused_claim_level_is_said_in_the_tables_language() -> None:
+    """The engine's reasons for a claim it does not take read in every language (no bare
+    "not allowed")."""
+    from display.i18n import translator
+    from display.view import LANGUAGES, Fault
+    from display.wording import fault_sentence
+
+    reasons = ("Anna: the defenders already have a trick: schwarz cannot be claimed",
+               "Anna: the defenders already have 34 points: schneider cannot be claimed",
+               "Anna: a null game has no schneider or schwarz to claim")
+    for language in LANGUAGES:
+        tr = translator(language)
+        for reason in reasons:
+            said = fault_sentence(Fault("other", seat=0, detail=reason), tr, ("Anna", "B", "C"))
+            assert said != tr("Not allowed") and ("34" in said or "34" not in reason), said
+
+
+def test_the_turn_banner_goes_once_the_computers_have_moved() -> None:
+    """Anna taps a card while Ben is to play: "It is Ben's turn"; once the computers have
+    laid their cards the banner is gone (it was about a moment that has passed)."""
+    t = Tabletop(seed=1, games=None, paced=True, language="en")
+    now = [100.0]
+    t.loop.clock = lambda: now[0]
+    try:
+        for _ in range(600):
+            if t.anna_to_play() and not t.view.play.trick.cards and len(t.view.hands[0]) > 2:
+                break
+            if t.view.scene == "play" and not t.anna_to_play():
+                now[0] += 2.0
+                t.settle(0.0)
+                continue
+            t.act()
+        t.tap(t.hand_card(t.legal_cards()[0]))
+        now[0] += 0.5                               # not a double tap; before Ben's card
+        t.tap(t.find("hand0")[0])
+        assert "turn" in t.one("refusal-text").text
+        for _ in range(3):
+            now[0] += 2.0
+            t.settle(0.0)
+        assert t.anna_to_play() or t.view.play.trick.winner is not None
+        assert t.view.refusal is None and not t.find("refusal")
+    finally:
+        t.close()
+
+
+def test_the_last_trick_closes_when_the_next_card_is_laid() -> None:
+    t = Tabletop(seed=1, games=None)
+    try:
+        play_until(t, lambda: t.anna_to_play() and t.view.play.last_trick is not None)
+        t.tap("last-button")
+        assert t.find("last-trick-panel")
+        t.tap(t.hand_card(t.legal_cards()[0]))
+        assert not t.find("last-trick-panel") and t.one("trick-card")
+    finally:
+        t.close()
+
+
+def test_the_hint_banner_leaves_concede_free() -> None:
+    """The hint's banner never lies over a button: Concede takes its tap with a hint shown."""
+    for seed in (2, 3, 5, 6, 7, 8):
+        t = hinted_table(seed, bids=True)
+        try:
+            if not anna_declares(t, lambda t=t: bool(t.find("concede")
+                                                    and t.find("hint-button"))):
+                continue
+            t.tap("hint-button")
+            banner = t.one("hint")
+            assert banner.text.startswith("Hint for Anna")
+            for button in (e for e in t.kiosk.elements if e.command is not None):
+                assert not banner.rect.colliderect(button.rect), button.role
+            t.tap("concede")
+            assert t.find("confirm-declarer")         # the concede question opened
+            return
+        finally:
+            t.close()
+    pytest.fail("Anna declared in none of the seeds tried")
+
+
+def test_the_hint_after_the_pickup_says_the_discard_first() -> None:
+    """After taking the skat the table wants two discards before the declaration: the hint
+    says which card to lay away (and the game it is meant for), not "declare"."""
+    for seed in (2, 3, 4, 5):
+        t = hinted_table(seed, bids=True)
+        try:
+            play_until(t, lambda t=t: (t.view.scene == "declaration" and t.view.turn == 0
+                                       and t.view.declaration.skat_taken)
+                       or t.view.scene in ("play", "result"))
+            if t.view.scene != "declaration":
+                continue
+            for left in (2, 1):
+                t.tap("hint-button")
+                text = t.one("hint").text
+                assert text.startswith("Hint for Anna: lay away") and "then declare" in text
+                card = t.view.hint.card
+                t.tap(t.hand_card(card))
+                assert len(t.view.declaration.discards) == 3 - left
+            t.tap("hint-button")
+            assert t.one("hint").text.startswith("Hint for Anna: declare")
+            return
+        finally:
+            t.close()
+    pytest.fail("Anna took up the skat in none of the seeds tried")
+
+
+def test_a_double_tap_lays_one_card_and_raises_no_banner() -> None:
+    """A finger that comes down twice on Anna's hand lays one card; the second tap (on the
+    card that slid under it) is not a card out of turn with a red banner."""
+    t = Tabletop(seed=1, games=None, paced=True, language="en")
+    now = [100.0]
+    t.loop.clock = lambda: now[0]
+    try:
+        for _ in range(600):
+            if t.anna_to_play() and len(t.view.hands[0]) > 2:
+                break
+            if t.view.scene == "play" and not t.anna_to_play():
+                now[0] += 2.0
+                t.settle(0.0)
+                continue
+            t.act()
+        first = t.hand_card(t.legal_cards()[0])
+        at = first.rect.center
+        t.tap_at(*at, touch=True)
+        now[0] += 0.15
+        t.tap_at(*at, touch=True)                    # the same finger, again
+        assert t.view.refusal is None and not t.find("refusal")
+        assert first.card not in t.view.hands[0] and len(t.table.game.trick) >= 1
+        now[0] += 0.3                                # past a double tap, before Ben's card
+        t.tap(t.find("hand0")[0])                    # a second card: out of turn, said
+        assert t.find("refusal")
+    finally:
+        t.close()
+
+
+def test_a_tap_on_a_card_during_the_bidding_is_answered() -> None:
+    """During the bidding a tap on a card says why no card is laid now."""
+    t = Tabletop(seed=1, games=None, language="de")
+    try:
+        play_until(t, lambda: t.view.scene == "bidding")
+        t.tap(t.find("hand0")[3], touch=True)
+        assert "gereizt" in t.one("refusal-text").text
+        assert t.view.scene == "bidding" and len(t.view.hands[0]) == 10
+        t.tap("refusal")                             # a tap closes it; the bidding goes on
+        assert not t.find("refusal") and t.find("press-pass")
     finally:
         t.close()

@@ -226,7 +226,7 @@ class Kiosk:
             self.first_frame_at = time.perf_counter()
 
     def _elements_rects(self) -> list[pygame.Rect]:
-        return [e.draw_rect or e.rect for e in self.elements]
+        return [_ink(e) for e in self.elements]
 
     def screenshot(self, path: str | Path) -> Path:
         """Save what the screen shows now as a PNG."""
@@ -521,13 +521,24 @@ def _key(e: Element) -> tuple:
             e.selected, tuple(e.draw_rect) if e.draw_rect else None, e.layer)
 
 
+def _ink(e: Element) -> pygame.Rect:
+    """Where an element's pixels may lie: its box, and what the renderer draws beyond it (a
+    button's shadow below it, the disc behind a suit symbol), so that a partial redraw
+    leaves nothing of it behind when it goes (a big screen's shadow is 7 px deep)."""
+    rect = e.draw_rect or e.rect
+    if e.kind == "button":
+        return rect.union(rect.move(0, max(1, e.rect.h // 16)))
+    if e.kind == "suit":
+        return rect.inflate(rect.h // 5 + 2, rect.h // 5 + 2)
+    return rect
+
+
 def _dirty(old_keys: list[tuple], old_rects: list[pygame.Rect], new_keys: list[tuple],
            new: list[Element]) -> list[pygame.Rect]:
     """Rectangles where the old and new element lists differ."""
     old_set, new_set = set(old_keys), set(new_keys)
     rects = [r for k, r in zip(old_keys, old_rects, strict=True) if k not in new_set]
-    rects += [e.draw_rect or e.rect for k, e in zip(new_keys, new, strict=True)
-              if k not in old_set]
+    rects += [_ink(e) for k, e in zip(new_keys, new, strict=True) if k not in old_set]
     merged: list[pygame.Rect] = []
     for r in rects:
         r = r.inflate(8, 8)  # focus rings and button shadows reach a little outside

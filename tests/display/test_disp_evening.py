@@ -294,3 +294,25 @@ def test_a_tap_on_a_card_during_the_bidding_is_answered() -> None:
         assert not t.find("refusal") and t.find("press-pass")
     finally:
         t.close()
+
+
+# ---- small things a person notices ------------------------------------------------------------
+
+def test_no_shadow_is_left_behind_on_a_big_screen() -> None:
+    """On a 1080p screen a button's shadow reaches 7 px below it: after every step of a deal
+    (new scenes, buttons gone or moved) the screen is exactly a fresh drawing of the view, no
+    stale shadow left by the partial redraw."""
+    from display.render import render
+
+    t = Tabletop(seed=1, games=None, size=(1920, 1080))
+    try:
+        for step in range(40):
+            fresh = render(t.view, t.kiosk.size, t.kiosk.ui, t.kiosk.renderer)
+            same = (pygame.image.tobytes(fresh, "RGB")
+                    == pygame.image.tobytes(t.kiosk.screen, "RGB"))
+            assert same, f"step {step}: {t.view.scene} differs from a fresh drawing"
+            if t.view.scene == "result":
+                break
+            t.act()
+    finally:
+        t.close()

@@ -620,24 +620,28 @@ class SceneBuilder:
                    colour=MUTED, role="bid-history")
         self.banner(y + 40)
 
-    def call_word(self, call: Call) -> str:
-        """One call as players say it: ``18``, ``ja``, ``passe``, ``Skat``, ``Kreuz Hand``."""
+    def call_text(self, call: Call) -> str:
+        """One call as players say it, with who said it: ``Ben 18``, ``Anna passes``
+        (``Anna passe``), ``Carla takes the skat``, ``Carla plays clubs hand``; each
+        language words the whole phrase (English does not say "Ben pass")."""
         _ = self._
+        name = self.name(call.seat)
         if call.what == "bid":
-            return str(call.value)
+            return f"{name} {call.value}"
         if call.what == "yes":
-            return _("yes")
+            return _("{name} says yes").format(name=name)
         if call.what == "pass":
-            return _("pass")
+            return _("{name} passes").format(name=name)
         if call.what == "skat":
-            return _("takes the skat")
+            return _("{name} takes the skat").format(name=name)
         if call.what == "declare":
-            return self.tr.contract(call.contract or "")
-        return press_word(call.what, self.tr)
+            return _("{name} plays {contract}").format(
+                name=name, contract=self.tr.contract(call.contract or ""))
+        return f"{name} {press_word(call.what, self.tr)}"
 
     def history_line(self, width: float, size: float) -> str:
         """The latest calls that fit one line: ``Ben 18 · Anna ja · Ben 20 · Anna passe``."""
-        parts = [f"{self.name(c.seat)} {self.call_word(c)}" for c in self.v.calls]
+        parts = [self.call_text(c) for c in self.v.calls]
         px = self.f.px(size)
         avail = self.f.px(width) - self.f.px(6)
         for start in range(len(parts)):

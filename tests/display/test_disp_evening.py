@@ -316,3 +316,25 @@ def test_no_shadow_is_left_behind_on_a_big_screen() -> None:
             t.act()
     finally:
         t.close()
+
+
+def test_the_bidding_history_reads_naturally_in_english() -> None:
+    """"Ben passes", "Anna says yes", "Carla plays clubs": never "Ben pass"."""
+    import re
+
+    for seed in range(1, 12):
+        t = Tabletop(seed=seed, games=None, bids=True, language="en")
+        try:
+            play_until(t, lambda t=t: t.view.scene not in ("deal", "bidding")
+                       or any(c.what == "pass" for c in t.view.calls))
+            if t.view.scene not in ("bidding", "declaration"):
+                continue
+            history = t.one("bid-history" if t.view.scene == "bidding"
+                            else "decl-history").text
+            passed = next(c.seat for c in t.view.calls if c.what == "pass")
+            assert f"{t.view.players[passed]} passes" in history, history
+            assert not re.search(r"\bpass\b", history), history
+            return
+        finally:
+            t.close()
+    pytest.fail("nobody passed where the history shows in the seeds tried")

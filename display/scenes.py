@@ -1285,15 +1285,16 @@ class SceneBuilder:
                        size=18, align="right", colour=WON if row.value > 0 else LOST,
                        role="sheet-value")
             for s in range(n):
-                cx = x0 + num_w + game_w + s * col_w
-                value_w = min(col_w - 34, 76.0)
-                if s == row.dealer:
-                    f.text(cx + col_w - 8 - value_w - 24, ry, 22, row_h - 2, "◆", size=18,
-                           colour=MUTED, role="sheet-dealer")
+                right = x0 + num_w + game_w + (s + 1) * col_w - 8  # the numbers end here
+                cell_w = 0.0
                 if s == row.declarer:
-                    f.text(cx + col_w - 8 - value_w, ry, value_w, row_h - 2,
-                           str(row.totals[s]), size=18, align="right", face="bold",
-                           role="sheet-cell")
+                    text = str(row.totals[s])
+                    cell_w = min(col_w - 34, self.label_width(text, 18, 0) - 16)
+                    f.text(right - cell_w, ry, cell_w, row_h - 2, text, size=18,
+                           align="right", face="bold", role="sheet-cell")
+                if s == row.dealer:  # just left of the column's own number, never by the last
+                    f.text(right - cell_w - 24, ry, 22, row_h - 2, "◆", size=18,
+                           colour=MUTED, role="sheet-dealer")
         fy = f.H - 8 - foot_h + 6
         played = sh.played if sh.played is not None else len(sh.rows)
         label = (_("{n} of {total} games").format(n=played, total=sh.games_total)

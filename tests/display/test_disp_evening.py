@@ -338,3 +338,27 @@ def test_the_bidding_history_reads_naturally_in_english() -> None:
         finally:
             t.close()
     pytest.fail("nobody passed where the history shows in the seeds tried")
+
+
+def test_the_dealer_mark_sits_in_the_dealers_own_column() -> None:
+    """On the sheet the dealer's mark sits by the dealer's own numbers (the right of the
+    column), not by the column before it; four players, where the columns are narrow."""
+    from firmware_host.config import simulated_config
+
+    cfg = simulated_config(players=("Anna", "Ben", "Carla", "Dieter"), computer_seats=(1, 2, 3),
+                           series_length=None, seed=3, language="en")
+    t = Tabletop(seed=3, games=None, config=cfg)
+    try:
+        play_until(t, lambda: len(t.view.sheet.rows) >= 4 and t.view.scene == "deal", 3000)
+        t.tap("sheet-button")
+        heads = t.find("sheet-player")               # one per seat, in seat order
+        rows = {r.number: r for r in t.view.sheet.rows}
+        numbers = {e.rect.centery: int(e.text) for e in t.find("sheet-num")}
+        marks = t.find("sheet-dealer")
+        assert len(marks) == len(numbers) >= 4
+        for mark in marks:
+            dealer = rows[numbers[mark.rect.centery]].dealer
+            head = heads[dealer].rect
+            assert head.centerx <= mark.rect.centerx <= head.right, (dealer, mark.rect, head)
+    finally:
+        t.close()

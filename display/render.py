@@ -94,6 +94,12 @@ class Renderer:
         elif kind == "card" and el.card is not None:
             rect = el.draw_rect or el.rect
             surface.blit(self.faces.face(el.card, style, rect.size, letters), rect.topleft)
+            if el.selected:  # a card taken up from the skat: tinted, with a gold edge
+                tint = pygame.Surface(rect.size, pygame.SRCALPHA)
+                tint.fill((*GOLD, 80))
+                surface.blit(tint, rect.topleft)
+                pygame.draw.rect(surface, GOLD, rect, width=max(3, rect.w // 10),
+                                 border_radius=max(2, rect.w // 12))
             if el.role == "refused-card":  # crossed out
                 width = max(2, rect.w // 16)
                 shade = pygame.Surface(rect.size, pygame.SRCALPHA)

@@ -305,7 +305,8 @@ def _twelve(v: View) -> View:
     hands = tuple(tuple(sorted((*HANDS[0], *SKAT))) if s == decl else h
                   for s, h in enumerate(v.hands))
     return replace(v, hands=hands, declaration=DeclarationView(
-        declarer=decl, bid=23, skat_taken=True, contracts=hand_contracts(True)))
+        declarer=decl, bid=23, skat_taken=True, contracts=hand_contracts(True),
+        skat=tuple(SKAT) if v.simulator else ()))
 
 
 def _pushing_laying(language: str, card_style: str) -> View:

@@ -283,11 +283,17 @@ class SceneBuilder:
         clickable = (self.v.simulator and self.v.scene in ("play", "bidding", "declaration")
                      ) or (self.v.simulator and self.v.scene == "pushing" and push is not None
                            and push.taken and seat == push.to_act)
+        # The two cards just taken up from the skat are marked, as players keep them apart
+        # in the hand until they have decided what to lay away.
+        decl = self.v.declaration
+        picked = (set(decl.skat) if self.v.scene == "declaration" and decl is not None
+                  and decl.skat_taken and seat == decl.declarer else set())
         for i, card in enumerate(hand):
             visible = card_w if i == n - 1 else min(card_w, step)
-            self.f.card(x + i * step, y, card_w, card_h, card, role=f"hand{seat}",
-                        command=cmd.LayCard(seat, card) if clickable else None,
-                        visible_w=visible)
+            el = self.f.card(x + i * step, y, card_w, card_h, card, role=f"hand{seat}",
+                             command=cmd.LayCard(seat, card) if clickable else None,
+                             visible_w=visible)
+            el.selected = card in picked
 
     def banner(self, y: float, prompt_y: float | None = None) -> None:
         """The refusal banner and the computer's prompt, floating above the scene."""

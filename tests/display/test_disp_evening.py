@@ -362,3 +362,33 @@ def test_the_dealer_mark_sits_in_the_dealers_own_column() -> None:
             assert head.centerx <= mark.rect.centerx <= head.right, (dealer, mark.rect, head)
     finally:
         t.close()
+
+
+def test_the_cards_taken_up_from_the_skat_are_marked_in_the_hand() -> None:
+    """After the pick-up the two skat cards are marked (a gold edge) among the twelve, until
+    they are laid away; no other card is."""
+    from display.layout import GOLD
+    from engine.cards import mask_cards
+
+    for seed in (2, 3, 4, 5):
+        t = Tabletop(seed=seed, games=None, bids=True)
+        try:
+            play_until(t, lambda t=t: (t.view.scene == "declaration" and t.view.turn == 0
+                                       and t.view.declaration.skat_taken)
+                       or t.view.scene in ("play", "result"))
+            if t.view.scene != "declaration":
+                continue
+            skat = set(mask_cards(t.table.game.deal.skat))     # as dealt
+            assert len(skat) == 2
+            marked = {e.card for e in t.find("hand0") if e.selected}
+            assert marked == skat
+            for e in t.find("hand0"):
+                if e.selected:   # the gold edge is on the screen, at the strip's left
+                    x, y = e.rect.left + 1, e.rect.centery
+                    assert t.kiosk.screen.get_at((x, y))[:3] == GOLD
+            t.tap(t.hand_card(sorted(skat)[0]))          # one laid away: one stays marked
+            assert {e.card for e in t.find("hand0") if e.selected} == {sorted(skat)[1]}
+            return
+        finally:
+            t.close()
+    pytest.fail("Anna took up the skat in none of the seeds tried")

@@ -392,3 +392,21 @@ def test_the_cards_taken_up_from_the_skat_are_marked_in_the_hand() -> None:
         finally:
             t.close()
     pytest.fail("Anna took up the skat in none of the seeds tried")
+
+
+def test_the_claim_dialog_offers_no_level_the_defenders_are_out_of() -> None:
+    """Once the defenders have a trick, claiming schwarz is no choice (the table would only
+    refuse it): the dialog offers the simple level (and schneider while it is open)."""
+    for seed in range(2, 14):
+        t = Tabletop(seed=seed, games=None, bids=True)
+        try:
+            if not anna_declares(t, lambda t=t: t.view.play.tricks[1] > 0
+                                 and bool(t.find("claim"))):
+                continue
+            t.tap("claim")
+            assert t.find("claim-simple") and t.find("confirm-cancel")
+            assert not t.find("claim-schwarz")
+            return
+        finally:
+            t.close()
+    pytest.fail("the defenders took no trick against Anna with a claim button in sight")

@@ -245,12 +245,18 @@ class SceneBuilder:
             status = self.status(seat)
             word = (_("to act") if v.scene != "deal" else _("gets cards")) if is_turn else ""
             turn_w = min(pw * 0.5, self.label_width(word, 18, 70.0) - 8) if is_turn else 0.0
-            name_w = pw - 16 - (turn_w + 6 if is_turn else 0)
+            # The name whole before the pill: a name that does not fit beside it (at the
+            # smallest size the fitting goes to) keeps the first line, and the pill goes to
+            # the end of the second.
+            needed = self.label_width(name, 18, 0) - 24 + 8
+            pill_below = is_turn and needed > pw - 16 - turn_w - 6
+            name_w = pw - 16 - (turn_w + 6 if is_turn and not pill_below else 0)
             f.text(x + 8, y + 4, name_w, 28, name, size=21, face="bold", align="left",
                    role="seat-name", colour=GOLD if is_turn else (MUTED if out else INK),
                    ellipsize=True)
             if is_turn:
-                f.text(x + pw - 8 - turn_w, y + 5, turn_w, 26, word, size=18, face="bold",
+                f.text(x + pw - 8 - turn_w, y + (33 if pill_below else 5), turn_w,
+                       24 if pill_below else 26, word, size=18, face="bold",
                        colour=GOLD_DARK, fill=GOLD, role="turn", ellipsize=True)
             role = v.role_of(seat)
             parts = [self.tr.role(role)] if role else []
@@ -258,8 +264,9 @@ class SceneBuilder:
                 parts.append(status)
             if v.dealer == seat:
                 parts.append(_("dealer"))
-            f.text(x + 8, y + 33, pw - 16, 24, " · ".join(parts) or " ", size=18,
-                   colour=MUTED, align="left", role="seat-role", ellipsize=True)
+            f.text(x + 8, y + 33, pw - 16 - (turn_w + 6 if pill_below else 0), 24,
+                   " · ".join(parts) or " ", size=18, colour=MUTED, align="left",
+                   role="seat-role", ellipsize=True)
             hand = hands[seat] if seat < len(hands) else None
             if show and hand:
                 self.fan(x + 8, y + 62, pw - 16, card_w, hand, seat)

@@ -410,3 +410,25 @@ def test_the_claim_dialog_offers_no_level_the_defenders_are_out_of() -> None:
         finally:
             t.close()
     pytest.fail("the defenders took no trick against Anna with a claim button in sight")
+
+
+def test_a_name_is_not_cut_for_the_turn_pill() -> None:
+    """Four at the table on 800x480, Maximiliane to act: her name is shown whole, and the
+    "to act" pill still says whose turn it is (beside the name when it fits, else below)."""
+    from firmware_host.config import simulated_config
+
+    players = ("Maximiliane", "Ben", "Carla", "Dieter")
+    cfg = simulated_config(players=players, computer_seats=(1, 2, 3), series_length=None,
+                           seed=3, language="en")
+    t = Tabletop(seed=3, games=None, config=cfg)
+    try:
+        play_until(t, lambda: t.view.turn == 0 and t.view.scene in ("bidding", "play"), 3000)
+        names = [e for e in t.find("seat-name")]
+        assert names[0].text == "Maximiliane" and names[0].fits
+        pill = t.one("turn")
+        assert pill.text == "to act" and pill.fits
+        for e in t.kiosk.elements:
+            if e is not pill and e.layer == pill.layer and e.kind == "text":
+                assert not e.rect.colliderect(pill.rect), e.role
+    finally:
+        t.close()

@@ -64,7 +64,8 @@ def _sheet(players: int = 3, finished: bool = False) -> SheetView:
         seeger_fabian=(262, -126, 69) if players == 3 else None,
         games_total=len(entries) if finished else 36,
         winner=0 if finished else None,
-        settlement=(1.90, -0.85, -1.05) if finished and players == 3 else None,
+        # as a stake of 0.01 per Seeger-Fabian point settles them
+        settlement=(5.81, -5.83, 0.02) if finished and players == 3 else None,
         finished=finished,
         best=GameMark(8, 0, "G", 72) if finished else None,
         worst=GameMark(2, 1, "G", -96) if finished else None,

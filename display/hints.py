@@ -48,7 +48,9 @@ def from_hint(seat: int, h: Any) -> HintView:
     if isinstance(a, Play):
         return HintView(kind="play", card=Card(a.card), **base)
     if isinstance(a, Discard):
-        return HintView(kind="discard", card=Card(a.card), **base)
+        then = getattr(h, "then", None)  # the game the discard is meant for
+        return HintView(kind="discard", card=Card(a.card), contract=str(then.contract)
+                        if isinstance(then, Declare) else None, **base)
     if isinstance(a, Bid):
         return HintView(kind="bid", value=a.value, **base)
     if isinstance(a, Hold):
@@ -66,7 +68,9 @@ def hint_sentence(h: HintView, name_of: Callable[[int], str], tr: Translator) ->
     _ = tr
     what = {
         "play": lambda: _("play {card}").format(card=tr.card(h.card)),  # type: ignore[arg-type]
-        "discard": lambda: _("lay away {card}").format(card=tr.card(h.card)),  # type: ignore[arg-type]
+        "discard": lambda: (_("lay away {card}, then declare {contract}").format(
+            card=tr.card(h.card), contract=tr.contract(h.contract))  # type: ignore[arg-type]
+            if h.contract else _("lay away {card}").format(card=tr.card(h.card))),  # type: ignore[arg-type]
         "bid": lambda: _("bid {value}").format(value=h.value),
         "hold": lambda: _("say yes"),
         "pass": lambda: _("pass"),
@@ -122,11 +126,24 @@ def hint_button(b: Any, right: float, top: float, height: float) -> float:
 
 
 def hint_banner(b: Any, y: float) -> None:
-    """The suggestion under the top bar (until the next input)."""
+    """The suggestion under the top bar (until the next input), in the widest stretch of
+    its row that hides no button: a banner over "Concede" would take the tap meant for it."""
     from .layout import GOLD, GOLD_DARK
 
     v = b.v
     if v.hint is None:
         return
-    b.f.text(8, y, b.f.W - 16, 56, hint_sentence(v.hint, b.name, b.tr), size=20, face="bold",
-             colour=GOLD_DARK, fill=GOLD, role="hint", wrap=True, layer=3)
+    f = b.f
+    h, gap = 56.0, 6.0
+    row = f.r(8, y, f.W - 16, h)
+    blocked = sorted((e.rect.left, e.rect.right) for e in f.elements
+                     if e.command is not None and e.layer < 3 and e.rect.colliderect(row))
+    left, right, at = row.left, row.left, row.left
+    for lo, hi in [*blocked, (row.right, row.right)]:
+        if lo - at > right - left:
+            left, right = at, lo
+        at = max(at, hi)
+    x0 = left / f.scale + (gap if left > row.left else 0.0)
+    x1 = right / f.scale - (gap if right < row.right else 0.0)
+    f.text(x0, y, x1 - x0, h, hint_sentence(v.hint, b.name, b.tr), size=20, face="bold",
+           colour=GOLD_DARK, fill=GOLD, role="hint", wrap=True, layer=3)

@@ -30,7 +30,7 @@ from . import commands as cmd
 from .inputwatch import InputWatch
 from .layout import Element
 from .render import Renderer
-from .scenes import CloseDialog, ShowNotice, ToggleModifier, UiState
+from .scenes import AskFirst, CloseDialog, ShowNotice, ShowSeriesEnd, ToggleModifier, UiState
 from .view import CARD_STYLES, LANGUAGES, View
 
 log = logging.getLogger(__name__)
@@ -228,7 +228,12 @@ class Kiosk:
                 keep = self.ui.confirm if self.ui.confirm == "notice" else ""
                 self.ui = replace(self.ui, draft=frozenset(), focus=None, show_sheet=False,
                                   show_last_trick=False, picker=False, confirm=keep,
-                                  show_analysis=False)
+                                  show_analysis=False, series_end=False)
+            elif (self.ui.show_last_trick and view.play is not None
+                  and self.view.play is not None and view.play.trick != self.view.play.trick):
+                # A card was laid: the table moved on, the trick in the middle is the news
+                # (the last trick, opened for a look, must not hide the next lead).
+                self.ui = replace(self.ui, show_last_trick=False)
             self._open_notices(view)
             if self.view is None or view.refusal != self.view.refusal:
                 self.ui = replace(self.ui, hide_refusal=False)
@@ -294,7 +299,7 @@ class Kiosk:
             self.first_frame_at = time.perf_counter()
 
     def _elements_rects(self) -> list[pygame.Rect]:
-        return [e.draw_rect or e.rect for e in self.elements]
+        return [_ink(e) for e in self.elements]
 
     def screenshot(self, path: str | Path) -> Path:
         """Save what the screen shows now as a PNG."""
@@ -459,6 +464,14 @@ class Kiosk:
         if isinstance(c, ShowNotice):
             self._set_ui(confirm="notice", focus=None)
             return []
+        if isinstance(c, ShowSeriesEnd):
+            self._set_ui(series_end=not self.ui.series_end, focus=None)
+            return []
+        if isinstance(c, AskFirst):
+            self._set_ui(confirm=c.what, focus=None)
+            return []
+        if isinstance(c, cmd.Quit | cmd.DealNext) and self.ui.confirm in ("quit", "new-series"):
+            self._set_ui(confirm="", focus=None)  # the answer to the question: it closes
         if isinstance(c, cmd.Press) and c.press == "concede" and self.ui.confirm != "concede":
             self._set_ui(confirm="concede", focus=None)  # asked first: see the dialog
             return []
@@ -509,7 +522,14 @@ class Kiosk:
                 self._set_ui(picker=False, show_sheet=False, confirm="", focus=None,
                              show_analysis=False)
                 return []
-            return [cmd.Quit()]
+            if self.ui.series_end:
+                self._set_ui(series_end=False, focus=None)
+                return []
+            if view is None or view.offer:  # nothing under way yet: the start's question
+                return [cmd.Quit()]
+            # Asked first: a key next to the digits must not end the table mid-game.
+            self._set_ui(confirm="quit", focus=None)
+            return []
         if view is None:
             return []
         return self._shortcut(key, view, actionable)
@@ -527,6 +547,12 @@ class Kiosk:
         }
         if self.ui.confirm == "notice":
             letters = {pygame.K_n: "confirm-cancel", pygame.K_y: "notice-confirm"}
+        elif self.ui.confirm == "quit":
+            letters = {pygame.K_n: "confirm-cancel", pygame.K_y: "quit-confirm",
+                       pygame.K_j: "quit-confirm"}
+        elif self.ui.confirm == "new-series":
+            letters = {pygame.K_n: "confirm-cancel", pygame.K_y: "confirm-new-series",
+                       pygame.K_j: "confirm-new-series"}
         elif self.ui.confirm:
             letters = {pygame.K_n: "confirm-cancel"}
         if key == pygame.K_l:
@@ -537,6 +563,12 @@ class Kiosk:
             return [cmd.SetCardStyle(nxt)]
         if key in letters and letters[key] in by_role:
             return self._activate(by_role[letters[key]])
+        if key in (pygame.K_SPACE, pygame.K_d) and not self.ui.confirm:
+            # Space goes on as "Next deal" does: at a series' end to its summary, there to
+            # a new series (which asks first).
+            for role in ("series-end", "new-series"):
+                if role in by_role:
+                    return self._activate(by_role[role])
         decl = view.declaration
         discarding = decl is not None and decl.skat_taken and len(decl.discards) < 2
         if view.scene == "declaration" and not discarding:  # digits lay the discards first
@@ -582,13 +614,24 @@ def _key(e: Element) -> tuple:
             e.selected, tuple(e.draw_rect) if e.draw_rect else None, e.layer)
 
 
+def _ink(e: Element) -> pygame.Rect:
+    """Where an element's pixels may lie: its box, and what the renderer draws beyond it (a
+    button's shadow below it, the disc behind a suit symbol), so that a partial redraw
+    leaves nothing of it behind when it goes (a big screen's shadow is 7 px deep)."""
+    rect = e.draw_rect or e.rect
+    if e.kind == "button":
+        return rect.union(rect.move(0, max(1, e.rect.h // 16)))
+    if e.kind == "suit":
+        return rect.inflate(rect.h // 5 + 2, rect.h // 5 + 2)
+    return rect
+
+
 def _dirty(old_keys: list[tuple], old_rects: list[pygame.Rect], new_keys: list[tuple],
            new: list[Element]) -> list[pygame.Rect]:
     """Rectangles where the old and new element lists differ."""
     old_set, new_set = set(old_keys), set(new_keys)
     rects = [r for k, r in zip(old_keys, old_rects, strict=True) if k not in new_set]
-    rects += [e.draw_rect or e.rect for k, e in zip(new_keys, new, strict=True)
-              if k not in old_set]
+    rects += [_ink(e) for k, e in zip(new_keys, new, strict=True) if k not in old_set]
     merged: list[pygame.Rect] = []
     for r in rects:
         r = r.inflate(8, 8)  # focus rings and button shadows reach a little outside

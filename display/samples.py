@@ -23,6 +23,7 @@ from .view import (
     DeclarationView,
     EnrolView,
     Fault,
+    GameMark,
     PlayView,
     Prompt,
     PushingView,
@@ -63,8 +64,11 @@ def _sheet(players: int = 3, finished: bool = False) -> SheetView:
         seeger_fabian=(262, -126, 69) if players == 3 else None,
         games_total=len(entries) if finished else 36,
         winner=0 if finished else None,
-        settlement=(1.90, -0.85, -1.05) if finished and players == 3 else None,
+        # as a stake of 0.01 per Seeger-Fabian point settles them
+        settlement=(5.81, -5.83, 0.02) if finished and players == 3 else None,
         finished=finished,
+        best=GameMark(8, 0, "G", 72) if finished else None,
+        worst=GameMark(2, 1, "G", -96) if finished else None,
     )
 
 
@@ -269,6 +273,12 @@ def extra_views(language: str = "de", card_style: str = "french") -> dict[str, V
         "declaration-skat-four": _twelve(sample_view("declaration", language, card_style,
                                                      players=four, simulator=True)),
         "resume-offer": replace(sample_view("result", language, card_style), offer="resume"),
+        # The last deal of a series: its result, then (UiState.series_end) the summary.
+        "result-series-end": replace(sample_view("result", language, card_style),
+                                     game_number=8, sheet=_sheet(3, finished=True)),
+        "result-series-end-four": replace(sample_view("result", language, card_style,
+                                                      players=four, simulator=True),
+                                          game_number=8, sheet=_sheet(4, finished=True)),
     }
     return out
 
@@ -367,7 +377,8 @@ def _twelve(v: View) -> View:
     hands = tuple(tuple(sorted((*HANDS[0], *SKAT))) if s == decl else h
                   for s, h in enumerate(v.hands))
     return replace(v, hands=hands, declaration=DeclarationView(
-        declarer=decl, bid=23, skat_taken=True, contracts=hand_contracts(True)))
+        declarer=decl, bid=23, skat_taken=True, contracts=hand_contracts(True),
+        skat=tuple(SKAT) if v.simulator else ()))
 
 
 def _pushing_laying(language: str, card_style: str) -> View:

@@ -82,9 +82,11 @@ class UiState:
     picker: bool = False                  # the language picker is open
     clock: str = ""                       # "14:05" on the idle screen
     focus: int | None = None              # index among the actionable elements
-    confirm: str = ""                     # an open question: "concede", "claim", "notice"
+    confirm: str = ""                     # an open question: "concede", "claim", "notice",
+                                          # "new-series", "quit"
     hide_refusal: bool = False            # the refusal banner was tapped away
     show_analysis: bool = False           # the trick-by-trick open-card analysis is open
+    series_end: bool = False              # the series' summary after its last result
 
 
 def compose_contract(game: str, skat_taken: bool, draft: frozenset[str]) -> str:
@@ -176,11 +178,6 @@ class SceneBuilder:
             right -= w_sheet + 6
             f.button(right, 5, w_sheet, TOP - 10, label, cmd.ShowSheet(), role="sheet-button",
                      size=18)
-        if (v.scene == "sheet" and v.simulator and v.sheet is not None and v.sheet.finished
-                and not self.ui.picker):
-            right -= 190 + 6
-            f.button(right, 5, 190, TOP - 10, _("New series"), cmd.DealNext(),
-                     role="deal-next", fill=GOLD, colour=GOLD_DARK, size=18)
         if v.scene not in ("idle", "fault", "sheet"):
             # Undo's place is kept while there is nothing to undo, so that neither it nor the
             # Hint button beside it moves within a deal.
@@ -284,22 +281,29 @@ class SceneBuilder:
             status = self.status(seat)
             word = (_("to act") if v.scene != "deal" else _("gets cards")) if is_turn else ""
             turn_w = min(pw * 0.5, self.label_width(word, 18, 70.0) - 8) if is_turn else 0.0
-            name_w = pw - 16 - (turn_w + 6 if is_turn else 0)
             top = 2.0 if with_hands else 4.0
+            # The name whole before the pill: a name that does not fit beside it (at the
+            # smallest size the fitting goes to) keeps the first line, and the pill goes to
+            # the end of the second.
+            needed = self.label_width(name, 18, 0) - 24 + 8
+            pill_below = is_turn and needed > pw - 16 - turn_w - 6
+            name_w = pw - 16 - (turn_w + 6 if is_turn and not pill_below else 0)
             f.text(x + 8, y + top, name_w, 28, name, size=21, face="bold", align="left",
                    role="seat-name", colour=GOLD if is_turn else (MUTED if out else INK),
                    ellipsize=True)
             if is_turn:
-                f.text(x + pw - 8 - turn_w, y + top + 1, turn_w, 26, word, size=18,
-                       face="bold", colour=GOLD_DARK, fill=GOLD, role="turn", ellipsize=True)
+                f.text(x + pw - 8 - turn_w, y + top + (29 if pill_below else 1), turn_w,
+                       24 if pill_below else 26, word, size=18, face="bold",
+                       colour=GOLD_DARK, fill=GOLD, role="turn", ellipsize=True)
             role = v.role_of(seat)
             parts = [self.tr.role(role)] if role else []
             if status:  # what the seat said or did: before the dealer mark, which may be cut
                 parts.append(status)
             if v.dealer == seat:
                 parts.append(_("dealer"))
-            f.text(x + 8, y + top + 28, pw - 16, 24, " · ".join(parts) or " ", size=18,
-                   colour=MUTED, align="left", role="seat-role", ellipsize=True)
+            f.text(x + 8, y + top + 28, pw - 16 - (turn_w + 6 if pill_below else 0), 24,
+                   " · ".join(parts) or " ", size=18, colour=MUTED, align="left",
+                   role="seat-role", ellipsize=True)
             hand = hands[seat] if seat < len(hands) else None
             if with_hands and hand:
                 self.fan(x + 8, y + head, pw - 16, card_w, hand, seat)
@@ -337,20 +341,27 @@ class SceneBuilder:
         longest = len(rows[0])
         step = card_w if longest <= 1 else min(card_w + 4, (w - card_w) / (longest - 1))
         push = self.v.pushing
-        clickable = (self.v.simulator and self.v.scene == "play") or (
-            self.v.simulator and self.v.scene == "declaration"
-            and self.v.declaration is not None and self.v.declaration.skat_taken) or (
-            self.v.simulator and self.v.scene == "pushing" and push is not None
-            and push.taken and seat == push.to_act)
+        # A tap on a card is a card laid, as on the table's reader: during the bidding and
+        # before the skat is taken the table answers why no card is laid now (rather than a
+        # tap that does nothing at all).
+        clickable = (self.v.simulator and self.v.scene in ("play", "bidding", "declaration")
+                     ) or (self.v.simulator and self.v.scene == "pushing" and push is not None
+                           and push.taken and seat == push.to_act)
+        # The two cards just taken up from the skat are marked, as players keep them apart
+        # in the hand until they have decided what to lay away.
+        decl = self.v.declaration
+        picked = (set(decl.skat) if self.v.scene == "declaration" and decl is not None
+                  and decl.skat_taken and seat == decl.declarer else set())
         for r, row in enumerate(rows):
             covered = r == 0 and len(rows) > 1
             for i, card in enumerate(row):
                 # (a hair less than the step: rounding to pixels must not let strips touch)
                 visible = card_w if i == len(row) - 1 else min(card_w, step - 1e-6)
-                self.f.card(x + i * step, y + r * HAND_ROW1, card_w, card_h, card,
-                            role=f"hand{seat}",
-                            command=cmd.LayCard(seat, card) if clickable else None,
-                            visible_w=visible, visible_h=HAND_ROW1 if covered else None)
+                el = self.f.card(x + i * step, y + r * HAND_ROW1, card_w, card_h, card,
+                                 role=f"hand{seat}",
+                                 command=cmd.LayCard(seat, card) if clickable else None,
+                                 visible_w=visible, visible_h=HAND_ROW1 if covered else None)
+                el.selected = card in picked
 
     def banner(self, y: float, prompt_y: float | None = None) -> None:
         """The refusal banner and the computer's prompt, floating above the scene."""
@@ -426,12 +437,38 @@ class SceneBuilder:
                 and v.analysis.state == "done"):
             analysis_scene(self, cmd.ShowAnalysis())
             return
-        getattr(self, "scene_" + v.scene)()
+        if self.ui.series_end and self.series_over():
+            self.series_summary()
+        else:
+            getattr(self, "scene_" + v.scene)()
         hint_banner(self, TOP + 4)
         if v.offer == "resume":
             self.resume_dialog()
         elif self.ui.confirm == "notice" and v.scene not in ("fault", "idle"):
             self.notice_dialog()
+        elif self.ui.confirm == "quit":
+            self.quit_dialog()
+        elif self.ui.confirm == "new-series" and self.series_over() and v.simulator:
+            self.new_series_dialog()
+
+    def series_over(self) -> bool:
+        """The last result of a series is on the screen (its summary comes next)."""
+        v = self.v
+        return v.scene == "result" and v.sheet is not None and v.sheet.finished
+
+    def quit_dialog(self) -> None:
+        """Esc asks before the kiosk quits: one key must not end an evening's table."""
+        _ = self._
+        self.choice_dialog(_("Quit the table?"), [
+            (_("Quit"), cmd.Quit(), "quit-confirm"),
+            (_("Cancel: stay"), CloseDialog(), "confirm-cancel")], max_h=72.0, gap=12, size=24)
+
+    def new_series_dialog(self) -> None:
+        """A new series wipes the screen of this one: asked first."""
+        _ = self._
+        self.choice_dialog(_("Start a new series?"), [
+            (_("Start a new series"), cmd.DealNext(), "confirm-new-series"),
+            (_("Cancel: stay"), CloseDialog(), "confirm-cancel")], max_h=72.0, gap=12, size=24)
 
     def notice_dialog(self) -> None:
         """A loss report (a repaired journal) in full, over everything else (layers 4 and 5,
@@ -663,24 +700,28 @@ class SceneBuilder:
                    colour=MUTED, role="bid-history")
         self.banner(y + 40)
 
-    def call_word(self, call: Call) -> str:
-        """One call as players say it: ``18``, ``ja``, ``passe``, ``Skat``, ``Kreuz Hand``."""
+    def call_text(self, call: Call) -> str:
+        """One call as players say it, with who said it: ``Ben 18``, ``Anna passes``
+        (``Anna passe``), ``Carla takes the skat``, ``Carla plays clubs hand``; each
+        language words the whole phrase (English does not say "Ben pass")."""
         _ = self._
+        name = self.name(call.seat)
         if call.what == "bid":
-            return str(call.value)
+            return f"{name} {call.value}"
         if call.what == "yes":
-            return _("yes")
+            return _("{name} says yes").format(name=name)
         if call.what == "pass":
-            return _("pass")
+            return _("{name} passes").format(name=name)
         if call.what == "skat":
-            return _("takes the skat")
+            return _("{name} takes the skat").format(name=name)
         if call.what == "declare":
-            return self.tr.contract(call.contract or "")
-        return press_word(call.what, self.tr)
+            return _("{name} plays {contract}").format(
+                name=name, contract=self.tr.contract(call.contract or ""))
+        return f"{name} {press_word(call.what, self.tr)}"
 
     def history_line(self, width: float, size: float) -> str:
         """The latest calls that fit one line: ``Ben 18 · Anna ja · Ben 20 · Anna passe``."""
-        parts = [f"{self.name(c.seat)} {self.call_word(c)}" for c in self.v.calls]
+        parts = [self.call_text(c) for c in self.v.calls]
         px = self.f.px(size)
         avail = self.f.px(width) - self.f.px(6)
         for start in range(len(parts)):
@@ -882,6 +923,11 @@ class SceneBuilder:
             self.concede_dialog(p)
         else:
             self.banner(y + max(0.0, (mid_h - 118) / 2), prompt_y=bottom - GAP - 84)
+            if p.disagreed is not None and (v.refusal is None or self.ui.hide_refusal):
+                self.news_banner(_("{name} disagrees with the claim: play goes on, "
+                                   "{declarer}'s cards stay open").format(
+                    name=self.name(p.disagreed), declarer=self.name(p.declarer)),
+                    tx, y + 4, tw)
 
     def game_panel(self, p: PlayView, x: float, y: float, iw: float, mid_h: float) -> None:
         """Left: the game and the trump, unmistakable; then the rest in order of importance,
@@ -998,6 +1044,14 @@ class SceneBuilder:
                    visible_w=card_w if i == n - 1 else min(card_w, step))
         return h - row_h - 6
 
+    def news_banner(self, text: str, x: float, y: float, w: float) -> None:
+        """Something the table decided by itself that a person would otherwise miss (a
+        computer disagreed with a claim): a gold banner over the trick, until it is over."""
+        f = self.f
+        f.panel(x, y, w, 84, fill=GOLD, role="news", radius=12, layer=2)
+        f.text(x + 10, y + 6, w - 20, 72, text, size=20, face="bold", colour=GOLD_DARK,
+               role="news-text", layer=3, wrap=True)
+
     def concede_dialog(self, p: PlayView) -> None:
         """Conceding ends the game: the kiosk asks first, with what it would count."""
         _ = self._
@@ -1046,13 +1100,14 @@ class SceneBuilder:
         """The declarer shows his cards and claims the rest: at which level (ISkO 4.4.4: a
         higher level is said when he shows)."""
         _ = self._
-        choices = [(_("Claim the rest: simple"), cmd.Press(p.declarer, "claim", level=""),
-                    "claim-simple"),
-                   (_("Claim the rest with schneider"),
-                    cmd.Press(p.declarer, "claim", level="schneider"), "claim-schneider"),
-                   (_("Claim the rest with schwarz"),
-                    cmd.Press(p.declarer, "claim", level="schwarz"), "claim-schwarz"),
-                   (_("Cancel: play on"), CloseDialog(), "confirm-cancel")]
+        levels = {"": _("Claim the rest: simple"),
+                  "schneider": _("Claim the rest with schneider"),
+                  "schwarz": _("Claim the rest with schwarz")}
+        # Only the levels still open (no schwarz once the defenders have a trick).
+        choices: list[tuple[str, object, str]] = [
+            (label, cmd.Press(p.declarer, "claim", level=level), f"claim-{level or 'simple'}")
+            for level, label in levels.items() if level in p.claim_levels or not level]
+        choices.append((_("Cancel: play on"), CloseDialog(), "confirm-cancel"))
         self.choice_dialog(_("{name} claims the rest").format(name=self.name(p.declarer)),
                            choices, max_h=64.0, gap=10, size=22)
 
@@ -1259,20 +1314,104 @@ class SceneBuilder:
                        face="bold", align="right", role="total-value")
                 ty += 32
             ty += 10
-        if r.next_dealer is not None and ty + 30 <= bottom:
+        over = self.series_over()
+        if r.next_dealer is not None and ty + 30 <= bottom and not over:
             f.text(rx, ty + 4, rw, 30, _("Next dealer: {name}").format(
                 name=self.name(r.next_dealer, 10)), size=19, colour=MUTED, role="next-dealer",
                 ellipsize=True)
             ty += 38
         # How the next deal starts: a button in the simulator; on the table the first card.
         nh = min(64.0, bottom - ty)
-        if v.simulator:
+        if over:  # the last deal: its summary (on the table too, where nothing else shows it)
+            f.button(rx, bottom - nh, rw, nh, _("End of the series"), ShowSeriesEnd(),
+                     role="series-end", fill=GOLD, colour=GOLD_DARK, size=22, wrap=True)
+        elif v.simulator:
             f.button(rx, bottom - nh, rw, nh, _("Next deal"), cmd.DealNext(), role="deal-next",
                      fill=GOLD, colour=GOLD_DARK, size=24)
         elif nh >= 30:
             f.text(rx, bottom - nh, rw, nh, _("Deal the next game: its first card over the "
                                               "deal reader starts it"), size=18, colour=GOLD,
                    role="next-hint", wrap=True)
+
+    def series_summary(self) -> None:
+        """The end of a series: who won, everybody's total (and money, with a stake), the
+        evening's best and worst game; a new series (simulator, asked first) away from the top
+        bar, where Undo is."""
+        f, _, v = self.f, self._, self.v
+        sh = v.sheet
+        assert sh is not None
+        y = self.top_bar(_("End of the series"))
+        bottom = f.H - 8
+        lw = f.W * 0.6  # as the result: its buttons keep their places
+        f.panel(8, y, lw - 8, bottom - y, role="summary-panel")
+        x, w = 22.0, lw - 36
+        scores = sh.seeger_fabian if sh.seeger_fabian is not None else sh.totals
+        if sh.winner is not None:
+            head = _("{name} wins the series").format(name=self.name(sh.winner))
+        else:
+            top = max(scores, default=0)
+            head = _("A tie: {names}").format(names=", ".join(
+                self.name(s, 10) for s, t in enumerate(scores) if t == top))
+        f.text(x, y + 8, w, 52, head, size=32, face="bold", colour=GOLD, align="left",
+               role="summary-head", wrap=True)
+        ty = y + 64
+        # Everybody by the series' score (Seeger-Fabian when the table counts it), with the
+        # money when there is a stake; the columns named when there is more than the sheet.
+        order = sorted(range(len(scores)), key=lambda s: -scores[s])
+        money_w = w * 0.3 if sh.settlement is not None else 0.0
+        score_w = w * 0.3
+        name_w = w - score_w - money_w
+        if sh.seeger_fabian is not None or sh.settlement is not None:
+            if sh.seeger_fabian is not None:
+                f.text(x + name_w, ty, score_w, 26, _("Seeger-Fabian"), size=18,
+                       colour=MUTED, align="right", role="summary-label", ellipsize=True)
+            if sh.settlement is not None:
+                f.text(x + w - money_w, ty, money_w, 26, _("Settlement"), size=18,
+                       colour=MUTED, align="right", role="summary-label", ellipsize=True)
+            ty += 28
+        for place, s in enumerate(order, start=1):
+            colour = GOLD if s == sh.winner else INK
+            f.text(x, ty, name_w, 34, f"{place}. {self.name(s)}", size=22, face="bold",
+                   colour=colour, align="left", role="summary-name", ellipsize=True)
+            f.text(x + name_w, ty, score_w, 34, f"{scores[s]:+d}", size=22, align="right",
+                   colour=colour, role="summary-total")
+            if sh.settlement is not None:
+                amount = sh.settlement[s] if s < len(sh.settlement) else 0.0
+                f.text(x + w - money_w, ty, money_w, 34, money(amount, v.language), size=22,
+                       align="right", colour=WON if amount > 0 else (LOST if amount < 0
+                                                                      else INK),
+                       role="summary-money")
+            ty += 38
+        # Right: the evening's best and worst game, then the way on.
+        rx = lw + 8
+        rw = f.W - rx - 8
+        ry = y
+        for label, mark, role in ((_("Best game"), sh.best, "summary-best"),
+                                  (_("Worst game"), sh.worst, "summary-worst")):
+            if mark is None:
+                continue
+            f.text(rx, ry, rw, 26, label, size=18, colour=MUTED, align="left",
+                   role=f"{role}-label")
+            game = (self.tr.contract(mark.contract, short=True) if mark.contract
+                    else _("Ramsch"))
+            f.text(rx, ry + 26, rw, 60, _("Game {n}: {name}, {game} {value}").format(
+                n=mark.number, name=self.name(mark.seat, 10), game=game,
+                value=f"{mark.value:+d}"), size=20, face="bold", align="left",
+                colour=WON if mark.value > 0 else LOST, role=role, wrap=True)
+            ry += 94
+        # Back where "End of the series" was (a second tap of it only goes back); a new
+        # series above it, and asked first.
+        bh = 64.0
+        f.button(rx, bottom - bh, rw, bh, _("Back"), ShowSeriesEnd(), role="series-back",
+                 size=22)
+        ny = bottom - 2 * bh - 10
+        if v.simulator:
+            f.button(rx, ny, rw, bh, _("New series"), AskFirst("new-series"),
+                     role="new-series", fill=GOLD, colour=GOLD_DARK, size=24)
+        else:
+            f.text(rx, ny, rw, bh, _("A new series starts with the first card over the deal "
+                                     "reader"), size=18, colour=GOLD, role="next-hint",
+                   wrap=True)
 
     def scene_sheet(self) -> None:
         self.sheet(title_key="sheet")
@@ -1328,18 +1467,19 @@ class SceneBuilder:
                        size=18, align="right", colour=WON if row.value > 0 else LOST,
                        role="sheet-value")
             for s in range(n):
-                cx = x0 + num_w + game_w + s * col_w
-                value_w = min(col_w - 34, 76.0)
-                if s == row.dealer:
-                    f.text(cx + col_w - 8 - value_w - 24, ry, 22, row_h - 2, "◆", size=18,
-                           colour=MUTED, role="sheet-dealer")
+                right = x0 + num_w + game_w + (s + 1) * col_w - 8  # the numbers end here
+                cell_w = 0.0
                 # the declarer's column, or the seats a game without one booked (a Ramsch's
                 # loser(s), a Durchmarsch)
                 booked = s < len(row.scores) and row.scores[s] != 0
                 if s == row.declarer or booked:
-                    f.text(cx + col_w - 8 - value_w, ry, value_w, row_h - 2,
-                           str(row.totals[s]), size=18, align="right", face="bold",
-                           role="sheet-cell")
+                    text = str(row.totals[s])
+                    cell_w = min(col_w - 34, self.label_width(text, 18, 0) - 16)
+                    f.text(right - cell_w, ry, cell_w, row_h - 2, text, size=18,
+                           align="right", face="bold", role="sheet-cell")
+                if s == row.dealer:  # just left of the column's own number, never by the last
+                    f.text(right - cell_w - 24, ry, 22, row_h - 2, "◆", size=18,
+                           colour=MUTED, role="sheet-dealer")
         fy = f.H - 8 - foot_h + 6
         played = sh.played if sh.played is not None else len(sh.rows)
         label = (_("{n} of {total} games").format(n=played, total=sh.games_total)
@@ -1426,6 +1566,19 @@ class SceneBuilder:
 @dataclass(frozen=True)
 class CloseDialog:
     """Kiosk-internal: close an open question (the concede confirmation); never sent on."""
+
+
+@dataclass(frozen=True)
+class ShowSeriesEnd:
+    """Kiosk-internal: from a series' last result to its summary and back; never sent on."""
+
+
+@dataclass(frozen=True)
+class AskFirst:
+    """Kiosk-internal: open the question ``what`` (``UiState.confirm``) before an action that
+    cannot be taken back by a tap (a new series); never sent on."""
+
+    what: str
 
 
 @dataclass(frozen=True)

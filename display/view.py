@@ -223,6 +223,12 @@ class PlayView:
     open_hand: tuple[Card, ...] = ()
     offender: int | None = None
     offending_card: Card | None = None
+    # The levels the declarer may still claim the rest at ("" simple, "schneider",
+    # "schwarz"): a level the defenders are already out of is not offered.
+    claim_levels: tuple[str, ...] = ("", "schneider", "schwarz")
+    # A defender disagreed with the declarer's claim and play goes on (the seat, while the
+    # trick of the claim is on the table): said, so nobody wonders why nothing happened.
+    disagreed: int | None = None
 
 
 @dataclass(frozen=True)
@@ -273,6 +279,18 @@ class SheetRow:
 
 
 @dataclass(frozen=True)
+class GameMark:
+    """One game of a series singled out in its summary (the best, the worst): its number,
+    whose game it was (the declarer; in Ramsch the loser), the contract (ISS notation, None
+    for Ramsch) and its signed value as on the sheet."""
+
+    number: int
+    seat: int
+    contract: str | None
+    value: int
+
+
+@dataclass(frozen=True)
 class SheetView:
     rows: tuple[SheetRow, ...] = ()  # the last deals (a screen shows no more than these)
     played: int | None = None  # deals on the sheet in all; None: as many as ``rows``
@@ -282,6 +300,9 @@ class SheetView:
     winner: int | None = None        # seat, once the series is over
     settlement: tuple[float, ...] | None = None    # money per seat (+ receives), when staked
     finished: bool = False
+    # Once the series is over: its best and its worst game (the summary at its end).
+    best: GameMark | None = None
+    worst: GameMark | None = None
 
 
 @dataclass(frozen=True)

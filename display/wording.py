@@ -148,6 +148,13 @@ DETAILS: tuple[tuple[re.Pattern[str], str], ...] = tuple((re.compile(p), m) for 
     (r"^deal (?P<card>[CSHD][789TJQKA]) over the deal reader, not on \w+$",
      _n("Deal {card} over the deal reader")),
     (r"^(?P<whose>.+) already has all (?P<n>\d+) cards$", _n("{whose} has all cards already")),
+    # A claim the rules do not take (the engine's reason after the claimant's name).
+    (r"^(?P<name>.+): the defenders already have a trick: schwarz cannot be claimed$",
+     _n("The defenders have taken a trick: schwarz cannot be claimed")),
+    (r"^(?P<name>.+): the defenders already have (?P<n>\d+) points: schneider cannot be "
+     r"claimed$", _n("The defenders have {n} points: schneider cannot be claimed")),
+    (r"^(?P<name>.+): a null game has no schneider or schwarz to claim$",
+     _n("A null game has no schneider or schwarz to claim")),
 ))
 
 

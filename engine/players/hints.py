@@ -56,11 +56,13 @@ class HintError(ValueError):
 @dataclass(frozen=True)
 class Hint:
     """The action the computer player would choose, a reason key (see the module) or None,
-    and a number the reason speaks of (``worth``/``too-weak``: the hand's worth)."""
+    and a number the reason speaks of (``worth``/``too-weak``: the hand's worth); ``then``:
+    what it means to do after it (a discard said before the declaration it plans)."""
 
     action: Action
     reason: str | None = None
     value: int | None = None
+    then: Action | None = None
 
 
 def hint(game: Game, pos: int, player: Player | None = None) -> Hint:

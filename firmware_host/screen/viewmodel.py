@@ -69,10 +69,11 @@ def build_view(session: Any, refusal: Refusal | None = None, simulator: bool = F
         last = table.finished_deals[-1]
         common["dealer"], common["positions"] = last.dealer, last.seats
         common["game_number"] = last.number
-        scene = "sheet" if phase == "over" else "result"
         from firmware_host.screen.analysis import view_of
 
-        return v.View(scene=scene, result=_result_view(table, last),
+        # The last deal of a series is a result like any other (its breakdown, its analysis,
+        # undo); the sheet says the series is over and the kiosk goes on to its summary.
+        return v.View(scene="result", result=_result_view(table, last),
                       analysis=view_of(session, last), **common)
     game = d.game
     seat = d.seats.__getitem__
@@ -271,7 +272,39 @@ def _play_view(table: Table, d: DealState) -> Any:
         pushes=int(getattr(game, "pushes", 0) or 0) if game.is_ramsch else 0,
         concede_values=(_concede_values(game, table.series.is_bock) if not game.is_ramsch
                         else (None, None)),
+        claim_levels=_claim_levels(game), disagreed=_disagreed(d),
         **_waiting_fields(table, d))
+
+
+def _claim_levels(game: Any) -> tuple[str, ...]:
+    """The levels the declarer may claim the rest at now: the claim dialog offers no level
+    the engine would refuse (schwarz once the defenders have a trick, schneider once they
+    hold 31, none in null)."""
+    from engine.actions import CLAIM_LEVELS, Claim
+
+    if game.is_ramsch or game.declarer is None or getattr(game, "waiting", None) is not None:
+        return ("",)
+    out = [""]
+    for level in CLAIM_LEVELS[1:]:
+        try:
+            game.copy().push(Claim(game.declarer, level))
+        except Exception:  # the engine refuses that level now: not offered
+            continue
+        out.append(level)
+    return tuple(out)
+
+
+def _disagreed(d: DealState) -> int | None:
+    """The seat of the defender who disagreed with the declarer's claim, while the trick
+    the claim was made in is still being played (then the screen has said it long enough)."""
+    from engine.actions import Disagree, Play
+
+    actions = d.game.actions
+    for i in range(len(actions) - 1, -1, -1):
+        if isinstance(actions[i], Disagree):
+            plays = sum(1 for a in actions[:i] if isinstance(a, Play))
+            return d.seats[actions[i].pos] if len(d.game.tricks) == plays // 3 else None
+    return None
 
 
 def _waiting_fields(table: Table, d: DealState) -> dict[str, Any]:
@@ -372,10 +405,32 @@ def _sheet(table: Table) -> Any:
     series = table.series
     over = table.phase == "over"
     settled = table.settlement() if over else None
-    return SheetView(
+    best, worst = _best_and_worst(series.sheet) if over else (None, None)
+    return SheetView(best=best, worst=worst,
         rows=tuple(rows), played=len(finished), totals=tuple(table.totals()),
         seeger_fabian=tuple(table.seeger_fabian())
         if table.config.table.scoring == "seeger-fabian" else None,
         games_total=table.config.table.series_length,
         winner=series.winner if over else None, finished=over,
         settlement=None if settled is None else tuple(float(a) for a in settled.amounts))
+
+
+def _best_and_worst(entries: Any) -> tuple[Any, Any]:
+    """The series' best game (the highest entry anybody made) and its worst (the lowest), from
+    every entry of the sheet (the view's rows are only the last ones)."""
+    from display.view import GameMark
+
+    best = worst = None
+    for e in entries:
+        if not e.scores:
+            continue
+        high = max(range(len(e.scores)), key=lambda s: e.scores[s])
+        low = min(range(len(e.scores)), key=lambda s: e.scores[s])
+        r = e.result
+        contract = (str(r.contract) if e.declarer is not None and r is not None
+                    and r.contract is not None else None)
+        if e.scores[high] > 0 and (best is None or e.scores[high] > best.value):
+            best = GameMark(e.number, high, contract, e.scores[high])
+        if e.scores[low] < 0 and (worst is None or e.scores[low] < worst.value):
+            worst = GameMark(e.number, low, contract, e.scores[low])
+    return best, worst

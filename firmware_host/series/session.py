@@ -668,11 +668,21 @@ class Session:
         changes nothing at the table. None when no hint may be given now."""
         if seat != self.hint_seat():
             return None
+        from dataclasses import replace
+
+        from engine.actions import Declare
         from engine.players.hints import HintError, hint
 
         d = self.table.deal
+        game = self.table.game
         try:
-            h = hint(self.table.game, d.seats.index(seat))
+            h = hint(game, d.seats.index(seat))
+            if isinstance(h.action, Declare) and game.hands[h.action.pos].bit_count() > 10:
+                # The table takes the discards first (the screen asks for them, a declaration
+                # waits for them): say the discard, and the game it is meant for.
+                trial = game.copy()
+                trial.push(h.action)
+                h = replace(hint(trial, h.action.pos), then=h.action)
         except HintError:
             return None
         self.hint = (seat, h)

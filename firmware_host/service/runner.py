@@ -84,6 +84,11 @@ class EventLoop:
         # say Kontra or Re, and since when (see _doubling_left).
         self._doubling: tuple[Any, ...] | None = None
         self._doubling_at = 0.0
+        # Cards laid so far (anybody's), and the last card a person's tap laid in the
+        # simulator: (seat, when, cards laid then). A second tap of that seat within
+        # DOUBLE_TAP_S, nothing laid since, is the finger's double tap, not a second card.
+        self._laid = 0
+        self._tapped: tuple[int, float, int] | None = None
         self.offer = ""  # "resume": the start screen asks whether to go on with the series
 
     # Drivers accept anything with put() as their event sink.
@@ -187,8 +192,13 @@ class EventLoop:
             inp = self.to_input(event)
             if inp is not None:
                 out = self.session.submit(inp)
-                self.last_refusal = out.refusal
-                if out.refusal is not None:
+                if out.accepted and isinstance(inp, TagLaid):
+                    self._card_at = self.clock()
+                    self._laid += 1
+                double = self._double_tap(event, out)
+                if not double:  # a double tap's second card is no news: no red banner
+                    self.last_refusal = out.refusal
+                if out.refusal is not None and not double:
                     self.sound("storage" if out.refusal.kind == "storage" else "refused")
                 if out.refusal is not None and self.simulator is not None \
                         and isinstance(inp, TagLaid):
@@ -196,12 +206,26 @@ class EventLoop:
                     # at once (as a player takes a refused card off the reader): it can be
                     # laid again later, when it is the right card.
                     self.session.submit(TagGone(inp.zone, inp.tag))
-                if out.accepted and isinstance(inp, TagLaid):
-                    self._card_at = self.clock()
             # After any command (a whole deal dealt at once, too) the computer seats move.
             self.computers()
         self.refresh()
         return out
+
+    def _double_tap(self, event: Any, out: Outcome) -> bool:
+        """Whether ``event`` is the second tap of a person's double tap on a hand: a card
+        refused right after the same seat's card was laid by a tap, nothing laid since (the
+        finger came down twice; the second tap hit the card next to the one laid)."""
+        from display import commands as c
+
+        if not isinstance(event, c.LayCard):
+            return False
+        now = self.clock()
+        if out.accepted:
+            self._tapped = (event.seat, now, self._laid)
+            return False
+        return (out.refusal is not None and out.refusal.kind != "storage"
+                and self._tapped is not None and self._tapped[0] == event.seat
+                and now - self._tapped[1] < DOUBLE_TAP_S and self._laid == self._tapped[2])
 
     def sound(self, pattern: str) -> None:
         """A buzzer pattern (drivers.gpio.BUZZ_PATTERNS): ``refused`` is ``beep``; another
@@ -261,6 +285,12 @@ class EventLoop:
                 # The computer's own move: an undo reaches back over it to the person's.
                 if self.session.submit(TagLaid(zone, tag), "computer").accepted:
                     self._card_at = self.clock()
+                    self._laid += 1
+                    self.last_refusal = None  # the table moved on: the banner is stale
+            elif move.input is not None:
+                # A computer seat bid, declared, doubled or answered: a refusal said before
+                # ("it is Carla's turn") is about a moment that has passed.
+                self.last_refusal = None
 
     def _pause_left(self, table: Any) -> float:
         """How long the simulator waits before the computer lays its next card."""
@@ -536,6 +566,9 @@ def start_hardware(config: Any, loop: EventLoop, **factories: Any) -> list[Calla
 # The simulator's computer waits this long before its first card while a person may still
 # say Kontra or Re (saying it, or the first card laid, ends the wait).
 DOUBLING_WINDOW_S = 5.0
+# A second tap on a hand this soon after one that laid a card is the same finger's double
+# tap (touch screens report one often enough), not a card meant to be laid.
+DOUBLE_TAP_S = 0.4
 
 
 def cmd_run(args: argparse.Namespace) -> int:

@@ -44,7 +44,7 @@ CONFIG4 = simulated_config(players=("Anna", "Ben", "Carla", "Dieter"), computer_
 SCENES_OF_PHASE = {
     "dealing": ("deal",), "bidding": ("bidding",), "skat": ("declaration",),
     "discard": ("declaration",), "play": ("play",), "pushing": ("pushing",), "scored": ("result",),
-    "over": ("sheet",),
+    "over": ("result",),  # the last deal's result; the kiosk goes on to the summary
 }
 CONFIG_PUB = replace(CONFIG3, table=replace(CONFIG3.table, rules="pub"),
                      house={"kontra_re": True, "ramsch": True, "schieberamsch": True})

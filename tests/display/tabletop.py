@@ -97,6 +97,11 @@ class Tabletop:
             self.deal_all()
         elif v.scene in ("result", "sheet") and self.find("deal-next"):
             self.tap("deal-next")
+        elif v.scene == "result" and self.find("series-end"):
+            self.tap("series-end")              # the last result: on to the summary
+        elif v.scene == "result" and self.find("new-series"):
+            self.tap("new-series")              # asks first
+            self.tap("confirm-new-series")
         elif v.scene == "bidding" and v.turn != 0:
             raise AssertionError(f"the computer seat {v.turn} does not bid")
         elif v.scene == "bidding":

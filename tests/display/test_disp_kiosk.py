@@ -156,7 +156,10 @@ def test_sheet_and_last_trick_toggle_locally(kiosk: Kiosk) -> None:
     key(pygame.K_ESCAPE)  # closes the overlay, does not quit
     assert kiosk.wait_events(0.05) == []
     assert not any(e.role == "sheet-total" for e in kiosk.elements)
-    key(pygame.K_ESCAPE)
+    key(pygame.K_ESCAPE)  # asks first (mid-game)
+    assert kiosk.wait_events(0.05) == []
+    assert any(e.role == "quit-confirm" for e in kiosk.elements)
+    key(pygame.K_y)
     assert kiosk.wait_events(0.05) == [cmd.Quit()]
 
 

@@ -75,6 +75,7 @@ def test_the_headless_simulator_prints_the_settlement(tmp_path: Path) -> None:
 
 def test_the_kiosk_sheet_shows_the_settlement_at_the_end() -> None:
     from display.render import Renderer
+    from display.scenes import UiState
     from firmware_host.config import load_config
     from firmware_host.screen.viewmodel import build_view
     from firmware_host.series.session import Session
@@ -86,8 +87,12 @@ def test_the_kiosk_sheet_shows_the_settlement_at_the_end() -> None:
         assert build_view(session).sheet.settlement is None  # only once the series is over
     assert session.submit_text(lines[-1], line=len(lines)).accepted
     view = build_view(session)
-    assert view.scene == "sheet" and view.sheet.finished
+    # the last deal's result first; the sheet (its overlay) and the series' summary settle
+    assert view.scene == "result" and view.sheet.finished
     assert view.sheet.settlement == (16.2, -31.8, 15.6)
-    texts = [e.text for e in Renderer().layout(view, (800, 480))
+    texts = [e.text for e in Renderer().layout(view, (800, 480), UiState(show_sheet=True))
              if e.role == "sheet-settlement"]
     assert texts == ["+16,20", "-31,80", "+15,60"]  # the table's language is German
+    summary = [e.text for e in Renderer().layout(view, (800, 480), UiState(series_end=True))
+               if e.role == "summary-money"]
+    assert sorted(summary) == ["+15,60", "+16,20", "-31,80"]

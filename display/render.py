@@ -94,11 +94,9 @@ class Renderer:
         elif kind == "card" and el.card is not None:
             rect = el.draw_rect or el.rect
             surface.blit(self.faces.face(el.card, style, rect.size, letters), rect.topleft)
-            if el.selected:  # a card taken up from the skat: the part that shows (a fanned
-                # card's neighbour covers everything right of its strip) tinted, a gold frame
-                tint = pygame.Surface(el.rect.size, pygame.SRCALPHA)
-                tint.fill((*GOLD, 80))
-                surface.blit(tint, el.rect.topleft)
+            if el.selected:  # a card taken up from the skat: a gold frame around the part
+                # that shows (a fanned card's neighbour covers everything right of its strip);
+                # no tint, which would cost the index its contrast
                 pygame.draw.rect(surface, GOLD, el.rect, width=max(3, el.rect.h // 24),
                                  border_radius=max(3, rect.w // 12))
             if el.role == "refused-card":  # crossed out

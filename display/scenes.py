@@ -905,7 +905,8 @@ class SceneBuilder:
         banner = v.refusal is not None and not self.ui.hide_refusal
         if show_last and lt is not None and not banner:  # a refusal first; a tap closes it
             # Above the computer's prompt, which stays in sight.
-            oh = mid_h if v.prompt is None else max(120.0, bottom - GAP - 84 - y - 6)
+            # (cards smaller where the hands leave little height: never over the prompt)
+            oh = mid_h if v.prompt is None else min(mid_h, bottom - GAP - 84 - y - 6)
             f.panel(tx, y, tw, oh, fill=FELT_DARK, role="last-trick-panel", layer=2)
             f.text(tx + 8, y + 4, tw - 16, 30, _("Last trick"), size=20, face="bold",
                    role="last-title", layer=3)

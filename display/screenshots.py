@@ -100,6 +100,10 @@ def doc_screens() -> dict[str, tuple[View, UiState, tuple[int, int]]]:
 
     play = sample_view("play", "de", simulator=True)
     assert play.play is not None
+
+    def last(lang: str) -> View:  # the simulator after a series' last deal
+        return replace(extra_views(lang)["result-series-end"], simulator=True)
+
     concede = replace(play, play=replace(play.play, concede_values=(-72, 36)))
     return {
         "play-simulator-de.png": (play, UiState(), (800, 480)),
@@ -123,6 +127,9 @@ def doc_screens() -> dict[str, tuple[View, UiState, tuple[int, int]]]:
             "not-in-hand", seat=2, card=Card.SA, detail="SA has already been played in trick 3")),
             UiState(), (800, 480)),
         "portrait-720x1280-de.png": (play, UiState(), (720, 1280)),
+        **{name: screen for lang in ("de", "en") for name, screen in (
+            (f"series-last-result-{lang}.png", (last(lang), UiState(), (800, 480))),
+            (f"series-end-{lang}.png", (last(lang), UiState(series_end=True), (800, 480))))},
     }
 
 

@@ -105,7 +105,8 @@ install -d -m 0755 /etc/udev/rules.d
 install -m 0644 "$PREFIX/src/systemd/70-skat-table.rules" /etc/udev/rules.d/70-skat-table.rules
 if command -v udevadm >/dev/null 2>&1; then
     udevadm control --reload || true
-    udevadm trigger --subsystem-match=input --action=change || true
+    udevadm trigger --subsystem-match=input --subsystem-match=gpio \
+        --subsystem-match=spidev --action=change || true
     # The unit below resolves /dev/skat-table/touch when it starts: wait until udev made it.
     udevadm settle --timeout=30 || echo "install.sh: udev is still busy after 30 s" >&2
 fi

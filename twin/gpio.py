@@ -10,9 +10,10 @@ the kernel's GPIO character device -> gpio-sim. gpio-sim's sysfs side is the out
 button is pressed by pulling its line down (``pull``), a light is read from its line
 (``value``).
 
-The twin's adaptations, both outside what install.sh installs: ``twin-gpio.service`` (the
-header; on a Pi the board has it) and a drop-in with ``GPIOZERO_PI_REVISION`` (gpiozero names
-pins by the board's revision, which a VM has not; a Pi 4 B's is given).
+The twin's adaptations, outside what install.sh installs: ``twin-gpio.service`` (the header;
+on a Pi the board has it), a drop-in that orders the table after it, and the device tree's
+``/system/linux,revision`` (``twin.vm.VM.board_dtb``: gpiozero names the pins by the board's
+revision, which the firmware of a Pi writes there; a Pi 4 B's is given).
 
 >>> sim_path("gpio-sim.0", "gpiochip0", 5, "pull")
 '/sys/devices/platform/gpio-sim.0/gpiochip0/sim_gpio5/pull'
@@ -35,7 +36,6 @@ LINES = 28  # GPIO 0-27 of the Pi's header
 SEATS = ({"bid": 5, "pass": 6, "light": 13}, {"bid": 12, "pass": 26, "light": 22},
          {"bid": 23, "pass": 24, "light": 25})
 BUZZER = 27
-PI4B_REVISION = "c03114"
 
 SETUP = f"""#!/bin/sh
 # written by the twin (twin/gpio.py): the Pi's GPIO header as a gpio-sim chip, gpiochip0
@@ -74,13 +74,10 @@ ExecStart=/bin/sh /usr/local/sbin/twin-gpio
 WantedBy=multi-user.target
 """
 
-DROPIN = f"""# written by the twin (twin/gpio.py): gpiozero names pins by the board revision
+DROPIN = """# written by the twin (twin/gpio.py): the header is there before the table starts
 [Unit]
 Requires=twin-gpio.service
 After=twin-gpio.service
-
-[Service]
-Environment=GPIOZERO_PI_REVISION={PI4B_REVISION}
 """
 
 

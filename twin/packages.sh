@@ -10,6 +10,8 @@
 #   qemu-user-static, binfmt-support, arch-test: arm64 maintainer scripts on an amd64 host
 #   e2fsprogs         mkfs.ext4 -d: the root file system from a directory
 #   openssh-client    ssh into the VM
+#   device-tree-compiler  dtc: the board's device tree says which Pi it is (arm64)
+#   xz-utils          the kernel source's archive (twin/gpiosim.sh)
 set -euo pipefail
 
 arch="${TWIN_ARCH:-arm64}"
@@ -19,8 +21,10 @@ have mmdebstrap || missing+=(mmdebstrap)
 have qemu-img || missing+=(qemu-utils)
 have mkfs.ext4 || missing+=(e2fsprogs)
 have ssh || missing+=(openssh-client)
+have xz || missing+=(xz-utils)
 if [ "$arch" = arm64 ]; then
     have qemu-system-aarch64 || missing+=(qemu-system-arm)
+    have dtc || missing+=(device-tree-compiler)
     if [ "$(uname -m)" != aarch64 ]; then
         have qemu-aarch64-static || missing+=(qemu-user-static)
         have update-binfmts || missing+=(binfmt-support)

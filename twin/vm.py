@@ -60,6 +60,9 @@ class VM:
     display: bool = True
     board_tty: str | None = None  # a host tty: the usb-serial adapter's other end
     touch: bool = False           # a USB touchscreen-like tablet for input-send-event
+    # The board revision the device tree gives (/proc/device-tree/system/linux,revision), as a
+    # Pi's firmware does: gpiozero names the header's pins by it. A Pi 4 B (arm64 only).
+    revision: int | None = 0xC03114
     extra: list[str] = field(default_factory=list)
     ssh_port: int = 0
     proc: subprocess.Popen | None = None
@@ -114,7 +117,33 @@ class VM:
                     "-device", "usb-serial,chardev=board0,bus=xhci.0,port=1"]
         if self.touch:
             cmd += ["-device", "usb-tablet,id=tablet,bus=xhci.0,port=2"]
+        if self.arch == "arm64" and self.revision is not None:
+            cmd += ["-dtb", str(self.board_dtb())]
         return cmd + self.extra
+
+    def board_dtb(self) -> Path:
+        """QEMU's own device tree for this machine with a ``/system`` node that says which Pi
+        it is, as the Pi's firmware writes it (made once per work directory)."""
+        out = self.work / "board.dtb"
+        if out.exists():
+            return out
+        raw = self.work / "virt.dtb"
+        # the tree depends on the machine, CPUs and memory (PCI devices are probed, and QEMU
+        # writes /chosen, the kernel's command line and initrd, at every boot)
+        a = ARCHES[self.arch]
+        machine = list(a["machine"])
+        machine[machine.index("-M") + 1] += f",dumpdtb={raw}"
+        subprocess.run([a["qemu"], *machine, "-smp", str(self.cpus), "-m", str(self.memory_mb),
+                        "-accel", "tcg", "-display", "none"], check=True, capture_output=True,
+                       timeout=120)
+        dts = subprocess.run(["dtc", "-q", "-I", "dtb", "-O", "dts", str(raw)], check=True,
+                             capture_output=True, text=True).stdout
+        end = dts.rstrip().rindex("};")
+        node = f"\tsystem {{\n\t\tlinux,revision = <{self.revision:#010x}>;\n\t}};\n"
+        subprocess.run(["dtc", "-q", "-I", "dts", "-O", "dtb", "-o", str(out), "-"],
+                       input=dts[:end] + node + dts[end:], check=True, text=True,
+                       capture_output=True)
+        return out
 
     def start(self) -> float:
         """Power on; returns the time.monotonic() of power-on."""

@@ -74,7 +74,7 @@ def test_qemu_command_line(tmp_path: Path) -> None:
     image = tmp_path / "image"
     image.mkdir()
     (image / "cmdline").write_text("root=/dev/vda rw console=ttyAMA0\n")
-    vm = VM(image, tmp_path / "vm", board_tty="/dev/pts/9", ssh_port=2222)
+    vm = VM(image, tmp_path / "vm", board_tty="/dev/pts/9", ssh_port=2222, revision=None)
     cmd = " ".join(vm.command())
     assert cmd.startswith("qemu-system-aarch64 -M virt")
     assert "-accel tcg" in cmd and "kvm" not in cmd
@@ -93,7 +93,7 @@ def test_the_disk_is_a_chain_a_worn_card_can_be_put_into(tmp_path: Path) -> None
     image = tmp_path / "image"
     image.mkdir()
     (image / "cmdline").write_text("root=/dev/vda rw\n")
-    cmd = VM(image, tmp_path / "vm").command()
+    cmd = VM(image, tmp_path / "vm", revision=None).command()
     nodes = [a for a in cmd if a.startswith("driver=")]
     assert any("node-name=root-file" in n for n in nodes)
     assert any(n == "driver=qcow2,node-name=root,file=root-file,backing=base" for n in nodes)
@@ -108,3 +108,25 @@ def test_the_tap_target_is_the_kiosks_own_button() -> None:
 
     x, y = tap_target("language")
     assert 800 // 2 < x < 800 and 0 < y < 480 // 4  # the top bar's right end
+
+
+def test_the_board_says_it_is_a_pi_4_in_its_device_tree(tmp_path: Path) -> None:
+    """gpiozero reads the board revision where a Pi's firmware writes it; the twin's device
+    tree is QEMU's own for the machine with that node added."""
+    import shutil
+    import subprocess
+
+    from twin.vm import VM
+
+    if not (shutil.which("qemu-system-aarch64") and shutil.which("dtc")):
+        pytest.skip("needs qemu-system-aarch64 and dtc (twin/packages.sh)")
+    image = tmp_path / "image"
+    image.mkdir()
+    (image / "cmdline").write_text("root=/dev/vda rw\n")
+    vm = VM(image, tmp_path / "vm")
+    cmd = vm.command()
+    dtb = Path(cmd[cmd.index("-dtb") + 1])
+    dts = subprocess.run(["dtc", "-q", "-I", "dtb", "-O", "dts", str(dtb)], check=True,
+                         capture_output=True, text=True).stdout
+    assert "linux,revision = <0xc03114>;" in dts
+    assert "pl061" in dts and "virtio_mmio" in dts  # the machine's own tree, not another

@@ -173,6 +173,22 @@ class Entry:
 
 
 @dataclass(frozen=True)
+class SeriesMark:
+    """A series and where it lies in the chain: its config fingerprint and identity, whether
+    it is finished, its first record (the ``series`` record) and its last record of any kind
+    with that record's hash. The hash names everything the series is: a series that got one
+    more record (an undo after its end) has another mark."""
+
+    series: int
+    config: dict[str, Any]
+    identity: dict[str, Any]
+    finished: bool
+    first: int
+    last: int
+    last_hash: bytes
+
+
+@dataclass(frozen=True)
 class OutboxItem:
     """A finished game for the club (DESIGN.md, "Club"): ``revision`` counts from 1 and grows
     when an undo reopened the game and it finished again; ``payload`` is JSON-able."""
@@ -828,6 +844,12 @@ class _Series:
     # and its hashes (its payload is read again when resuming), or the record (read-only)
     checkpoints: dict[int, _Mark | Record] = field(default_factory=dict)
     last_checkpoint: int = 0  # the deal of the latest checkpoint record
+    # Where the series lies in the chain: its ``series`` record, and its last record of any
+    # kind with that record's hash (what a reader on another connection checks its own
+    # reading against: read_series_entries).
+    first_seq: int = 0
+    last_seq: int = 0
+    last_hash: bytes = b""
 
     def all_entries(self) -> list[Entry]:
         if self.entries is None:
@@ -1278,7 +1300,8 @@ class Journal:
         elif rec.kind == "series":
             body = rec.body
             self._series[rec.series] = _Series(dict(body.get("config") or {}),
-                                               dict(body.get("identity") or {}))
+                                               dict(body.get("identity") or {}),
+                                               first_seq=rec.seq)
         elif rec.kind == "finish":
             if rec.series in self._series:
                 self._series[rec.series].finished = True
@@ -1305,6 +1328,10 @@ class Journal:
                                                int(item["revision"]))
         elif rec.kind in ("notice", "confirm"):
             self._index_notice(rec)
+        if rec.kind in ("series", "input", "finish", "checkpoint"):
+            s = self._series.get(rec.series)
+            if s is not None:
+                s.last_seq, s.last_hash = rec.seq, rec.hash
         self._next_seq = rec.seq + 1
         self._last_hash = rec.hash
 
@@ -1448,6 +1475,18 @@ class Journal:
 
     def all_series(self) -> list[tuple[int, dict[str, Any], bool]]:
         return [(sid, dict(s.config), s.finished) for sid, s in sorted(self._series.items())]
+
+    def series_marks(self) -> list[SeriesMark]:
+        """Every series with where it lies in the chain (for a reader on another thread or
+        process: :func:`read_series_entries`)."""
+        return [SeriesMark(sid, dict(s.config), dict(s.identity), s.finished, s.first_seq,
+                           s.last_seq, s.last_hash) for sid, s in sorted(self._series.items())]
+
+    def series_state(self, series: int) -> tuple[bool, int] | None:
+        """Whether ``series`` is finished, and its last record's number (cheap: asked after
+        every input by whoever keeps something derived from finished series)."""
+        s = self._series.get(series)
+        return None if s is None else (s.finished, s.last_seq)
 
     def finish_series(self, series: int) -> None:
         s = self._series.get(series)
@@ -1812,5 +1851,67 @@ def read_outbox(path: str | Path, after_seq: int = 0, limit: int | None = None
         return out
     except sqlite3.Error as exc:
         raise JournalError(f"cannot read the journal's outbox: {exc}") from None
+    finally:
+        conn.close()
+
+
+READ_CHUNK = 2000  # records read at a time by read_series_entries (one short read each)
+
+
+def read_series_entries(path: str | Path, mark: SeriesMark) -> Iterator[Entry]:
+    """The inputs of the series ``mark`` names, read on a connection of their own (another
+    thread of the table's process, or another process): a read-only WAL reader that never
+    takes the table's lock and never writes, in short reads so that the table's journal is
+    never held up.
+
+    Every record from the series' first to its last is verified link by link, and the last
+    one's hash must be the one in ``mark`` (what the table verified or wrote itself): a
+    database that does not say what the journal said raises :class:`JournalError`, after the
+    entries read so far (the caller keeps nothing of a series that did not read whole).
+
+    >>> import tempfile, os
+    >>> with tempfile.TemporaryDirectory() as d:
+    ...     j = Journal.open(os.path.join(d, "journal.sqlite"))
+    ...     s = j.start_series({})
+    ...     j.append(s, {"seat": 0, "press": "pass"}, "accepted")
+    ...     got = list(read_series_entries(j.path, j.series_marks()[0]))
+    ...     j.close()
+    >>> [(e.series, e.input) for e in got]
+    [(1, {'press': 'pass', 'seat': 0})]
+    """
+    path = str(path)
+    if path == ":memory:" or not os.path.exists(path):
+        raise JournalError(f"the journal {path} cannot be read from another connection")
+    try:
+        conn = sqlite3.connect(_read_uri(path), uri=True, timeout=5, check_same_thread=False)
+    except sqlite3.Error as exc:
+        raise JournalError(f"cannot read the journal {path}: {exc}") from None
+    try:
+        row = conn.execute("SELECT hash FROM records WHERE seq = ?",
+                           (mark.first - 1,)).fetchone()
+        prev = GENESIS if mark.first <= 1 else (bytes(row[0]) if row else b"")
+        seq = mark.first
+        while seq <= mark.last:
+            rows = conn.execute("SELECT seq, payload, hash FROM records WHERE seq >= ? "
+                                "AND seq <= ? ORDER BY seq LIMIT ?",
+                                (seq, mark.last, READ_CHUNK)).fetchall()
+            if not rows:
+                break
+            for got, payload, digest in rows:
+                if got != seq:
+                    raise JournalError(f"record #{seq} is missing from the database")
+                try:
+                    rec = _decode(bytes(payload), bytes(digest), prev, got)
+                except ValueError as exc:
+                    raise JournalError(f"the journal does not verify: {exc}") from None
+                prev = rec.hash
+                if rec.kind == "input" and rec.series == mark.series:
+                    yield _entry(rec)
+                seq += 1
+        if seq <= mark.last or prev != mark.last_hash:
+            raise JournalError(f"series {mark.series} reads otherwise than the journal "
+                               "verified it (records missing or not yet committed)")
+    except sqlite3.Error as exc:
+        raise JournalError(f"cannot read the journal: {exc}") from None
     finally:
         conn.close()

@@ -306,6 +306,52 @@ class SheetView:
 
 
 @dataclass(frozen=True)
+class PlayerLine:
+    """One player's statistics over the finished series (firmware_host.series.archive):
+    series sat in, games played (deals scored with cards in hand), games declared and won,
+    Seeger-Fabian points per series (rounded; None without a series), and the best game:
+    its entry and contract (ISS; None with a value: a Ramsch)."""
+
+    name: str
+    series: int
+    games: int
+    declared: int
+    won: int
+    seeger_fabian: int | None = None
+    best_value: int | None = None
+    best_contract: str | None = None
+
+
+@dataclass(frozen=True)
+class SeriesLine:
+    """A finished series in the archive: its number, the day of its last game
+    (``"2026-12-12"``), the players by seat with their totals (the table's scoring; None for
+    a seat never credited), games played of how many, the winner's seat (None: a tie), and
+    whether it was played to its end."""
+
+    number: int
+    day: str
+    players: tuple[str, ...]
+    scores: tuple[int | None, ...]
+    games: int
+    length: int | None = None
+    winner: int | None = None
+    complete: bool = True
+
+
+@dataclass(frozen=True)
+class StatsView:
+    """The statistics screen: ``state`` "pending" while the archive is being made (nothing
+    to show yet) or "done"; the players (those at the table first) and the latest series
+    (latest first); ``count`` the finished series in the archive."""
+
+    state: str = "done"
+    players: tuple[PlayerLine, ...] = ()
+    series: tuple[SeriesLine, ...] = ()
+    count: int = 0
+
+
+@dataclass(frozen=True)
 class ClubLine:
     """The club link's state for the status line (display.clubscene): ``state`` is
     ``online``, ``connecting``, ``offline`` or ``refused``; ``since`` the local time it began
@@ -368,6 +414,9 @@ class View:
     bock: int = 0                    # Bock deals still to come, this one included (0: the
                                      # deal being dealt or played counts single)
     seating: SeatingView | None = None  # scene "seating": the club's seating to confirm
+    # The archive's statistics (a Statistics button on the sheet and the series' summary);
+    # None where the table keeps no journal to make them from.
+    stats: StatsView | None = None
 
     def __post_init__(self) -> None:
         n = len(self.players)

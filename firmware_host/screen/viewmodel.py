@@ -62,6 +62,7 @@ def build_view(session: Any, refusal: Refusal | None = None, simulator: bool = F
         # the deal being dealt or played is a Bock deal: said before and during play (the
         # result of a finished deal names its own Bock factor and the round still to come)
         bock=table.series.bock_pending if phase not in ("scored", "over") else 0,
+        stats=_stats(session, table),
     )
     if phase == "dealing":
         return v.View(scene="deal", deal=_deal_view(table, d), **common)
@@ -99,6 +100,15 @@ def build_view(session: Any, refusal: Refusal | None = None, simulator: bool = F
     if phase == "pushing":
         return v.View(scene="pushing", pushing=_pushing_view(table, d, simulator), **common)
     return v.View(scene="play", play=_play_view(table, d), **common)
+
+
+def _stats(session: Any, table: Table) -> Any:
+    """The archive's statistics (firmware_host.series.archive.ArchiveService), where the
+    session keeps one and has a journal to make it from."""
+    archive = getattr(session, "archive", None)
+    if archive is None or getattr(archive, "journal", None) is None:
+        return None
+    return archive.view(table.names)
 
 
 def _notice_faults(session: Any) -> list[Any]:

@@ -86,6 +86,10 @@ class Session:
     # The open-card analysis of finished deals (firmware_host.screen.analysis.AnalysisService), on
     # a worker thread; None where nobody looks at it (replay, export, tests).
     analyses: Any = None
+    # The archive of finished series and the players' statistics
+    # (firmware_host.series.archive.ArchiveService), on a worker thread; None where nobody
+    # looks at it.
+    archive: Any = None
     # Where the journal lives (the live table): a journal that could not be opened for writing
     # (then read-only, or None) is opened there again once the storage takes writes.
     journal_path: str | None = None
@@ -151,6 +155,8 @@ class Session:
         """End the computer players' workers and the analysis worker; close the journal."""
         if self.analyses is not None:
             self.analyses.close()
+        if self.archive is not None:
+            self.archive.close()
         for player in self.players.values():
             close = getattr(player, "close", None)
             if close is not None:

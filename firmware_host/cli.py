@@ -49,6 +49,11 @@ COMMANDS: dict[str, tuple[str, str, str]] = {
         "cmd_export",
         "write a journalled series as ISS records and as a table script",
     ),
+    "stats": (
+        "firmware_host.tools.stats",
+        "cmd_stats",
+        "the archive of finished series and each player's statistics (text, CSV or JSON)",
+    ),
     "notices": (
         "firmware_host.tools.notices",
         "cmd_notices",

@@ -1,10 +1,14 @@
 """The archive of finished series and the players' statistics: counted from the journal as a
 person counts them from the sheets (tests/archivekit.py), kept beside the journal and made
 again only where a series changed, read on a connection of its own that checks what it
-reads, and made off the event loop."""
+reads, made off the event loop, and exported by ``skat-table stats``."""
 
 from __future__ import annotations
 
+import contextlib
+import csv
+import io
+import json
 import sqlite3
 import threading
 from dataclasses import replace
@@ -14,6 +18,7 @@ from typing import Any
 import pytest
 from archivekit import EXPECTED, SERIES_TOTALS, write_journal
 
+from firmware_host.cli import main
 from firmware_host.series import archive as archive_module
 from firmware_host.series.archive import ArchiveCache, ArchiveService, archive_of, mark_key
 from firmware_host.series.journal import Journal, JournalError, read_series_entries
@@ -211,3 +216,54 @@ def test_the_cache_of_a_journal_opened_read_only_is_never_written(journal_path: 
     cache = ArchiveCache(str(journal_path), read_only=True)
     assert cache.load() == {}
     cache.close()
+
+
+def run_cli(*args: str) -> tuple[int, str, str]:
+    out, err = io.StringIO(), io.StringIO()
+    with contextlib.redirect_stdout(out), contextlib.redirect_stderr(err):
+        status = main(list(args))
+    return status, out.getvalue(), err.getvalue()
+
+
+def test_skat_table_stats_exports_the_players_and_the_series(journal_path: Path,
+                                                             tmp_path: Path) -> None:
+    status, text, err = run_cli("stats", "--journal", str(journal_path))
+    assert status == 0, err
+    lines = text.splitlines()
+    assert lines[0] == "4 finished series"
+    anna = next(line for line in lines if line.startswith("Anna"))
+    assert anna.split()[:5] == ["Anna", "4", "15", "4/5", "(80"]
+    assert "+121.0" in anna and "+156 CH (series 3, game 3)" in anna
+
+    status, out, _ = run_cli("stats", "--journal", str(journal_path), "--format", "csv")
+    rows = {r["name"]: r for r in csv.DictReader(io.StringIO(out))}
+    assert set(rows) == set(EXPECTED)
+    assert [rows["Ben"][k] for k in ("series", "games", "declared", "won", "won_percent",
+                                     "seeger_fabian", "seeger_fabian_per_series",
+                                     "best_value", "best_contract", "best_series",
+                                     "best_game")] == [
+        "4", "15", "7", "6", "85.7", "776", "194.0", "180", "CH", "3", "1"]
+    assert rows["Dieter"]["won_percent"] == "" and rows["Dieter"]["best_value"] == ""
+
+    status, out, _ = run_cli("stats", "--journal", str(journal_path), "--format", "csv",
+                             "--series")
+    seats = list(csv.DictReader(io.StringIO(out)))
+    assert len(seats) == 3 + 4 + 3 + 3
+    assert [(r["player"], r["total"], r["seeger_fabian"]) for r in seats if
+            r["series"] == "2"] == [("Anna", "114", "244"), ("Ben", "246", "476"),
+                                    ("Carla", "-72", "-72"), ("Dieter", "0", "30")]
+    assert {r["complete"] for r in seats if r["series"] == "4"} == {"False"}
+
+    target = tmp_path / "stats.json"
+    status, _, err = run_cli("stats", "--journal", str(journal_path), "--format", "json",
+                             "--out", str(target))
+    assert status == 0 and "written to" in err
+    data = json.loads(target.read_text(encoding="utf-8"))
+    assert [p["name"] for p in data["players"]] == ["Anna", "Ben", "Carla", "Dieter"]
+    assert data["players"][2]["seeger_fabian_per_series"] == -22.2
+    assert [s["winner"] for s in data["series"]] == ["Carla", "Ben", "Ben", None]
+
+    status, out, _ = run_cli("stats", "--journal", str(journal_path), "--series")
+    assert "#2" in out and "Ben +476" in out and "1 game:" in out
+    status, _, err = run_cli("stats", "--journal", str(tmp_path / "none.sqlite"))
+    assert status == 1 and "no journal" in err

@@ -31,6 +31,7 @@ from .inputwatch import InputWatch
 from .layout import Element
 from .render import Renderer
 from .scenes import AskFirst, CloseDialog, ShowNotice, ShowSeriesEnd, ToggleModifier, UiState
+from .statsscene import ShowStats, StatsPage
 from .view import CARD_STYLES, LANGUAGES, View
 
 log = logging.getLogger(__name__)
@@ -228,7 +229,7 @@ class Kiosk:
                 keep = self.ui.confirm if self.ui.confirm == "notice" else ""
                 self.ui = replace(self.ui, draft=frozenset(), focus=None, show_sheet=False,
                                   show_last_trick=False, picker=False, confirm=keep,
-                                  show_analysis=False, series_end=False)
+                                  show_analysis=False, series_end=False, show_stats=False)
             elif (self.ui.show_last_trick and view.play is not None
                   and self.view.play is not None and view.play.trick != self.view.play.trick):
                 # A card was laid: the table moved on, the trick in the middle is the news
@@ -467,6 +468,12 @@ class Kiosk:
         if isinstance(c, ShowSeriesEnd):
             self._set_ui(series_end=not self.ui.series_end, focus=None)
             return []
+        if isinstance(c, ShowStats):
+            self._set_ui(show_stats=not self.ui.show_stats, picker=False, focus=None)
+            return []
+        if isinstance(c, StatsPage):
+            self._set_ui(stats_page=c.page, focus=None)
+            return []
         if isinstance(c, AskFirst):
             self._set_ui(confirm=c.what, focus=None)
             return []
@@ -518,6 +525,9 @@ class Kiosk:
                 return self._activate(actionable[self.ui.focus])
             return []
         if key == pygame.K_ESCAPE:
+            if self.ui.show_stats and not self.ui.picker:  # back to where it was opened
+                self._set_ui(show_stats=False, focus=None)
+                return []
             if self.ui.picker or self.ui.show_sheet or self.ui.confirm or self.ui.show_analysis:
                 self._set_ui(picker=False, show_sheet=False, confirm="", focus=None,
                              show_analysis=False)
@@ -544,6 +554,7 @@ class Kiosk:
             pygame.K_a: "concede", pygame.K_SPACE: "deal-next", pygame.K_d: "deal-next",
             pygame.K_x: "kontra", pygame.K_r: "re", pygame.K_n: "confirm-cancel",
             pygame.K_i: "standing-fault",  # a loss report to read: opens it
+            pygame.K_h: "stats-back" if self.ui.show_stats else "stats-button",
         }
         if self.ui.confirm == "notice":
             letters = {pygame.K_n: "confirm-cancel", pygame.K_y: "notice-confirm"}

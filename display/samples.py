@@ -24,13 +24,16 @@ from .view import (
     EnrolView,
     Fault,
     GameMark,
+    PlayerLine,
     PlayView,
     Prompt,
     PushingView,
     ResultView,
     SeatingView,
+    SeriesLine,
     SheetRow,
     SheetView,
+    StatsView,
     TrickView,
     View,
     hand_contracts,
@@ -70,6 +73,30 @@ def _sheet(players: int = 3, finished: bool = False) -> SheetView:
         best=GameMark(8, 0, "G", 72) if finished else None,
         worst=GameMark(2, 1, "G", -96) if finished else None,
     )
+
+
+def sample_stats(players: tuple[str, ...] = PLAYERS) -> StatsView:
+    """The statistics of a table that has played twelve series: the players at the table
+    first, two who sat in now and then, and the latest series (one broken off)."""
+    n = len(players)
+    lines = [
+        PlayerLine(players[0], 12, 426, 131, 104, 611, 432, "GH"),
+        PlayerLine(players[1], 12, 426, 152, 109, 388, 288, "CHZ"),
+        PlayerLine(players[2], 11, 390, 96, 64, -142, 120, None),
+    ]
+    if n == 4:
+        lines.append(PlayerLine(players[3], 4, 112, 40, 31, 730, 216, "NOH"))
+    lines += [PlayerLine("Dora", 3, 108, 30, 24, 935, 144, "G"),
+              PlayerLine("Walburga Oberndorfer", 1, 36, 5, 1, -420, None, None)]
+    totals = ((812, -120, 40, 330), (-96, 530, 530, -48), (210, 660, 62, -112),
+              (311, 379, 501, 15))
+    series = tuple(
+        SeriesLine(12 - i, f"2026-12-{12 - 2 * i:02d}", players, scores[:n], 36 if i else 12,
+                   36, None if scores[1] == scores[2] else max(range(n),
+                                                                 key=lambda s: scores[s]),
+                   complete=bool(i))
+        for i, scores in enumerate(totals))
+    return StatsView(players=tuple(lines), series=series, count=12)
 
 
 def _base(players: tuple[str, ...]) -> View:
@@ -275,10 +302,24 @@ def extra_views(language: str = "de", card_style: str = "french") -> dict[str, V
         "resume-offer": replace(sample_view("result", language, card_style), offer="resume"),
         # The last deal of a series: its result, then (UiState.series_end) the summary.
         "result-series-end": replace(sample_view("result", language, card_style),
-                                     game_number=8, sheet=_sheet(3, finished=True)),
+                                     game_number=8, sheet=_sheet(3, finished=True),
+                                     stats=sample_stats()),
         "result-series-end-four": replace(sample_view("result", language, card_style,
                                                       players=four, simulator=True),
-                                          game_number=8, sheet=_sheet(4, finished=True)),
+                                          game_number=8, sheet=_sheet(4, finished=True),
+                                          stats=sample_stats(four)),
+        # The statistics (UiState.show_stats): the sheet offers them; being made; none yet.
+        "stats": replace(sample_view("sheet", language, card_style), stats=sample_stats()),
+        "stats-four": replace(sample_view("sheet", language, card_style, players=four),
+                              stats=sample_stats(four)),
+        "stats-long-names": replace(sample_view("sheet", language, card_style,
+                                                players=long_names),
+                                    stats=sample_stats(long_names)),
+        "stats-pending": replace(sample_view("sheet", language, card_style),
+                                 stats=StatsView(state="pending")),
+        "stats-empty": replace(sample_view("sheet", language, card_style),
+                               stats=StatsView()),
+        "play-stats": replace(play, stats=sample_stats()),
     }
     return out
 

@@ -30,6 +30,7 @@ from .layout import (
     WON,
     Frame,
 )
+from .statsscene import scene_statistics, stats_button, stats_button_width
 from .view import CARD_STYLES, LANGUAGES, Call, Fault, PlayView, SheetRow, TrickView, View
 from .wording import (
     breakdown_text,
@@ -87,6 +88,8 @@ class UiState:
     hide_refusal: bool = False            # the refusal banner was tapped away
     show_analysis: bool = False           # the trick-by-trick open-card analysis is open
     series_end: bool = False              # the series' summary after its last result
+    show_stats: bool = False              # the statistics (display.statsscene) are open
+    stats_page: str = "players"           # ... on the page of the players, or "series"
 
 
 def compose_contract(game: str, skat_taken: bool, draft: frozenset[str]) -> str:
@@ -157,7 +160,10 @@ class SceneBuilder:
         return ""
 
     # ------------------------------------------------------------------ chrome
-    def top_bar(self, title: str) -> float:
+    def top_bar(self, title: str, subtitle: str | None = None, chrome: bool = True) -> float:
+        """The top bar: the title, what is happening (``subtitle``, else the game's number),
+        and the buttons; without ``chrome`` (a screen of the kiosk's own, the statistics)
+        only the language and the card style."""
         f, _, v = self.f, self._, self.v
         f.panel(0, 0, f.W, TOP, fill=FELT_DARK, radius=0, role="topbar")
         right = f.W - 6
@@ -170,7 +176,7 @@ class SceneBuilder:
         nxt = CARD_STYLES[(CARD_STYLES.index(v.card_style) + 1) % len(CARD_STYLES)]
         f.button(right, 5, w_style, TOP - 10, "", cmd.SetCardStyle(nxt), role="card-style",
                  suit="H")
-        if v.sheet is not None and v.scene not in ("sheet", "enrol"):
+        if chrome and v.sheet is not None and v.scene not in ("sheet", "enrol"):
             label = _("Back") if self.ui.show_sheet else _("Sheet")
             # As wide as the wider of its two words: it does not move when it turns to Back.
             w_sheet = max(self.label_width(_("Sheet"), 18, 96.0),
@@ -178,7 +184,7 @@ class SceneBuilder:
             right -= w_sheet + 6
             f.button(right, 5, w_sheet, TOP - 10, label, cmd.ShowSheet(), role="sheet-button",
                      size=18)
-        if v.scene not in ("idle", "fault", "sheet"):
+        if chrome and v.scene not in ("idle", "fault", "sheet"):
             # Undo's place is kept while there is nothing to undo, so that neither it nor the
             # Hint button beside it moves within a deal.
             w_undo = self.label_width(_("Undo"), 18, 96.0)
@@ -187,20 +193,31 @@ class SceneBuilder:
                 f.button(right, 5, w_undo, TOP - 10, _("Undo"),
                          cmd.Press(v.turn if v.turn is not None else 0, "undo"), role="undo",
                          size=18)
-        left = hint_button(self, right - 6, 5, TOP - 10)  # tables with hints on (hints.py)
+        left = (hint_button(self, right - 6, 5, TOP - 10)  # tables with hints on (hints.py)
+                if chrome else right - 6)
         if left < right - 6:
             right = left
+        on_sheet = chrome and v.stats is not None and (self.ui.show_sheet
+                                                       or v.scene == "sheet")
+        if on_sheet:
+            # On the score sheet, left of everything that has its place in every scene: the
+            # statistics over the finished series (display.statsscene). It takes the room of
+            # the game's number, which the sheet's own foot says ("8 of 36 games").
+            w_stats = stats_button_width(self)
+            right -= w_stats + 6
+            stats_button(self, right, 5, w_stats, TOP - 10)
         left_w = right - 18
         # A Bock deal is said before and during play, with how many are left (this one
         # included), in gold: it decides how high to bid and whether to say Kontra.
-        bock = (_("Bock: {n} left").format(n=v.bock) if v.bock and v.scene in BOCK_SCENES
-                else "")
-        sub = ""
-        if v.game_number and v.sheet is not None and v.scene != "enrol":
+        bock = (_("Bock: {n} left").format(n=v.bock)
+                if chrome and v.bock and v.scene in BOCK_SCENES else "")
+        sub = subtitle or ""
+        if (subtitle is None and v.game_number and v.sheet is not None and v.scene != "enrol"
+                and not on_sheet):
             total = v.sheet.games_total
             sub = (_("Game {n} of {total}").format(n=v.game_number, total=total) if total
                    else _("Game {n}").format(n=v.game_number))
-        club = v.club is not None and v.scene not in ("fault", "idle", "seating") and (
+        club = chrome and v.club is not None and v.scene not in ("fault", "idle", "seating") and (
             v.club.state != "online" or v.club.waiting)
         if club:  # the club's line only when there is something to say (offline, sending)
             from .clubscene import club_line
@@ -429,6 +446,9 @@ class SceneBuilder:
         if self.ui.picker:
             self.top_bar(_("Language"))
             self.language_picker()
+            return
+        if self.ui.show_stats and v.stats is not None:
+            scene_statistics(self)
             return
         if self.ui.show_sheet and v.sheet is not None and v.scene not in ("enrol",):
             self.sheet(title_key="sheet-overlay")
@@ -1406,6 +1426,8 @@ class SceneBuilder:
         f.button(rx, bottom - bh, rw, bh, _("Back"), ShowSeriesEnd(), role="series-back",
                  size=22)
         ny = bottom - 2 * bh - 10
+        # The evening among the others: the statistics over every finished series.
+        stats_button(self, rx, ny - 70, rw, 60, size=22)
         if v.simulator:
             f.button(rx, ny, rw, bh, _("New series"), AskFirst("new-series"),
                      role="new-series", fill=GOLD, colour=GOLD_DARK, size=24)

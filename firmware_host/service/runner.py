@@ -645,6 +645,9 @@ def run_table(config: Any, data_dir: Path, *, open_screen: Callable[[int], Any] 
     from firmware_host.screen.analysis import attach
 
     attach(session, loop.post)  # kept in the journal's database for export and the club
+    from firmware_host.series.archive import attach as keep_archive
+
+    keep_archive(session, loop.post)  # the statistics on the kiosk, made off the loop
     loop.club = club_desk(config, data_dir)
     closers = start_hardware(config, loop, **factories)
     screen = TableScreen(loop, open_screen or (lambda n: open_kiosk(config, False, n)))
@@ -760,6 +763,9 @@ def run_kiosk(config: Any, simulated: bool, journal_path: str | None,
     from firmware_host.screen.analysis import attach
 
     attach(session, loop.post)
+    from firmware_host.series.archive import attach as keep_archive
+
+    keep_archive(session, loop.post)  # the statistics on the kiosk, made off the loop
     if journal_path:
         loop.club = club_desk(config, Path(journal_path).parent)
     closers = [] if simulated else start_hardware(config, loop)

@@ -32,6 +32,9 @@ class Tabletop:
                                offer_resume=offer_resume)
         if not paced:
             self.loop.pace = self.loop.trick_pause = 0.0
+        from firmware_host.series.archive import attach
+
+        attach(self.session, self.loop.post)  # the statistics, as run_kiosk keeps them
         self.loop.computers()
         self.loop.refresh()
 
@@ -78,6 +81,13 @@ class Tabletop:
     def settle(self, timeout: float = 0.05) -> None:
         """Let the loop take the queued events (and any paced computer card now due)."""
         self.loop.serve_once(timeout, self.kiosk.wait_events)
+        # A round that found the loop's own queue full (the archive's worker said it is
+        # ready) leaves the window's input to the next round, as the running loop takes it
+        # a moment later: take it now, so that a tap is never left lying for the next one.
+        for _ in range(5):
+            if not pygame.event.peek():
+                break
+            self.loop.serve_once(0.0, self.kiosk.wait_events)
 
     def hand_card(self, card: Any) -> Element:
         return next(e for e in self.find("hand0") if e.card == card)

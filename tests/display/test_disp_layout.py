@@ -39,6 +39,18 @@ def all_screens(language: str) -> dict[str, tuple[View, UiState]]:
     screens = {name: (view, UiState()) for name, view in views.items()}
     for name in ("play-journal-restored", "bidding-journal-restored"):
         screens[f"{name}-dialog"] = (views[name], UiState(confirm="notice"))
+    # The statistics, both pages (three and four players, long names), while being made and
+    # with none yet; the sheet over the play with its Statistics button; the summary's.
+    for name in ("stats", "stats-four", "stats-long-names"):
+        screens[f"{name}-players"] = (views[name], UiState(show_stats=True))
+        screens[f"{name}-series"] = (views[name], UiState(show_stats=True,
+                                                          stats_page="series"))
+    for name in ("stats-pending", "stats-empty"):
+        screens[name + "-open"] = (views[name], UiState(show_stats=True))
+    screens["play-stats-sheet"] = (views["play-stats"], UiState(show_sheet=True))
+    screens["series-end-stats"] = (views["result-series-end"], UiState(series_end=True))
+    screens["series-end-four-stats"] = (views["result-series-end-four"],
+                                        UiState(series_end=True))
     return screens
 
 

@@ -60,8 +60,12 @@ class Kiosk:
                  wall_clock: Callable[[], str] = lambda: time.strftime("%H:%M"),
                  size: tuple[int, int] | None = None, fullscreen: bool = False,
                  driver: str | None = None, input_dir: str = "/dev/input",
-                 rotate: int | None = None) -> None:
+                 rotate: int | None = None, tap_twice: bool = False) -> None:
         self.on_command = on_command
+        # The guard against misplays (the simulator's hands): a tap on a hand card chooses
+        # it (drawn raised and framed), a second tap on it lays it, a tap on another card
+        # chooses that one. Keys lay at once: a digit is never a slip of the finger.
+        self.tap_twice = tap_twice
         self._driver = driver                # SDL video driver, e.g. "kmsdrm" or "wayland"
         self._want_size = tuple(size) if size else None
         self._want_fullscreen = fullscreen
@@ -229,13 +233,16 @@ class Kiosk:
                 keep = self.ui.confirm if self.ui.confirm == "notice" else ""
                 self.ui = replace(self.ui, draft=frozenset(), focus=None, show_sheet=False,
                                   show_last_trick=False, picker=False, confirm=keep,
-                                  show_analysis=False, series_end=False, show_stats=False)
+                                  show_analysis=False, series_end=False, show_stats=False,
+                                  chosen=None)
             elif (self.ui.show_last_trick and view.play is not None
                   and self.view.play is not None and view.play.trick != self.view.play.trick):
                 # A card was laid: the table moved on, the trick in the middle is the news
                 # (the last trick, opened for a look, must not hide the next lead).
                 self.ui = replace(self.ui, show_last_trick=False)
             self._open_notices(view)
+            if self.ui.chosen is not None and not _holds(view, *self.ui.chosen):
+                self.ui = replace(self.ui, chosen=None)  # laid (a key), or the deal moved on
             if self.view is None or view.refusal != self.view.refusal:
                 self.ui = replace(self.ui, hide_refusal=False)
             if self.view is not None and (view.language, view.card_style) != (
@@ -415,6 +422,8 @@ class Kiosk:
             if not el.rect.collidepoint(x, y):
                 continue
             if el.command is not None:
+                if self.tap_twice and isinstance(el.command, cmd.LayCard):
+                    return self._choose(el.command)
                 return self._activate(el)
             if el.layer >= 2:
                 # A banner or a dialog takes the taps on it (never the button under it); a
@@ -423,6 +432,14 @@ class Kiosk:
                     self._set_ui(hide_refusal=True)
                 return []
         return []
+
+    def _choose(self, c: cmd.LayCard) -> list[cmd.Command]:
+        """A tap on a hand card with the guard on: the first chooses it, the second lays it."""
+        if self.ui.chosen != (c.seat, c.card):
+            self._set_ui(chosen=(c.seat, c.card))
+            return []
+        self._set_ui(chosen=None)
+        return [c]
 
     def _wake_from_idle(self) -> bool:
         was = self._idle
@@ -602,6 +619,12 @@ class Kiosk:
         return []
 
 
+def _holds(view: View, seat: int, card: object) -> bool:
+    """Whether ``seat``'s hand on ``view`` still holds ``card`` (a card chosen to be laid)."""
+    hand = view.hands[seat] if seat < len(view.hands) else None
+    return bool(hand) and card in hand  # type: ignore[operator]
+
+
 def rotation_for(size: tuple[int, int], fullscreen: bool, rotate: int | None) -> int:
     """How far the picture is turned clockwise on the panel: ``rotate`` as the config says
     (0, 90, 180, 270), or when it says nothing 90 on a full screen taller than wide. The
@@ -622,7 +645,7 @@ def rotation_for(size: tuple[int, int], fullscreen: bool, rotate: int | None) ->
 
 def _key(e: Element) -> tuple:
     return (e.kind, tuple(e.rect), e.role, e.text, e.px, e.colour, e.fill, e.card, e.suit,
-            e.selected, tuple(e.draw_rect) if e.draw_rect else None, e.layer)
+            e.selected, tuple(e.draw_rect) if e.draw_rect else None, e.layer, e.raised)
 
 
 def _ink(e: Element) -> pygame.Rect:

@@ -39,6 +39,7 @@ BUTTON: Colour = (236, 232, 218)
 BUTTON_INK: Colour = (20, 32, 26)
 WON: Colour = (70, 190, 110)
 LOST: Colour = (236, 84, 76)
+CHOSEN: Colour = (80, 200, 255)  # the keyboard's focus ring, and a hand card chosen by a tap
 
 LOGICAL_HEIGHT = 480
 LOGICAL_WIDTH = 800
@@ -69,6 +70,7 @@ class Element:
     radius: int = 0
     fits: bool = True
     lines: tuple[str, ...] = ()       # a wrapped text's lines (empty: one line, ``text``)
+    raised: int = 0                   # a hand card chosen to be laid: drawn this many px up
 
 
 class Frame:

@@ -11,7 +11,7 @@ import pygame
 from .cards import CardFaces
 from .fonts import Fonts
 from .i18n import Translator
-from .layout import BUTTON_INK, FELT, GOLD, INK, Element, Frame
+from .layout import BUTTON_INK, CHOSEN, FELT, GOLD, INK, Element, Frame
 from .scenes import SceneBuilder, UiState
 from .suits import SuitCache
 from .view import View
@@ -94,7 +94,11 @@ class Renderer:
         elif kind == "card" and el.card is not None:
             rect = el.draw_rect or el.rect
             surface.blit(self.faces.face(el.card, style, rect.size, letters), rect.topleft)
-            if el.selected:  # a card taken up from the skat: a gold frame around the part
+            if el.raised:  # chosen by a first tap: lifted, in a frame of the focus blue
+                shown = el.rect.move(0, -el.raised)
+                pygame.draw.rect(surface, CHOSEN, shown, width=max(3, el.rect.h // 20),
+                                 border_radius=max(3, rect.w // 12))
+            elif el.selected:  # a card taken up from the skat: a gold frame around the part
                 # that shows (a fanned card's neighbour covers everything right of its strip);
                 # no tint, which would cost the index its contrast
                 pygame.draw.rect(surface, GOLD, el.rect, width=max(3, el.rect.h // 24),

@@ -56,6 +56,8 @@ HAND_ROW1 = 50.0   # the part of the first row's cards that shows: the index, a 
 HAND_CARD_MAX = 58.0
 HAND_HEAD = 56.0   # a seat panel's name and role lines above its hand
 OUT_W = 100.0      # the panel of the seat out of the deal at four, where hands are shown
+CHOSEN_LIFT = 6.0  # how far a hand card chosen by a first tap rises (Kiosk.tap_twice): to
+# the baseline of the seat line above it, whose letters stay whole
 BUTTON_H = 50.0   # the smallest tap target: 48 px (9 mm) and more on the 7-inch screen
 GAP = 8.0
 JUMPS = 4         # jump bids offered beside "bid": the next legal values above it
@@ -90,6 +92,9 @@ class UiState:
     series_end: bool = False              # the series' summary after its last result
     show_stats: bool = False              # the statistics (display.statsscene) are open
     stats_page: str = "players"           # ... on the page of the players, or "series"
+    # The simulator's guard against misplays (Kiosk.tap_twice): the hand card a first tap
+    # chose, (seat, card); a second tap on it lays it.
+    chosen: tuple[int, Card] | None = None
 
 
 def compose_contract(game: str, skat_taken: bool, draft: frozenset[str]) -> str:
@@ -379,6 +384,12 @@ class SceneBuilder:
                                  command=cmd.LayCard(seat, card) if clickable else None,
                                  visible_w=visible, visible_h=HAND_ROW1 if covered else None)
                 el.selected = card in picked
+                if clickable and self.ui.chosen == (seat, card):
+                    # The card a first tap chose (the guard against misplays): drawn lifted
+                    # out of the hand, over the lines above it; its tap target stays where
+                    # the finger found it, so that the second tap lays it.
+                    el.raised = self.f.px(CHOSEN_LIFT)
+                    el.draw_rect = (el.draw_rect or el.rect).move(0, -el.raised)
 
     def banner(self, y: float, prompt_y: float | None = None) -> None:
         """The refusal banner and the computer's prompt, floating above the scene."""

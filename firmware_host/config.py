@@ -190,7 +190,7 @@ def parse_config(
             data_dir = base_dir / data_dir
     display = _section(raw, "display")
     _only(display, "display", {"size", "fullscreen", "deck_style", "driver", "idle_after",
-                               "rotate"})
+                               "rotate", "tap_twice"})
     _display(display)
     club = parse_club(_section(raw, "club"), base_dir) if "club" in raw else None
     if table.hints and club is not None:
@@ -217,6 +217,8 @@ def _display(sec: Mapping[str, Any]) -> None:
         _choice(sec, "display", "deck_style", ("french", "four-colour", "german"), "french")
     if "driver" in sec:
         _typed(sec, "display", "driver", str)
+    if "tap_twice" in sec:
+        _typed(sec, "display", "tap_twice", bool)
     if "rotate" in sec:
         value = sec["rotate"]
         if isinstance(value, bool) or value not in (0, 90, 180, 270):

@@ -719,7 +719,11 @@ def open_kiosk(config: Any, simulated: bool, attempts: int | None = None) -> Any
                   fullscreen=bool(config.display.get("fullscreen", not simulated)),
                   driver=config.display.get("driver"),
                   idle_after=float(config.display.get("idle_after", 300.0)),
-                  rotate=config.display.get("rotate"))
+                  rotate=config.display.get("rotate"),
+                  # the guard against misplays: on in the simulator unless the config says
+                  # otherwise (there a slip of the finger lays a card; on the table a card is
+                  # laid by hand on a reader, and the hands are not shown to tap)
+                  tap_twice=bool(config.display.get("tap_twice", simulated)))
     kiosk.open(attempts=attempts or (1 if simulated else 8))
     return kiosk
 

@@ -21,11 +21,12 @@ class Tabletop:
     def __init__(self, seed: int = 1, games: int | None = 2, journal: Path | None = None,
                  size: tuple[int, int] = (800, 480), language: str = "de",
                  paced: bool = False, config: Any = None, bids: bool = False,
-                 offer_resume: bool = False, rotate: int | None = None) -> None:
+                 offer_resume: bool = False, rotate: int | None = None,
+                 tap_twice: bool = False) -> None:
         self.bids = bids  # Anna bids and holds (up to 30) rather than passing
         cfg = config or simulated_config(computer_seats=(1, 2), series_length=games, seed=seed,
                                          language=language)
-        self.kiosk = Kiosk(size=size, rotate=rotate).open()
+        self.kiosk = Kiosk(size=size, rotate=rotate, tap_twice=tap_twice).open()
         pygame.event.clear()
         self.session = open_session(cfg, journal)
         self.loop = kiosk_loop(cfg, self.session, self.kiosk, simulated=True, seed=seed,

@@ -15,9 +15,10 @@ undo after a series' last deal gives the series another last record, hence anoth
 it is summed up again.
 
 :class:`ArchiveService` keeps the archive for the kiosk: a session listener that notices a
-series finishing (or a finished series changing), and a worker thread that reads the
-journal on a connection of its own (:func:`~firmware_host.series.journal.read_series_entries`),
-plays again only what the cache does not hold, and posts :data:`ARCHIVE_READY` to the event
+series finishing (or a finished series changing), and a process of its own (started and
+waited for by a thread of the table) that reads the journal on a connection of its own
+(:func:`~firmware_host.series.journal.read_series_entries`), plays again only what the cache
+does not hold and keeps what it made; then :data:`ARCHIVE_READY` is posted to the event
 loop, which never waits for it.
 
 What the statistics count (docs/controller.md, "The archive and the statistics"):
@@ -234,10 +235,12 @@ def player_stats(summaries: Iterable[SeriesSummary]) -> dict[str, PlayerStats]:
 
 @dataclass(frozen=True)
 class Archive:
-    """The finished series (oldest first) and those that could not be read now."""
+    """The finished series (oldest first), those that could not be read now, and how many
+    summaries were made (played again) rather than taken as they were kept."""
 
     series: tuple[SeriesSummary, ...] = ()
     unreadable: tuple[int, ...] = ()
+    made: int = 0
 
     def players(self) -> dict[str, PlayerStats]:
         return player_stats(self.series)
@@ -356,25 +359,20 @@ class ArchiveCache:
 
 def build_archive(marks: Iterable[SeriesMark],
                   entries_of: Callable[[SeriesMark], Iterable[Entry]],
-                  cache: ArchiveCache | None = None,
-                  known: dict[int, tuple[str, SeriesSummary]] | None = None,
-                  stop: Callable[[], bool] = lambda: False) -> Archive:
-    """The archive of the finished series among ``marks``: each summary from ``known`` or the
-    cache when its mark is the series' mark, else made now from ``entries_of(mark)`` (and
-    kept in the cache and in ``known``). A series that cannot be read is left out and named
-    in ``unreadable``; a finished series without a scored deal is left out. ``stop()``
-    true ends the work early (the result is then incomplete)."""
-    known = known if known is not None else {}
+                  cache: ArchiveCache | None = None) -> Archive:
+    """The archive of the finished series among ``marks``: each summary from the cache when
+    its mark is the series' mark, else made now from ``entries_of(mark)`` (and kept in the
+    cache). A series that cannot be read is left out and named in ``unreadable``; a
+    finished series without a scored deal is left out."""
     kept = cache.load() if cache is not None else {}
     summaries = []
     unreadable = []
+    made = 0
     for mark in marks:
         if not mark.finished:
             continue
-        if stop():
-            break
         key = mark_key(mark)
-        have = known.get(mark.series) or kept.get(mark.series)
+        have = kept.get(mark.series)
         if have is not None and have[0] == key:
             summary = have[1]
         else:
@@ -384,12 +382,12 @@ def build_archive(marks: Iterable[SeriesMark],
                 log.warning("archive: series %s cannot be read: %s", mark.series, exc)
                 unreadable.append(mark.series)
                 continue
+            made += 1
             if cache is not None:
                 cache.put(key, summary)
-        known[mark.series] = (key, summary)
         if summary.deals:
             summaries.append(summary)
-    return Archive(tuple(summaries), tuple(unreadable))
+    return Archive(tuple(summaries), tuple(unreadable), made)
 
 
 def archive_of(journal: Journal, read_only_cache: bool = True) -> Archive:
@@ -409,6 +407,36 @@ def archive_of(journal: Journal, read_only_cache: bool = True) -> Archive:
 # ---- for the kiosk -------------------------------------------------------------------------
 
 
+def _context() -> Any:
+    """How the summing-up process starts: forkserver, not fork (the controller has reader
+    and GPIO threads, and forking a threaded process can copy a lock another thread holds),
+    or spawn where there is no forkserver."""
+    import multiprocessing
+
+    methods = multiprocessing.get_all_start_methods()
+    return multiprocessing.get_context("forkserver" if "forkserver" in methods else "spawn")
+
+
+def _sum_up(path: str, marks: list[SeriesMark], conn: Any) -> None:
+    """In a process of its own: the archive of ``marks`` from the journal at ``path``, the
+    new summaries kept beside it; sent back on ``conn`` (None when it failed)."""
+    from firmware_host.series.journal import read_series_entries
+
+    with contextlib.suppress(OSError, AttributeError):
+        os.nice(10)  # the table's own process comes first
+    result = None
+    cache = ArchiveCache(path)
+    try:
+        result = build_archive(marks, lambda m: read_series_entries(path, m), cache)
+    except Exception:  # the archive is never worth a table fault
+        log.exception("archive: cannot sum up the finished series")
+    finally:
+        cache.close()
+    with contextlib.suppress(OSError, ValueError):
+        conn.send(result)
+        conn.close()
+
+
 @dataclass
 class _Job:
     marks: list[SeriesMark]
@@ -418,18 +446,24 @@ class _Job:
 @dataclass(eq=False)
 class ArchiveService:
     """Keeps the archive for the kiosk (see the module docstring): call it after each input
-    (a session listener); :meth:`archive` is the latest result, None until the first."""
+    (a session listener); :meth:`archive` is the latest result, None until the first.
+
+    The summing-up is pure Python and plays whole series again: in a thread it would hold
+    the interpreter's lock against the event loop for seconds (a card laid took up to 80 ms
+    then, against 1 ms), so a thread of the table only waits for a process of its own
+    (``_sum_up``), which reads the journal on its own connection and writes the summaries
+    it made beside it."""
 
     journal: Journal | None
     notify: Callable[[], None] | None = None
     _seen: Any = None
-    _known: dict[int, tuple[str, SeriesSummary]] = field(default_factory=dict)
     _result: Archive | None = None
     _job: _Job | None = None
     _busy: bool = False
     _lock: threading.Lock = field(default_factory=threading.Lock)
     _wake: threading.Condition | None = None
     _thread: threading.Thread | None = None
+    _proc: Any = None
     _closed: bool = False
     _views: dict[Any, Any] = field(default_factory=dict)
 
@@ -457,16 +491,15 @@ class ArchiveService:
                 self.refresh()
 
     def refresh(self) -> None:
-        """Make the archive again from the journal's series as they are now, on the worker
-        (or here, for a journal in memory, which no other connection can read)."""
+        """Make the archive again from the journal's series as they are now, in the
+        background (or here, for a journal in memory, which no other connection can read)."""
         journal = self.journal
         if journal is None or self._closed:
             return
         marks = [m for m in journal.series_marks() if m.finished]
         path = str(journal.path)
         if path == ":memory:":
-            self._result = build_archive(marks, lambda m: journal.iter_entries(m.series),
-                                         None, self._known)
+            self._result = build_archive(marks, lambda m: journal.iter_entries(m.series))
             return
         with self._lock:
             self._job = _Job(marks, path)
@@ -480,12 +513,12 @@ class ArchiveService:
 
     @property
     def pending(self) -> bool:
-        """The worker has something to do, or is at it."""
+        """There is something to sum up, or it is being summed up."""
         with self._lock:
             return self._job is not None or self._busy
 
     def wait(self, timeout: float = 60.0) -> bool:
-        """Until the worker is idle (tests, the bench)."""
+        """Until nothing is pending (tests, the bench)."""
         end = time.monotonic() + timeout
         while time.monotonic() < end:
             if not self.pending:
@@ -506,16 +539,20 @@ class ArchiveService:
         return got
 
     def close(self) -> None:
+        """Stop: a summing-up under way is ended (what it kept stays kept)."""
         with self._lock:
             self._closed = True
             self._job = None
             assert self._wake is not None
             self._wake.notify()
+            proc = self._proc
+        if proc is not None and proc.is_alive():
+            proc.terminate()
         if self._thread is not None:
             self._thread.join(timeout=10)
             self._thread = None
 
-    # ---- the worker ---------------------------------------------------------------------
+    # ---- the waiting thread ---------------------------------------------------------------
 
     def _start(self) -> None:
         if self._thread is None and not self._closed:
@@ -523,47 +560,53 @@ class ArchiveService:
             self._thread.start()
 
     def _work(self) -> None:
-        # Best effort: a lower priority for this thread alone (Linux: threads are tasks).
-        with contextlib.suppress(OSError, AttributeError):
-            os.setpriority(os.PRIO_PROCESS, threading.get_native_id(), 10)
-        from firmware_host.series.journal import read_series_entries
-
-        cache: ArchiveCache | None = None
-        try:
-            while True:
-                with self._lock:
-                    assert self._wake is not None
-                    while self._job is None and not self._closed:
-                        self._wake.wait()
-                    if self._closed:
-                        return
-                    job, self._job, self._busy = self._job, None, True
-                assert job is not None
-                if cache is None or cache.path != job.path:
-                    if cache is not None:
-                        cache.close()
-                    cache = ArchiveCache(job.path)
-                path = job.path
+        while True:
+            with self._lock:
+                assert self._wake is not None
+                while self._job is None and not self._closed:
+                    self._wake.wait()
+                if self._closed:
+                    return
+                job, self._job, self._busy = self._job, None, True
+            assert job is not None
+            try:
+                result = self._run(job)
+            except Exception:  # the archive is never worth a table fault
+                log.exception("archive: cannot sum up the finished series")
+                result = None
+            with self._lock:
+                self._busy = False
+                if result is None or self._job is not None or self._closed:
+                    continue  # a newer job follows (or none is wanted)
+                self._result = result
+            if self.notify is not None:
                 try:
-                    result = build_archive(
-                        job.marks, lambda m, p=path: read_series_entries(p, m), cache,
-                        self._known, stop=lambda: self._closed or self._job is not None)
-                except Exception:  # the archive is never worth a table fault
-                    log.exception("archive: cannot sum up the finished series")
-                    result = None
-                with self._lock:
-                    self._busy = False
-                    if result is None or self._job is not None or self._closed:
-                        continue  # a newer job follows (or none is wanted)
-                    self._result = result
-                if self.notify is not None:
-                    try:
-                        self.notify()
-                    except Exception:
-                        log.exception("cannot tell the table that the archive is ready")
+                    self.notify()
+                except Exception:
+                    log.exception("cannot tell the table that the archive is ready")
+
+    def _run(self, job: _Job) -> Archive | None:
+        """One job in a process of its own; None when it did not finish."""
+        ctx = _context()
+        receive, send = ctx.Pipe(duplex=False)
+        proc = ctx.Process(target=_sum_up, args=(job.path, job.marks, send),
+                           name="skat-table-archive", daemon=True)
+        with self._lock:
+            if self._closed:
+                return None
+            proc.start()
+            self._proc = proc
+        send.close()  # the child's end: a child that dies ends the wait below
+        try:
+            result: Archive | None = receive.recv()
+        except (EOFError, OSError):
+            result = None
         finally:
-            if cache is not None:
-                cache.close()
+            receive.close()
+            proc.join(timeout=10)
+            with self._lock:
+                self._proc = None
+        return result
 
 
 def stats_view(archive: Archive | None, names: Sequence[str] = ()) -> Any:

@@ -19,7 +19,6 @@ import pytest
 from archivekit import EXPECTED, SERIES_TOTALS, write_journal
 
 from firmware_host.cli import main
-from firmware_host.series import archive as archive_module
 from firmware_host.series.archive import ArchiveCache, ArchiveService, archive_of, mark_key
 from firmware_host.series.journal import Journal, JournalError, read_series_entries
 
@@ -67,34 +66,31 @@ def test_the_statistics_are_those_counted_by_hand(journal_path: Path) -> None:
     assert stats["Carla"].seeger_fabian_average == pytest.approx(-22.25)
 
 
-def test_the_worker_keeps_the_summaries_beside_the_journal(journal_path: Path,
-                                                            monkeypatch) -> None:
-    """The first archive is made on the worker and each summary kept in the journal's
-    database; the next one (a restart) is read from there without playing anything again."""
+def test_the_summaries_are_kept_beside_the_journal(journal_path: Path) -> None:
+    """The first archive is made in the background and each summary kept in the journal's
+    database; the next one (a restart) is read from there, playing nothing again."""
     journal = Journal.open(journal_path)
     service = ArchiveService(journal)
     try:
         service.refresh()
         assert service.wait(60)
-        assert figures(service.archive()) == EXPECTED
+        first = service.archive()
+        assert first is not None and figures(first) == EXPECTED
+        assert first.made == 5  # the one broken off before its first card too: shown never
     finally:
         service.close()
         journal.close()
     with sqlite3.connect(journal_path) as conn:
         kept = dict(conn.execute("SELECT series, mark FROM archive").fetchall())
-    assert sorted(kept) == [1, 2, 3, 4, 5]  # the empty one too: summed up once, shown never
-
-    def no_replay(*args: object) -> None:
-        raise AssertionError("a kept summary was made again")
-
-    monkeypatch.setattr(archive_module, "summarise", no_replay)
+    assert sorted(kept) == [1, 2, 3, 4, 5]
     journal = Journal.open(journal_path)
     service = ArchiveService(journal)
     try:
         assert {m.series: mark_key(m) for m in journal.series_marks() if m.finished} == kept
         service.refresh()
         assert service.wait(60)
-        assert figures(service.archive()) == EXPECTED
+        again = service.archive()
+        assert again is not None and again.made == 0 and figures(again) == EXPECTED
     finally:
         service.close()
         journal.close()
@@ -160,24 +156,23 @@ def test_reading_on_another_connection_checks_what_it_reads(journal_path: Path) 
 
 
 def test_the_event_loop_never_waits_for_the_archive(journal_path: Path, monkeypatch) -> None:
-    """While the worker plays the finished series again (held up here), the loop takes
-    inputs and shows them; the screen says the statistics are being gathered, and shows
-    them when the worker posts that they are ready."""
+    """While the archive is being made (held up here), the loop takes inputs and shows them;
+    the screen says the statistics are being gathered, and shows them when the archive's
+    thread posts that they are ready."""
+    from firmware_host.config import simulated_config
     from firmware_host.series.archive import ARCHIVE_READY, attach
     from firmware_host.series.session import Session
     from firmware_host.service.runner import EventLoop
     from firmware_host.table.inputs import TagLaid
 
     gate = threading.Event()
-    real = archive_module.summarise
+    real = ArchiveService._run
 
-    def slow(mark: Any, entries: Any) -> Any:
+    def held(self: ArchiveService, job: Any) -> Any:
         assert gate.wait(30)
-        return real(mark, entries)
+        return real(self, job)
 
-    monkeypatch.setattr(archive_module, "summarise", slow)
-    from firmware_host.config import simulated_config
-
+    monkeypatch.setattr(ArchiveService, "_run", held)
     journal = Journal.open(journal_path)
     config = simulated_config(computer_seats=(), series_length=2)
     session = Session(config, journal, new_series_after_last=True)
@@ -189,11 +184,11 @@ def test_the_event_loop_never_waits_for_the_archive(journal_path: Path, monkeypa
         tag = next(iter(config.deck))
         loop.post(TagLaid("deal", tag))
         loop.serve_once(0.5)
-        assert session.table.deal.cards_known() == 1  # taken while the worker waits
+        assert session.table.deal.cards_known() == 1  # taken while the archive waits
         assert shown[-1].stats is not None and shown[-1].stats.state == "pending"
         gate.set()
         assert session.archive.wait(60)
-        loop.serve_once(1.0)  # the worker's ARCHIVE_READY
+        loop.serve_once(1.0)  # the archive's ARCHIVE_READY
         assert shown[-1].stats.state == "done" and shown[-1].stats.count == 4
         anna = next(p for p in shown[-1].stats.players if p.name == "Anna")
         assert (anna.series, anna.games, anna.declared, anna.won, anna.seeger_fabian,
@@ -202,6 +197,28 @@ def test_the_event_loop_never_waits_for_the_archive(journal_path: Path, monkeypa
     finally:
         gate.set()
         session.close()
+
+
+def test_closing_ends_a_summing_up_under_way(journal_path: Path) -> None:
+    """The table shuts down while the archive is being made: its process is ended, the
+    table does not wait for it."""
+    import time
+
+    journal = Journal.open(journal_path)
+    service = ArchiveService(journal)
+    try:
+        service.refresh()
+        for _ in range(500):
+            if service._proc is not None:
+                break
+            time.sleep(0.01)
+        proc = service._proc
+        t0 = time.monotonic()
+        service.close()
+        assert time.monotonic() - t0 < 5
+        assert proc is None or not proc.is_alive()
+    finally:
+        journal.close()
 
 
 def test_the_cache_of_a_journal_opened_read_only_is_never_written(journal_path: Path) -> None:

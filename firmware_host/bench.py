@@ -20,6 +20,7 @@ GROUPS: dict[str, str] = {
     "readers": "drivers.bench:bench",
     "controller": "firmware_host.series.latency:bench",
     "journal": "firmware_host.series.journalbench:bench",
+    "archive": "firmware_host.series.archivebench:bench",
     "display": "display.bench:bench",
     "kiosk": "firmware_host.service.tapbench:bench",
     "players": "engine.players.bench:bench",

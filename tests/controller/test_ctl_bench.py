@@ -29,3 +29,19 @@ def test_journal_bench_quick_reports_every_key_for_each_length() -> None:
         assert figures[f"journal_rss_{games}_mb"] > 10
         assert figures[f"journal_records_{games}"] > games * 30
         assert figures[f"journal_open_{games}_s"] <= figures[f"journal_resume_{games}_s"]
+
+
+def test_archive_bench_quick_reports_every_key() -> None:
+    """Four finished series summed up cold and from what is kept, a card dealt meanwhile:
+    every figure reported and positive, the kept archive cheaper than the cold one."""
+    from firmware_host.series.archivebench import QUICK_SERIES
+    from firmware_host.series.archivebench import bench as archive_bench
+
+    figures = archive_bench(quick=True)
+    n = QUICK_SERIES
+    for key in ("archive_series_ms", f"archive_cold_{n}_s", f"archive_warm_{n}_ms",
+                "archive_kept_kb_per_series", "archive_input_p50_ms", "archive_input_p99_ms",
+                "archive_input_idle_p50_ms", "archive_input_idle_p99_ms"):
+        assert figures[key] > 0, key
+    assert figures[f"archive_records_{n}"] > n * 36 * 30
+    assert figures[f"archive_warm_{n}_ms"] < 1000 * figures[f"archive_cold_{n}_s"]

@@ -318,6 +318,9 @@ class ArchiveCache:
             else:
                 conn = sqlite3.connect(path, timeout=5, isolation_level=None,
                                        check_same_thread=False)
+                # A summary is made again when it is lost: it is worth no fsync of its own
+                # (the journal's next input syncs the log it sits in anyway).
+                conn.execute("PRAGMA synchronous=NORMAL")
                 conn.executescript(_SCHEMA)
                 self._conn = conn
         except sqlite3.Error as exc:

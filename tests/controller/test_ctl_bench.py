@@ -40,6 +40,7 @@ def test_archive_bench_quick_reports_every_key() -> None:
     figures = archive_bench(quick=True)
     n = QUICK_SERIES
     for key in ("archive_series_ms", f"archive_cold_{n}_s", f"archive_warm_{n}_ms",
+                f"archive_cold_{n}_dealing_s",
                 "archive_kept_kb_per_series", "archive_input_p50_ms", "archive_input_p99_ms",
                 "archive_input_idle_p50_ms", "archive_input_idle_p99_ms"):
         assert figures[key] > 0, key

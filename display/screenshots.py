@@ -129,7 +129,15 @@ def doc_screens() -> dict[str, tuple[View, UiState, tuple[int, int]]]:
         "portrait-720x1280-de.png": (play, UiState(), (720, 1280)),
         **{name: screen for lang in ("de", "en") for name, screen in (
             (f"series-last-result-{lang}.png", (last(lang), UiState(), (800, 480))),
-            (f"series-end-{lang}.png", (last(lang), UiState(series_end=True), (800, 480))))},
+            (f"series-end-{lang}.png", (last(lang), UiState(series_end=True), (800, 480))),
+            # the statistics over the finished series: the players, the series
+            (f"stats-players-{lang}.png", (extra_views(lang)["stats"],
+                                           UiState(show_stats=True), (800, 480))),
+            (f"stats-series-{lang}.png", (extra_views(lang)["stats"],
+                                          UiState(show_stats=True, stats_page="series"),
+                                          (800, 480))))},
+        # the simulator's guard against misplays: the card a first tap chose
+        "chosen-card-de.png": (play, UiState(chosen=(2, play.hands[2][3])), (800, 480)),
     }
 
 

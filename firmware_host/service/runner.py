@@ -606,16 +606,20 @@ def club_desk(config: Any, data_dir: Path) -> Any:
 def run_headless_table(config: Any, data_dir: Path) -> int:
     from firmware_host.table.gamelog import GameLog
 
+    notifier = Notifier.from_environment()
+    notifier.starting("reading the journal")
     session = _open_or_say(config, data_dir / "journal.sqlite")
     if isinstance(session, int):
         return session
+    notifier.starting("the computer players")
     session.warm_up_players()
     session.listeners.append(GameLog(log.info, symbols=False, show_hands=False))
-    loop = EventLoop(session, notifier=Notifier.from_environment())
+    loop = EventLoop(session, notifier=notifier)
     from firmware_host.screen.analysis import attach
 
     attach(session, loop.post)  # kept in the journal's database for export and the club
     loop.club = club_desk(config, data_dir)
+    notifier.starting("the readers and buttons")
     closers = start_hardware(config, loop)
     _stop_on_signals(loop)
     try:
@@ -637,18 +641,23 @@ def run_table(config: Any, data_dir: Path, *, open_screen: Callable[[int], Any] 
     to :func:`start_hardware` (tests: the emulated readers and gpiozero's mock pins)."""
     from firmware_host.service.tablescreen import TableScreen
 
+    notifier = notifier or Notifier.from_environment()
+    notifier.starting("reading the journal")
     session = _open_or_say(config, data_dir / "journal.sqlite")
     if isinstance(session, int):
         return session
+    notifier.starting("the computer players")
     session.warm_up_players()
-    loop = EventLoop(session, notifier=notifier or Notifier.from_environment())
+    loop = EventLoop(session, notifier=notifier)
     from firmware_host.screen.analysis import attach
 
     attach(session, loop.post)  # kept in the journal's database for export and the club
     loop.club = club_desk(config, data_dir)
+    notifier.starting("the readers and buttons")
     closers = start_hardware(config, loop, **factories)
     screen = TableScreen(loop, open_screen or (lambda n: open_kiosk(config, False, n)))
     try:
+        notifier.starting("the screen")
         screen.start()
         _stop_on_signals(loop)
         loop.run(stop=screen.stop, wait=screen.wait)

@@ -65,8 +65,10 @@ class EventLoop:
         self.reader_faults: dict[str, str] = {}
         # Why the real table's screen is not showing (firmware_host.service.tablescreen).
         self.screen_fault: str | None = None
-        self.language: str | None = None
-        self.card_style: str | None = None
+        # What was chosen on the kiosk's settings screen (firmware_host.series.settings:
+        # KioskSettings), kept in ``settings_file`` when there is one; see use_settings.
+        self.settings: Any = None
+        self.settings_file: Any = None
         self.last_refusal: Any = None
         self.running = False
         self.waker: Callable[[], None] | None = None
@@ -152,9 +154,11 @@ class EventLoop:
         if isinstance(event, c.ConfirmNotice) and self.session.confirm_notice(event.seq):
             log.info("journal: a loss report was confirmed on the kiosk")  # then it is gone
         if isinstance(event, c.SetLanguage):
-            self.language = event.code
+            self.change_setting("language", event.code)
         elif isinstance(event, c.SetCardStyle):
-            self.card_style = event.style
+            self.change_setting("card_style", event.style)
+        elif isinstance(event, c.ChangeSetting):
+            self.change_setting(event.name, event.value)
         elif isinstance(event, c.Quit):
             self.stop()
         elif isinstance(event, c.Resume):
@@ -237,6 +241,66 @@ class EventLoop:
                 self.beep()
         except Exception:  # a buzzer is not worth stopping the table for
             log.exception("cannot sound the buzzer")
+
+    # ---- the kiosk's settings -------------------------------------------------------------
+
+    def use_settings(self, file: Any) -> None:
+        """Take the settings kept in ``file`` (a ``SettingsFile``) and keep every later
+        choice there."""
+        self.settings_file = file
+        self.settings = file.load()
+        self._apply_settings()
+
+    def chosen(self, name: str) -> Any:
+        """What the kiosk chose for setting ``name``, or None (the default holds)."""
+        return getattr(self.settings, name, None)
+
+    def change_setting(self, name: str, value: Any) -> None:
+        """A choice on the kiosk: in force at once, and kept (when there is a settings
+        file) for the next start."""
+        from firmware_host.series.settings import KioskSettings, SettingError
+
+        current = self.settings if self.settings is not None else KioskSettings()
+        try:
+            new = current.changed(name, value)
+        except SettingError as exc:  # a command from an older or newer kiosk: said, no more
+            log.warning("settings: %s", exc)
+            return
+        if new == current:
+            return
+        self.settings = new
+        log.info("settings: %s is now %r", name, value)
+        if self.settings_file is not None:
+            self.settings_file.save(new)  # (a failure is said in the log; the choice holds)
+        self._apply_settings()
+
+    def _apply_settings(self) -> None:
+        from firmware_host.series.settings import SPEEDS
+
+        if self.simulator is not None:  # on the table a person lays the computer's cards
+            self.pace, self.trick_pause = SPEEDS[self.chosen("speed") or "normal"]
+        if hasattr(self.session, "hints_chosen"):
+            self.session.hints_chosen = self.chosen("hints")
+
+    @property
+    def sound_on(self) -> bool:
+        """The kiosk's sounds: as chosen, else on in the simulator and off on the table
+        (where the buzzer says a refusal)."""
+        chosen = self.chosen("sound")
+        return self.simulator is not None if chosen is None else bool(chosen)
+
+    def settings_view(self) -> Any:
+        """The settings as the kiosk shows them (display.view.SettingsView)."""
+        from display.view import SettingsView
+
+        session = self.session
+        return SettingsView(
+            speed=self.chosen("speed") or "normal",
+            trump_first=self.chosen("trump_first") is not False,
+            suit_order=self.chosen("suit_order") or "CSHD", sound=self.sound_on,
+            hints=bool(getattr(session, "hints_on", False)),
+            speed_applies=self.simulator is not None,
+            hints_allowed=getattr(getattr(session, "config", None), "club", None) is None)
 
     def retry_storage(self, force: bool = False) -> bool:
         """While the storage fails (the session's journal fault): try it again every
@@ -338,8 +402,10 @@ class EventLoop:
 
             view = build_view(self.session, self.last_refusal,
                               simulator=self.simulator is not None,
-                              reader_faults=self.reader_faults, language=self.language,
-                              card_style=self.card_style)
+                              reader_faults=self.reader_faults,
+                              language=self.chosen("language"),
+                              card_style=self.chosen("card_style"),
+                              settings=self.settings_view())
             if self.club is not None:
                 view = self.club.decorate(view, self.session)
             self.show(replace(view, offer=self.offer) if self.offer else view)
@@ -647,6 +713,7 @@ def run_table(config: Any, data_dir: Path, *, open_screen: Callable[[int], Any] 
     attach(session, loop.post)  # kept in the journal's database for export and the club
     loop.club = club_desk(config, data_dir)
     closers = start_hardware(config, loop, **factories)
+    closers.append(attach_settings(loop, session))
     screen = TableScreen(loop, open_screen or (lambda n: open_kiosk(config, False, n)))
     try:
         screen.start()
@@ -728,12 +795,20 @@ def kiosk_loop(config: Any, session: Any, kiosk: Any, simulated: bool,
     sim = DealingSimulator(session, seed) if simulated else None
     loop = EventLoop(session, show=kiosk.show, notifier=Notifier.from_environment(),
                      simulator=sim)
-    if simulated:
-        loop.pace, loop.trick_pause = 0.6, 1.5
     loop.waker = kiosk.notify
+    attach_settings(loop, session)  # (the simulator's pace is the computer's speed)
     if offer_resume and session.resumed and session.table.phase != "over":
         loop.offer = "resume"
     return loop
+
+
+def attach_settings(loop: EventLoop, session: Any) -> Callable[[], None]:
+    """The kiosk's settings, kept beside the session's journal: the loop applies the
+    settings kept from last time and keeps each later choice there."""
+    from firmware_host.series.settings import SettingsFile, settings_path
+
+    loop.use_settings(SettingsFile(settings_path(getattr(session, "journal_path", None))))
+    return lambda: None
 
 
 def run_kiosk(config: Any, simulated: bool, journal_path: str | None,

@@ -249,7 +249,7 @@ class EventLoop:
         choice there."""
         self.settings_file = file
         self.settings = file.load()
-        self._apply_settings()
+        self._apply_settings("speed", "hints")
 
     def chosen(self, name: str) -> Any:
         """What the kiosk chose for setting ``name``, or None (the default holds)."""
@@ -272,14 +272,17 @@ class EventLoop:
         log.info("settings: %s is now %r", name, value)
         if self.settings_file is not None:
             self.settings_file.save(new)  # (a failure is said in the log; the choice holds)
-        self._apply_settings()
+        self._apply_settings(name)
 
-    def _apply_settings(self) -> None:
+    def _apply_settings(self, *names: str) -> None:
+        """Put the settings ``names`` in force where the loop keeps them (the rest are read
+        when the screen is built)."""
         from firmware_host.series.settings import SPEEDS
 
-        if self.simulator is not None:  # on the table a person lays the computer's cards
+        # (on the table a person lays the computer's cards: no pace)
+        if "speed" in names and self.simulator is not None:
             self.pace, self.trick_pause = SPEEDS[self.chosen("speed") or "normal"]
-        if hasattr(self.session, "hints_chosen"):
+        if "hints" in names and hasattr(self.session, "hints_chosen"):
             self.session.hints_chosen = self.chosen("hints")
 
     @property

@@ -69,6 +69,8 @@ class EventLoop:
         # KioskSettings), kept in ``settings_file`` when there is one; see use_settings.
         self.settings: Any = None
         self.settings_file: Any = None
+        # The kiosk's sounds (display.sound.Chimes): played while the sound setting is on.
+        self.chimes: Any = None
         self.last_refusal: Any = None
         self.running = False
         self.waker: Callable[[], None] | None = None
@@ -233,7 +235,8 @@ class EventLoop:
 
     def sound(self, pattern: str) -> None:
         """A buzzer pattern (drivers.gpio.BUZZ_PATTERNS): ``refused`` is ``beep``; another
-        pattern is ``buzz``, or ``beep`` where there is no ``buzz``."""
+        pattern is ``buzz``, or ``beep`` where there is no ``buzz``. The kiosk's refusal
+        sound too, when its sounds are on."""
         try:
             if self.buzz is not None and (pattern != "refused" or self.beep is None):
                 self.buzz(pattern)
@@ -241,8 +244,9 @@ class EventLoop:
                 self.beep()
         except Exception:  # a buzzer is not worth stopping the table for
             log.exception("cannot sound the buzzer")
+        self.cue("refused")
 
-    # ---- the kiosk's settings -------------------------------------------------------------
+    # ---- the kiosk's settings and sounds ---------------------------------------------------
 
     def use_settings(self, file: Any) -> None:
         """Take the settings kept in ``file`` (a ``SettingsFile``) and keep every later
@@ -291,6 +295,15 @@ class EventLoop:
         (where the buzzer says a refusal)."""
         chosen = self.chosen("sound")
         return self.simulator is not None if chosen is None else bool(chosen)
+
+    def cue(self, name: str) -> None:
+        """Play the kiosk's sound ``name`` if the sounds are on."""
+        if self.chimes is None or not self.sound_on:
+            return
+        try:
+            self.chimes.play(name)
+        except Exception:  # a sound is not worth stopping the table for
+            log.exception("cannot play the sound %s", name)
 
     def settings_view(self) -> Any:
         """The settings as the kiosk shows them (display.view.SettingsView)."""
@@ -806,12 +819,21 @@ def kiosk_loop(config: Any, session: Any, kiosk: Any, simulated: bool,
 
 
 def attach_settings(loop: EventLoop, session: Any) -> Callable[[], None]:
-    """The kiosk's settings, kept beside the session's journal: the loop applies the
-    settings kept from last time and keeps each later choice there."""
+    """The kiosk's settings, kept beside the session's journal, and its sounds: the loop
+    applies the settings kept from last time and plays a sound for each card, trick and
+    result while the sound setting is on. Returns what closes the sounds."""
     from firmware_host.series.settings import SettingsFile, settings_path
+    from firmware_host.service.cues import SoundCues
 
     loop.use_settings(SettingsFile(settings_path(getattr(session, "journal_path", None))))
-    return lambda: None
+    try:
+        from display.sound import Chimes
+    except ImportError as exc:  # a table without pygame has no kiosk and no sound
+        log.info("no sound: %s", exc)
+        return lambda: None
+    loop.chimes = Chimes()
+    session.listeners.append(SoundCues(session, loop.cue))
+    return loop.chimes.close
 
 
 def run_kiosk(config: Any, simulated: bool, journal_path: str | None,
@@ -841,6 +863,8 @@ def run_kiosk(config: Any, simulated: bool, journal_path: str | None,
     if journal_path:
         loop.club = club_desk(config, Path(journal_path).parent)
     closers = [] if simulated else start_hardware(config, loop)
+    if loop.chimes is not None:
+        closers.append(loop.chimes.close)
     _stop_on_signals(loop)
     stop = threading.Event()
 

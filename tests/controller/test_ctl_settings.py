@@ -9,6 +9,7 @@ import json
 import logging
 import tomllib
 from pathlib import Path
+from types import SimpleNamespace
 
 import pytest
 
@@ -135,6 +136,12 @@ def test_the_loop_applies_the_settings() -> None:
     assert (table.pace, table.trick_pause) == (0.0, 0.0) and not table.sound_on
     table.handle(cmd.ChangeSetting("speed", "slow"))
     assert table.pace == 0.0 and not table.settings_view().speed_applies
+    played: list[str] = []
+    table.chimes = SimpleNamespace(play=played.append)
+    table.cue("card")
+    table.handle(cmd.ChangeSetting("sound", True))
+    table.cue("card")
+    assert played == ["card"]
 
 
 def test_no_hints_at_a_club_table_whatever_the_kiosk_says(tmp_path: Path) -> None:

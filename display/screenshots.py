@@ -95,7 +95,7 @@ def doc_screens() -> dict[str, tuple[View, UiState, tuple[int, int]]]:
 
     from engine.cards import Card
 
-    from .samples import extra_views, sample_view
+    from .samples import extra_views, sample_view, settings_views
     from .view import Fault
 
     play = sample_view("play", "de", simulator=True)
@@ -130,6 +130,10 @@ def doc_screens() -> dict[str, tuple[View, UiState, tuple[int, int]]]:
         **{name: screen for lang in ("de", "en") for name, screen in (
             (f"series-last-result-{lang}.png", (last(lang), UiState(), (800, 480))),
             (f"series-end-{lang}.png", (last(lang), UiState(series_end=True), (800, 480))))},
+        # the settings screen as the simulator starts (the gear in the top bar opens it)
+        **{f"settings-{lang}.png": (settings_views(lang)["settings-simulator"],
+                                    UiState(settings=True), (800, 480))
+           for lang in ("de", "en")},
     }
 
 

@@ -65,8 +65,12 @@ class EventLoop:
         self.reader_faults: dict[str, str] = {}
         # Why the real table's screen is not showing (firmware_host.service.tablescreen).
         self.screen_fault: str | None = None
-        self.language: str | None = None
-        self.card_style: str | None = None
+        # What was chosen on the kiosk's settings screen (firmware_host.series.settings:
+        # KioskSettings), kept in ``settings_file`` when there is one; see use_settings.
+        self.settings: Any = None
+        self.settings_file: Any = None
+        # The kiosk's sounds (display.sound.Chimes): played while the sound setting is on.
+        self.chimes: Any = None
         self.last_refusal: Any = None
         self.running = False
         self.waker: Callable[[], None] | None = None
@@ -152,9 +156,11 @@ class EventLoop:
         if isinstance(event, c.ConfirmNotice) and self.session.confirm_notice(event.seq):
             log.info("journal: a loss report was confirmed on the kiosk")  # then it is gone
         if isinstance(event, c.SetLanguage):
-            self.language = event.code
+            self.change_setting("language", event.code)
         elif isinstance(event, c.SetCardStyle):
-            self.card_style = event.style
+            self.change_setting("card_style", event.style)
+        elif isinstance(event, c.ChangeSetting):
+            self.change_setting(event.name, event.value)
         elif isinstance(event, c.Quit):
             self.stop()
         elif isinstance(event, c.Resume):
@@ -229,7 +235,8 @@ class EventLoop:
 
     def sound(self, pattern: str) -> None:
         """A buzzer pattern (drivers.gpio.BUZZ_PATTERNS): ``refused`` is ``beep``; another
-        pattern is ``buzz``, or ``beep`` where there is no ``buzz``."""
+        pattern is ``buzz``, or ``beep`` where there is no ``buzz``. The kiosk's refusal
+        sound too, when its sounds are on."""
         try:
             if self.buzz is not None and (pattern != "refused" or self.beep is None):
                 self.buzz(pattern)
@@ -237,6 +244,79 @@ class EventLoop:
                 self.beep()
         except Exception:  # a buzzer is not worth stopping the table for
             log.exception("cannot sound the buzzer")
+        self.cue("refused")
+
+    # ---- the kiosk's settings and sounds ---------------------------------------------------
+
+    def use_settings(self, file: Any) -> None:
+        """Take the settings kept in ``file`` (a ``SettingsFile``) and keep every later
+        choice there."""
+        self.settings_file = file
+        self.settings = file.load()
+        self._apply_settings("speed", "hints")
+
+    def chosen(self, name: str) -> Any:
+        """What the kiosk chose for setting ``name``, or None (the default holds)."""
+        return getattr(self.settings, name, None)
+
+    def change_setting(self, name: str, value: Any) -> None:
+        """A choice on the kiosk: in force at once, and kept (when there is a settings
+        file) for the next start."""
+        from firmware_host.series.settings import KioskSettings, SettingError
+
+        current = self.settings if self.settings is not None else KioskSettings()
+        try:
+            new = current.changed(name, value)
+        except SettingError as exc:  # a command from an older or newer kiosk: said, no more
+            log.warning("settings: %s", exc)
+            return
+        if new == current:
+            return
+        self.settings = new
+        log.info("settings: %s is now %r", name, value)
+        if self.settings_file is not None:
+            self.settings_file.save(new)  # (a failure is said in the log; the choice holds)
+        self._apply_settings(name)
+
+    def _apply_settings(self, *names: str) -> None:
+        """Put the settings ``names`` in force where the loop keeps them (the rest are read
+        when the screen is built)."""
+        from firmware_host.series.settings import SPEEDS
+
+        # (on the table a person lays the computer's cards: no pace)
+        if "speed" in names and self.simulator is not None:
+            self.pace, self.trick_pause = SPEEDS[self.chosen("speed") or "normal"]
+        if "hints" in names and hasattr(self.session, "hints_chosen"):
+            self.session.hints_chosen = self.chosen("hints")
+
+    @property
+    def sound_on(self) -> bool:
+        """The kiosk's sounds: as chosen, else on in the simulator and off on the table
+        (where the buzzer says a refusal)."""
+        chosen = self.chosen("sound")
+        return self.simulator is not None if chosen is None else bool(chosen)
+
+    def cue(self, name: str) -> None:
+        """Play the kiosk's sound ``name`` if the sounds are on."""
+        if self.chimes is None or not self.sound_on:
+            return
+        try:
+            self.chimes.play(name)
+        except Exception:  # a sound is not worth stopping the table for
+            log.exception("cannot play the sound %s", name)
+
+    def settings_view(self) -> Any:
+        """The settings as the kiosk shows them (display.view.SettingsView)."""
+        from display.view import SettingsView
+
+        session = self.session
+        return SettingsView(
+            speed=self.chosen("speed") or "normal",
+            trump_first=self.chosen("trump_first") is not False,
+            suit_order=self.chosen("suit_order") or "CSHD", sound=self.sound_on,
+            hints=bool(getattr(session, "hints_on", False)),
+            speed_applies=self.simulator is not None,
+            hints_allowed=getattr(getattr(session, "config", None), "club", None) is None)
 
     def retry_storage(self, force: bool = False) -> bool:
         """While the storage fails (the session's journal fault): try it again every
@@ -338,8 +418,10 @@ class EventLoop:
 
             view = build_view(self.session, self.last_refusal,
                               simulator=self.simulator is not None,
-                              reader_faults=self.reader_faults, language=self.language,
-                              card_style=self.card_style)
+                              reader_faults=self.reader_faults,
+                              language=self.chosen("language"),
+                              card_style=self.chosen("card_style"),
+                              settings=self.settings_view())
             if self.club is not None:
                 view = self.club.decorate(view, self.session)
             self.show(replace(view, offer=self.offer) if self.offer else view)
@@ -655,6 +737,7 @@ def run_table(config: Any, data_dir: Path, *, open_screen: Callable[[int], Any] 
     loop.club = club_desk(config, data_dir)
     notifier.starting("the readers and buttons")
     closers = start_hardware(config, loop, **factories)
+    closers.append(attach_settings(loop, session))
     screen = TableScreen(loop, open_screen or (lambda n: open_kiosk(config, False, n)))
     try:
         notifier.starting("the screen")
@@ -737,12 +820,29 @@ def kiosk_loop(config: Any, session: Any, kiosk: Any, simulated: bool,
     sim = DealingSimulator(session, seed) if simulated else None
     loop = EventLoop(session, show=kiosk.show, notifier=Notifier.from_environment(),
                      simulator=sim)
-    if simulated:
-        loop.pace, loop.trick_pause = 0.6, 1.5
     loop.waker = kiosk.notify
+    attach_settings(loop, session)  # (the simulator's pace is the computer's speed)
     if offer_resume and session.resumed and session.table.phase != "over":
         loop.offer = "resume"
     return loop
+
+
+def attach_settings(loop: EventLoop, session: Any) -> Callable[[], None]:
+    """The kiosk's settings, kept beside the session's journal, and its sounds: the loop
+    applies the settings kept from last time and plays a sound for each card, trick and
+    result while the sound setting is on. Returns what closes the sounds."""
+    from firmware_host.series.settings import SettingsFile, settings_path
+    from firmware_host.service.cues import SoundCues
+
+    loop.use_settings(SettingsFile(settings_path(getattr(session, "journal_path", None))))
+    try:
+        from display.sound import Chimes
+    except ImportError as exc:  # a table without pygame has no kiosk and no sound
+        log.info("no sound: %s", exc)
+        return lambda: None
+    loop.chimes = Chimes()
+    session.listeners.append(SoundCues(session, loop.cue))
+    return loop.chimes.close
 
 
 def run_kiosk(config: Any, simulated: bool, journal_path: str | None,
@@ -772,6 +872,8 @@ def run_kiosk(config: Any, simulated: bool, journal_path: str | None,
     if journal_path:
         loop.club = club_desk(config, Path(journal_path).parent)
     closers = [] if simulated else start_hardware(config, loop)
+    if loop.chimes is not None:
+        closers.append(loop.chimes.close)
     _stop_on_signals(loop)
     stop = threading.Event()
 

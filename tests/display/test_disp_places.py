@@ -150,7 +150,7 @@ def test_a_full_portrait_screen_is_turned_by_itself() -> None:
 
 
 CONTROLS = ("last-button", "concede", "claim", "kontra", "re", "undo", "sheet-button",
-            "hint-button", "language", "card-style")
+            "hint-button", "language", "settings-button")
 
 
 def controls(t: Tabletop) -> dict[str, pygame.Rect]:

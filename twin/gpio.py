@@ -56,6 +56,8 @@ if [ ! -e "$c/live" ]; then
     echo pi-header > "$c/bank0/label"
     echo 1 > "$c/live"
 fi
+# udev gives the chip to the gpio group (install.sh's rule) before the table starts
+udevadm settle --timeout=30 || true
 echo "header: $(cat "$c/dev_name") $(cat "$c/bank0/chip_name")"
 """
 

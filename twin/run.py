@@ -38,7 +38,7 @@ from typing import Any
 
 from twin.board import TwinBoard
 from twin.image import build_seconds, cache_root, ensure_image
-from twin.table import CONFIG_PATH, TableDriver, config_toml, replay_config
+from twin.table import CONFIG_PATH, TableDriver, config_toml, durable, replay_config
 from twin.vm import VM, VMError
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -612,7 +612,7 @@ class Twin:
         drv.watch = type(drv.watch)()
         drv.poll()
         after = {r[0]: r for r in drv.watch.records}
-        lost = [r for r in seen if after.get(r[0]) != r]
+        lost = [r for r in seen if durable(r) and after.get(r[0]) != r]
         answer = drv.wait_for(lambda _new: drv._answered(nxt[0], drv.tags[nxt[1]])(
             drv.watch.records), "the card laid during the errors", 120)
         self.board.lift(nxt[0], drv.tags[nxt[1]])
@@ -622,6 +622,9 @@ class Twin:
                      for d in errors if isinstance(d, dict))  # type: ignore[union-attr]
         out = {"statuses during the errors": statuses, "I/O errors injected": failed,
                "boot to READY on the new card (s)": round(ready, 1), "lost": len(lost),
+               "lost records": [r[:2] for r in lost],
+               "not durable, gone": [r[:2] for r in seen
+                                     if not durable(r) and after.get(r[0]) != r],
                "card laid during the errors, after": answer, "frame": str(shot)}
         self.figure("worn SD card", out)
         return out
@@ -656,7 +659,7 @@ class Twin:
         drv.watch = type(drv.watch)()  # read the journal again from its first line
         drv.poll()
         after = {r[0]: r for r in drv.watch.records}
-        lost = [r for r in seen if after.get(r[0]) != r]
+        lost = [r for r in seen if durable(r) and after.get(r[0]) != r]
         answer = None
         if nxt is not None:
             answer = drv.wait_for(lambda _new: drv._answered(nxt[0], drv.tags[nxt[1]])(
@@ -665,7 +668,10 @@ class Twin:
         fsck = vm.out("sudo journalctl -b -k --no-pager | grep -ciE 'recovery complete|"
                       "orphan|fsck' || true").strip()
         return {"boot to READY (s)": round(ready, 1), "records before": len(seen),
-                "lost": len(lost), "status before": status_before,
+                "lost": len(lost), "lost records": [r[:2] for r in lost],
+                "not durable, gone": [r[:2] for r in seen
+                                      if not durable(r) and after.get(r[0]) != r],
+                "status before": status_before,
                 "status after": drv.watch.status, "card through the cut": answer,
                 "ext4 recovery lines": int(fsck or 0)}
 

@@ -14,6 +14,13 @@ from tabletop import Tabletop
 from display.sound import SOUNDS, Chimes, encode, samples
 
 
+@pytest.fixture(autouse=True)
+def no_mixer_yet() -> None:
+    """Each test starts where the table starts: no mixer opened (an earlier test in the same
+    process may have left pygame's, which is one per process)."""
+    pygame.mixer.quit()
+
+
 def test_the_sounds_are_made_in_code() -> None:
     for name in SOUNDS:
         values = samples(name, 22050)

@@ -260,12 +260,19 @@ def director_score(original: ScoredGame, declarer: int | None, won: bool | None,
         except ContractError as exc:
             raise GameCheckError(str(exc)) from None
     check_value(contract, won, value)
+    if not contract and original.contract:
+        # the game as counted, if the corrected value fits it; otherwise the list shows no
+        # game rather than a wrong one (the director did not say which it was)
+        try:
+            check_value(original.contract, won, value)
+            contract = original.contract
+        except GameCheckError:
+            contract = None
     scores = [0] * n
     scores[declarer] = value
     sf = seeger_fabian_entries(scores, declarer, won)
     return replace(original, declarer=declarer, won=won, value=value, passed_in=False,
-                   contract=contract or original.contract,
-                   scores=tuple(scores), sf=tuple(sf), source="director")
+                   contract=contract, scores=tuple(scores), sf=tuple(sf), source="director")
 
 
 def _example() -> ScoredGame:

@@ -468,14 +468,14 @@ class ClubService:
     def _enter(self, game_id: str, who: str, reason: str, declarer: int | None,
                won: bool | None, value: int, contract: str | None) -> None:
         """A game that never arrived, entered from its game page: one line of paper."""
-        g = self._blank(game_id)
+        g = self.blank_game(game_id)
         if declarer is not None and won is not None and value and (value > 0) != won:
             raise GameCheckError(f"{value} is written for a {'lost' if value < 0 else 'won'} "
                                  "game: a won game is +value, a lost one -2 x value")
         self.enter_paper(g.series, g.table, [PaperLine(g.game, declarer, value, contract)],
                          who, reason)
 
-    def _blank(self, game_id: str) -> ScoredGame:
+    def blank_game(self, game_id: str) -> ScoredGame:
         """A game of a seated table that has not arrived, before its result is known."""
         parts = game_id.split("/")
         t = self.config.tournament
@@ -523,7 +523,7 @@ class ClubService:
                 if self._version(gid) is not None:
                     raise TournamentError(f"game {line.game} has arrived from the table: "
                                           "correct it on its own page")
-                blank = self._blank(gid)
+                blank = self.blank_game(gid)
                 won = None if line.declarer is None else line.value > 0
                 try:
                     g = director_score(blank, line.declarer, won, line.value, line.contract)

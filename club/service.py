@@ -679,13 +679,15 @@ class ClubService:
 
     def held(self, series: int | None = None, table: str | None = None) -> list[ScoredGame]:
         """Games stored but ahead of their table's progress, in table and game order."""
+        out = []
         with self.lock:
-            out = [g for gid, g in (*self._table.items(), *self._director.items())
-                   if gid not in self._games
-                   and (series is None or g.series == series)
-                   and (table is None or g.table == table)]
-        uniq = {g.game_id: g for g in out}
-        return sorted(uniq.values(), key=lambda g: (g.series, _num(g.table), g.game))
+            for (s, t), arrived in self._arrived.items():
+                if (series is not None and s != series) or (table is not None and t != table):
+                    continue
+                p = self._progress.get((s, t), 0)
+                out += [g for n, gid in arrived.items()
+                        if n > p and (g := self._version(gid)) is not None]
+        return sorted(out, key=lambda g: (g.series, _num(g.table), g.game))
 
     def progress(self, series: int, table: str) -> int:
         """The table's games 1..this are all there."""

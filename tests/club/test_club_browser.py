@@ -294,6 +294,7 @@ def test_paper_list_conflict_and_absent_player_in_chromium(tmp_path: Path, brows
             d.find_element(By.NAME, f"value_{n}").send_keys(
                 "47" if n == 4 else str(e["value"]))      # game 4 is declared (seed 21)
         d.find_element(By.NAME, "reason").send_keys("Pi von Tisch 1 ausgefallen")
+        d.execute_script("window.scrollTo(0, 0);")
         _shot(d, "club-paper-list.png")
         d.find_element(By.CSS_SELECTOR, "#paper button").click()
         _wait(lambda: "game 4: 47 is no game value" in d.page_source, 10, "the refusal")

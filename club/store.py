@@ -46,6 +46,10 @@ CREATE TABLE IF NOT EXISTS corrections (
 CREATE TABLE IF NOT EXISTS table_status (
     table_id TEXT PRIMARY KEY, payload TEXT NOT NULL, received_at TEXT NOT NULL);
 CREATE INDEX IF NOT EXISTS revisions_game ON revisions (game_id);
+CREATE TABLE IF NOT EXISTS logins (
+    seq INTEGER PRIMARY KEY AUTOINCREMENT, at REAL NOT NULL, address TEXT NOT NULL,
+    ok INTEGER NOT NULL);
+CREATE INDEX IF NOT EXISTS logins_address ON logins (address, at);
 """
 
 # Columns added since the first databases were written: a database from before gets them on
@@ -298,6 +302,29 @@ class Store:
                 self._all(sql + "WHERE game_id = ? ORDER BY seq", (game_id,)))
         return [Correction(r[0], r[1], r[2], r[3], r[4], r[5], json.loads(r[6]),
                            json.loads(r[7]), r[8]) for r in rows]
+
+    # --- the director's logins ---------------------------------------------------------------
+
+    def add_login(self, at: float, address: str, ok: bool) -> None:
+        with self.transaction() as db:
+            db.execute("INSERT INTO logins (at, address, ok) VALUES (?, ?, ?)",
+                       (at, address, int(ok)))
+
+    def login_failures(self, address: str, since: float) -> list[float]:
+        """When ``address`` gave a wrong password after ``since`` and after its last good
+        login, oldest first."""
+        rows = self._all(
+            "SELECT at FROM logins WHERE address = ? AND ok = 0 AND at > ? AND at > "
+            "COALESCE((SELECT MAX(at) FROM logins WHERE address = ? AND ok = 1), 0) "
+            "ORDER BY at", (address, since, address))
+        return [float(r[0]) for r in rows]
+
+    def logins(self, limit: int = 20, ok: bool | None = None) -> list[dict[str, Any]]:
+        rows = self._all("SELECT at, address, ok FROM logins "
+                         + ("" if ok is None else f"WHERE ok = {int(ok)} ")
+                         + "ORDER BY seq DESC LIMIT ?", (limit,))
+        return [dict(at=datetime.fromtimestamp(r[0], UTC).isoformat(timespec="seconds")
+                     .replace("+00:00", "Z"), address=r[1], ok=bool(r[2])) for r in rows]
 
     # --- table status ------------------------------------------------------------------------
 

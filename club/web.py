@@ -20,6 +20,7 @@ from typing import Any
 
 from jinja2 import Environment, FileSystemLoader, select_autoescape
 from starlette.applications import Starlette
+from starlette.concurrency import run_in_threadpool
 from starlette.middleware import Middleware
 from starlette.middleware.sessions import SessionMiddleware
 from starlette.requests import Request
@@ -35,7 +36,7 @@ from starlette.routing import Mount, Route
 from starlette.staticfiles import StaticFiles
 
 from club import export
-from club.config import check_password
+from club.logins import FREE_FAILURES, LoginGuard
 from club.messages import PayloadError, game_message, parse_json
 from club.scoring import PAPER_CONTRACTS, GameCheckError
 from club.service import ClubService, PaperLine
@@ -118,6 +119,7 @@ class Hub:
 
 def create_app(service: ClubService, hub: Hub | None = None) -> Starlette:
     hub = hub or Hub()
+    guard = LoginGuard(service.store)
     service.listeners.append(hub.notify)
     # the hub's version is the one a page was rendered with (live.js compares them)
     hub.version = hub._sent = service.version
@@ -270,8 +272,20 @@ def create_app(service: ClubService, hub: Hub | None = None) -> Starlette:
         form = await request.form()
         if not _csrf_ok(request, form):
             return _csrf_failed(page, request)
-        ok = cfg.director_hash is not None and check_password(
-            cfg.director_hash, str(form.get("password", "")))
+        address = request.client.host if request.client else "unknown"
+        wait = guard.begin(address)
+        if wait:
+            return page(request, "login.html", 429, configured=cfg.director_hash is not None,
+                        error=f"Too many wrong passwords from this address: try again in "
+                              f"{wait} s.")
+        ok = False
+        try:
+            # scrypt takes tens of milliseconds of CPU: never on the event loop, which serves
+            # every spectator's page
+            ok = await run_in_threadpool(guard.check, cfg.director_hash,
+                                         str(form.get("password", "")))
+        finally:
+            guard.finish(address, ok)
         if not ok:
             return page(request, "login.html", 401, configured=cfg.director_hash is not None,
                         error="Wrong password.")
@@ -292,7 +306,8 @@ def create_app(service: ClubService, hub: Hub | None = None) -> Starlette:
         held = [(g, service.held_reason(g.game_id)) for g in service.held()]
         return page(request, "director.html", players=service.store.players(),
                     series=service.store.series(), rejected=service.store.rejected(100),
-                    held=held, error=request.query_params.get("error"),
+                    held=held, failed_logins=guard.recent_failures(),
+                    free_failures=FREE_FAILURES, error=request.query_params.get("error"),
                     info=request.query_params.get("info"),
                     max_series=cfg.tournament.series)
 

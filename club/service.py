@@ -479,8 +479,9 @@ class ClubService:
         """A game of a seated table that has not arrived, before its result is known."""
         parts = game_id.split("/")
         t = self.config.tournament
-        if (len(parts) != 4 or parts[0] != t.id or not parts[1].isdigit()
-                or not parts[3].isdigit()):
+        if (len(parts) != 4 or parts[0] != t.id or not parts[1].isascii()
+                or not parts[1].isdigit() or not parts[3].isascii() or not parts[3].isdigit()
+                or len(parts[1]) > 6 or len(parts[3]) > 6):
             raise TournamentError(f"{game_id} is not a game of tournament {t.id}")
         series, table, game = int(parts[1]), parts[2], int(parts[3])
         seating = self._seating.get(series, {}).get(table)

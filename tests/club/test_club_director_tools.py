@@ -162,8 +162,9 @@ def test_correct_enters_a_game_that_never_arrived(tmp_path: Path) -> None:
     g = svc.game(gid)
     assert g is not None and g.sf == (30, -98, 30, 30) and g.contract == "C"
     assert svc.store.corrections(gid)[0].kind == "paper"
-    with pytest.raises(TournamentError, match="not a game of tournament"):
-        svc.correct("other/1/1/1", "director", "x", declarer=1, won=True, value=24)
+    for wrong in ("other/1/1/1", f"herbst/²/{tid}/1", f"herbst/1/{tid}/" + "9" * 5000):
+        with pytest.raises(TournamentError, match="not a game of tournament"):
+            svc.correct(wrong, "director", "x", declarer=1, won=True, value=24)
     with pytest.raises(TournamentError, match=r"plays games 1\.\.48"):
         svc.correct(f"herbst/1/{tid}/49", "director", "x", declarer=1, won=True, value=24)
 

@@ -58,6 +58,10 @@ class EventLoop:
         # could not save; without it, ``beep`` sounds every refusal alike.
         self.buzz: Callable[[str], None] | None = None
         self._storage_retry_at = 0.0
+        # Hardware that could not be started (start_hardware): name -> a try that returns
+        # True once it runs; tried every HARDWARE_RETRY_S while it fails.
+        self.hardware_retries: dict[str, Callable[[], bool]] = {}
+        self._hardware_retry_at = 0.0
         # SimpleQueue, not Queue: the SIGTERM handler puts STOP on it, and Queue.put from a
         # handler that interrupts Queue.get in the same thread waits forever on Queue's own
         # (non-reentrant) lock; SimpleQueue.put is reentrant.
@@ -492,7 +496,34 @@ class EventLoop:
             self.retry_storage()
         except Exception:
             log.exception("the journal's storage cannot be tried again")
+        self.retry_hardware()
         return True
+
+    def add_hardware_retry(self, name: str, attempt: Callable[[], bool]) -> None:
+        """``attempt`` (which failed just now) is tried again in HARDWARE_RETRY_S seconds."""
+        self.hardware_retries[name] = attempt
+        self._hardware_retry_at = self.clock() + HARDWARE_RETRY_S
+
+    def retry_hardware(self, force: bool = False) -> None:
+        """Try again what could not be started (the buttons when the GPIO chip was not yet
+        the table's at boot, say): every :data:`HARDWARE_RETRY_S` seconds, or now."""
+        if not self.hardware_retries:
+            return
+        now = self.clock()
+        if not force and now < self._hardware_retry_at:
+            return
+        self._hardware_retry_at = now + HARDWARE_RETRY_S
+        for name, attempt in list(self.hardware_retries.items()):
+            try:
+                started = attempt()
+            except Exception:
+                log.exception("%s: trying again failed", name)
+                started = False
+            if started:
+                del self.hardware_retries[name]
+                self.reader_faults.pop(name, None)
+                log.info("%s: started on a later try", name)
+                self.refresh()
 
     def _next_events(self, interval: float,
                      wait: Callable[[float], list[Any]] | None) -> list[Any]:
@@ -631,20 +662,30 @@ def start_hardware(config: Any, loop: EventLoop, **factories: Any) -> list[Calla
     if config.gpio:
         from drivers.gpio import TableIO
 
-        try:
-            io = TableIO.from_config(config.gpio, loop.post,
-                                     pin_factory=factories.get("pin_factory"))
-        except Exception as exc:
-            log.exception("the buttons cannot be started")
-            loop.reader_faults["buttons"] = f"the buttons and lights cannot be started: {exc}"
-        else:
+        def buttons() -> bool:
+            try:
+                io = TableIO.from_config(config.gpio, loop.post,
+                                         pin_factory=factories.get("pin_factory"))
+            except Exception as exc:
+                if "buttons" not in loop.reader_faults:
+                    log.exception("the buttons cannot be started (tried again every %.0f s)",
+                                  HARDWARE_RETRY_S)
+                loop.reader_faults["buttons"] = (f"the buttons and lights cannot be started: "
+                                                 f"{exc}")
+                return False
             loop.beep = io.beep
             loop.buzz = io.buzz
             loop.lights = io
-            closers.append(io.close)
+            closers.append(io.close)  # the list the caller closes at the end
+            return True
+
+        if not buttons():
+            loop.add_hardware_retry("buttons", buttons)
     return closers
 
 
+# Hardware that could not be started is tried again this often (seconds).
+HARDWARE_RETRY_S = 10.0
 # The simulator's computer waits this long before its first card while a person may still
 # say Kontra or Re (saying it, or the first card laid, ends the wait).
 DOUBLING_WINDOW_S = 5.0

@@ -141,6 +141,13 @@ def ranking_pdf(service: Any) -> bytes:
         vals = [f"{r.place}.", r.name, r.club, *r.series, r.total, r.won, r.lost,
                 f"{r.abreizgeld:.2f}", f"{r.prize:.2f}" if r.prize else ""]
         pdf.row([(v, w, a) for v, (_, w, a) in zip(vals, cols, strict=True)])
+    apart = service.not_ranked()
+    if apart:
+        pdf.ln(3)
+        pdf.font(9)
+        pdf.multi_cell(0, 5, pdf.text_(
+            "Nicht gewertet (abwesend oder in keiner Serie gesetzt): "
+            + ", ".join(p["name"] for p in apart)), new_x=XPos.LMARGIN, new_y=YPos.NEXT)
     pool, prizes = service.prizes()
     if prizes:
         pdf.ln(3)
@@ -176,7 +183,7 @@ def sheet_pdf(service: Any, sheet: TableSheet) -> bytes:
         g = line.game
         cells: list[tuple[Any, float, str]] = [
             (g.game, 10, "R"), (sheet.players[g.dealer][1], 24, "L"),
-            (contract_text(g.contract), 40, "L")]
+            (contract_text(g.contract, g.passed_in), 40, "L")]
         for s in range(n):
             text = f"{g.value:+d} = {line.running[s]}" if g.declarer == s else ""
             cells.append((text, pw, "R"))

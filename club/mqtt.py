@@ -103,11 +103,12 @@ class Subscriber:
                     break
                 batch.append(m)
             try:
-                self.service.handle_batch([(m.topic, bytes(m.payload)) for m in batch])
+                self.service.handle_batch([(_topic(m), bytes(m.payload)) for m in batch])
             except Exception:
-                # Not stored (the disk is full or gone): acknowledge nothing and stop, so the
-                # broker keeps the messages for the session and sends them again when the
-                # server is restarted (systemd: Restart=on-failure) with a working disk.
+                # Not stored (the disk is full or gone; whatever a message holds is refused,
+                # never raised): acknowledge nothing and stop, so the broker keeps the
+                # messages for the session and sends them again when the server is restarted
+                # (systemd: Restart=on-failure) with a working disk.
                 log.critical("club: could not store %d message(s); stopping without "
                              "acknowledging them", len(batch), exc_info=True)
                 os._exit(3)
@@ -130,6 +131,16 @@ class Subscriber:
         self._standings_version = self.service.version
         topic = f"skat/{self.club_id}/tournament/{self.service.config.tournament.id}/standings"
         self.publish(topic, self.service.standings_message(), True)
+
+
+def _topic(msg: Any) -> str:
+    """The message's topic as text. MQTT requires UTF-8 topics and Mosquitto enforces it, but
+    paho decodes strictly: a broker that let a bad one through must not stop the writer (the
+    service refuses the topic as not one of the club's)."""
+    try:
+        return str(msg.topic)
+    except UnicodeDecodeError:
+        return "(a topic that is not UTF-8)"
 
 
 class EmbeddedBroker:

@@ -23,6 +23,7 @@ from dataclasses import dataclass, field, replace
 from decimal import ROUND_DOWN, Decimal
 from typing import Any
 
+from club.messages import Claim
 from engine.contract import Contract, ContractError, GameType
 from engine.game import ISKO
 from engine.iss import IssError, compare, parse_record, replay
@@ -30,7 +31,15 @@ from engine.series import seats_for, seeger_fabian_entries
 
 
 class GameCheckError(ValueError):
-    """A game whose record or result the engine does not confirm; the message says why."""
+    """A game whose record or result the engine does not confirm; the message says why.
+
+    ``code`` names the refusals the server acts on later: ``"closed"`` (the series was
+    closed: its Reopen checks the message again) and ``"conflict"`` (the same revision
+    received before with other content: the director may choose one version)."""
+
+    def __init__(self, message: str, code: str = "") -> None:
+        super().__init__(message)
+        self.code = code
 
 
 @dataclass(frozen=True)
@@ -132,48 +141,94 @@ def score_from_engine(
     return fields_, tuple(scores), sf
 
 
-def check_claim(claim: dict[str, Any], scored: ScoredGame) -> list[str]:
+def check_claim(claim: Claim, scored: ScoredGame) -> list[str]:
     """Where the table's own ``result`` contradicts the engine's score (empty: agrees)."""
     out = []
-    if bool(claim.get("passed_in")) != scored.passed_in:
-        out.append(f"passed_in {claim.get('passed_in')!r}, the engine says {scored.passed_in}")
+    if claim.passed_in != scored.passed_in:
+        out.append(f"passed_in {claim.passed_in}, the engine says {scored.passed_in}")
         return out
-    if claim.get("declarer") != scored.declarer:
-        out.append(f"declarer {claim.get('declarer')!r}, the engine says {scored.declarer}")
-    if claim.get("value") != scored.value:
-        out.append(f"value {claim.get('value')!r}, the engine says {scored.value}")
-    if not scored.passed_in and claim.get("won") != scored.won:
-        out.append(f"won {claim.get('won')!r}, the engine says {scored.won}")
-    c = claim.get("contract")
+    if claim.declarer != scored.declarer:
+        out.append(f"declarer {claim.declarer!r}, the engine says {scored.declarer}")
+    if claim.value != scored.value:
+        out.append(f"value {claim.value!r}, the engine says {scored.value}")
+    if not scored.passed_in and claim.won != scored.won:
+        out.append(f"won {claim.won!r}, the engine says {scored.won}")
+    c = claim.contract
     if not scored.passed_in:
         try:
-            same = c is not None and Contract.parse(str(c)) == Contract.parse(scored.contract or "")
+            same = c is not None and Contract.parse(c) == Contract.parse(scored.contract or "")
         except ContractError:
             same = False
         if not same:
             out.append(f"contract {c!r}, the engine says {scored.contract}")
-    claimed_scores = claim.get("scores")
-    if claimed_scores is not None and list(claimed_scores) != list(scored.scores):
-        out.append(f"scores {claimed_scores!r}, the engine says {list(scored.scores)}")
+    if claim.scores is not None and list(claim.scores) != list(scored.scores):
+        out.append(f"scores {list(claim.scores)!r}, the engine says {list(scored.scores)}")
     return out
 
 
-def possible_values() -> frozenset[int]:
-    """Every game value the rules allow (won, unsigned): base value x 1..18 and the nulls."""
-    vals = {b * k for g in GameType if (b := g.base_value) is not None for k in range(1, 19)}
-    for text in ("N", "NH", "NO", "NOH"):
-        vals.add(Contract.parse(text).null_value or 0)
+MAX_BID = 264          # grand with four, schneider, schwarz announced, ouvert: 11 x 24
+PAPER_CONTRACTS = ("C", "S", "H", "D", "G", "N", "NH", "NO", "NOH")
+
+
+def game_values(contract: str | None, won: bool) -> frozenset[int]:
+    """Every value (unsigned) a game can have under the rules: the base value times 2 (with
+    or without one, game two) up to the most levels there are (11 matadors and 7 levels for a
+    suit, 4 and 7 for grand), and a lost overbid game up to the multiple that reaches the
+    highest bid; a null game its fixed value. ``contract`` None: any game.
+
+    >>> sorted(game_values("G", True))[:3], max(game_values("G", True))
+    ([48, 72, 96], 264)
+    >>> 47 in game_values(None, True), 9 in game_values(None, True)
+    (False, False)
+    >>> 270 in game_values("D", False), 270 in game_values("D", True)
+    (True, False)
+    >>> sorted(game_values("NO", True))
+    [46]
+    """
+    kinds = [Contract.parse(contract)] if contract else [
+        Contract.parse(c) for c in PAPER_CONTRACTS]
+    vals: set[int] = set()
+    for c in kinds:
+        nv = c.null_value
+        if nv is not None:
+            vals.add(nv)
+            if not contract:
+                vals.update((23, 35, 46, 59))
+            continue
+        base = c.game.base_value
+        assert base is not None
+        most = (4 if c.game == GameType.GRAND else 11) + 7
+        if not won:
+            most = max(most, -(-MAX_BID // base))
+        vals.update(base * k for k in range(2, most + 1))
     return frozenset(vals)
 
 
-_VALUES = possible_values()
+def check_value(contract: str | None, won: bool, value: int) -> None:
+    """Raise :class:`GameCheckError` unless ``value`` (as entered on the list: +value won,
+    -2 x value lost) is one the rules can give for ``contract`` (None: any game)."""
+    what = f"a {contract_name(contract)} " if contract else ""
+    if won and (value <= 0 or value not in game_values(contract, True)):
+        raise GameCheckError(f"{value} is no game value {what or 'a declarer '}can win")
+    if not won and (value >= 0 or value % 2 or -value // 2 not in game_values(contract, False)):
+        raise GameCheckError(f"{value} is no game value: a lost {what or 'game '}counts "
+                             "twice a game's value")
+
+
+def contract_name(contract: str | None) -> str:
+    """``"G"`` -> ``"grand"``, ``"NO"`` -> ``"null ouvert"`` (English, for messages)."""
+    try:
+        return Contract.parse(contract or "").name
+    except ContractError:
+        return str(contract)
 
 
 def director_score(original: ScoredGame, declarer: int | None, won: bool | None,
-                   value: int) -> ScoredGame:
+                   value: int, contract: str | None = None) -> ScoredGame:
     """The game as the director corrects it: a declarer seat (None: passed in), won or lost and
-    the value as entered (+value won, -2 x value lost). Raises :class:`GameCheckError` for a
-    value the rules cannot give.
+    the value as entered (+value won, -2 x value lost), and, if given, the game played (in
+    ISS notation; its value is then checked against that game). Raises
+    :class:`GameCheckError` for a value the rules cannot give.
 
     >>> g = _example()
     >>> director_score(g, declarer=1, won=False, value=-96).sf
@@ -182,26 +237,42 @@ def director_score(original: ScoredGame, declarer: int | None, won: bool | None,
     Traceback (most recent call last):
     ...
     club.scoring.GameCheckError: -95 is no game value: a lost game counts twice a game's value
+    >>> director_score(g, declarer=1, won=True, value=36, contract="G")
+    Traceback (most recent call last):
+    ...
+    club.scoring.GameCheckError: 36 is no game value a grand can win
     """
     n = original.n
     if declarer is None:
-        return replace(original, declarer=None, won=None, value=0, passed_in=True,
-                       scores=(0,) * n, sf=(0,) * n, source="director")
+        if value:
+            raise GameCheckError(f"a passed-in game has no value, not {value}")
+        return replace(original, declarer=None, contract=None, won=None, value=0,
+                       passed_in=True, scores=(0,) * n, sf=(0,) * n, source="director")
     if not 0 <= declarer < n:
         raise GameCheckError(f"seat {declarer} is not at this {n}-player table")
     if n == 4 and declarer == original.dealer:
         raise GameCheckError("the dealer sits out at a four-player table and cannot declare")
     if won is None:
         raise GameCheckError("say whether the declarer won or lost")
-    if won and (value <= 0 or value not in _VALUES):
-        raise GameCheckError(f"{value} is no game value a declarer can win")
-    if not won and (value >= 0 or value % 2 or -value // 2 not in _VALUES):
-        raise GameCheckError(f"{value} is no game value: a lost game counts twice a game's value")
+    if contract:
+        try:
+            contract = str(Contract.parse(contract))
+        except ContractError as exc:
+            raise GameCheckError(str(exc)) from None
+    check_value(contract, won, value)
+    if not contract and original.contract:
+        # the game as counted, if the corrected value fits it; otherwise the list shows no
+        # game rather than a wrong one (the director did not say which it was)
+        try:
+            check_value(original.contract, won, value)
+            contract = original.contract
+        except GameCheckError:
+            contract = None
     scores = [0] * n
     scores[declarer] = value
     sf = seeger_fabian_entries(scores, declarer, won)
     return replace(original, declarer=declarer, won=won, value=value, passed_in=False,
-                   scores=tuple(scores), sf=tuple(sf), source="director")
+                   contract=contract, scores=tuple(scores), sf=tuple(sf), source="director")
 
 
 def _example() -> ScoredGame:

@@ -2,12 +2,21 @@
 
 :meth:`ClubService.handle` takes one MQTT message (topic and raw payload) and returns only
 after it is stored (the caller acknowledges it to the broker afterwards). A message that cannot
-be counted is stored in ``rejected`` with the reason and a log line; it never raises.
+be counted is stored in ``rejected`` with the reason and a log line; it never raises for what
+a message holds: only a failing store raises (the subscriber then stops without acknowledging,
+and the broker keeps the message).
 
 Revisions: a game ``id`` is ``TOURNAMENT/SERIES/TABLE/GAME``. The same ``(id, revision)`` again
 changes nothing; a higher revision replaces the counted one, a lower one arriving late is kept
 and shown but does not count. A director's correction or annulment stays in force over any
 table revision (the table's revisions are still stored and shown beside it).
+
+Progress: a table's games count in its own order. Game N counts once games 1..N-1 of that
+table's list are there (from the table or entered by the director); a game further ahead is
+stored and **held**, and counts when the table gets there. So a game published under a number
+the table has not reached (a copied record, a wrong journal) changes no ranking while the
+table is behind it, and when the table's own game of that number arrives with other content,
+the director sees both and chooses one (:meth:`ClubService.choose`).
 """
 
 from __future__ import annotations
@@ -15,13 +24,16 @@ from __future__ import annotations
 import json
 import logging
 import secrets
+import sqlite3
 import threading
-from collections.abc import Callable
-from dataclasses import dataclass
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass, replace
 from decimal import Decimal
 from typing import Any
 
 from club.config import ClubConfig
+from club.messages import MAX_PAYLOAD, GameMessage, PayloadError, game_message, parse_json, show
+from club.messages import status_message as read_status
 from club.scoring import (
     GameCheckError,
     Row,
@@ -38,19 +50,32 @@ from club.tournament import TournamentError, by_standing, check_player_id, draw,
 
 log = logging.getLogger("club")
 
-MAX_PAYLOAD = 64 * 1024
 FIRST_DEALER = 0
+Key = tuple[int, str]          # (series, table): one table's list
 
 
 @dataclass(frozen=True)
 class Outcome:
-    """What became of one message: ``counted``, ``kept`` (stored, not counted: an older
+    """What became of one message: ``counted``, ``held`` (stored, ahead of the table's
+    progress: counts when the table gets there), ``kept`` (stored, not counted: an older
     revision, or a game the director has corrected), ``duplicate``, ``status`` or
     ``rejected`` (with the reason)."""
 
     kind: str
     reason: str = ""
     game_id: str = ""
+
+
+@dataclass(frozen=True)
+class PaperLine:
+    """One line of a paper list as the director types it: the game's number, the declarer's
+    seat (None: passed in), the value as written (+value won, -2 x value lost) and, when the
+    list says it, the game played in ISS notation (``C``, ``G``, ``NO``, ...)."""
+
+    game: int
+    declarer: int | None
+    value: int
+    contract: str | None = None
 
 
 class ClubService:
@@ -64,8 +89,11 @@ class ClubService:
         self.publish: Callable[[str, dict[str, Any], bool], None] | None = None
         self.version = 0
         self._games: dict[str, ScoredGame] = {}       # what counts, per game id
-        self._table_rev: dict[str, int] = {}          # highest table revision per game id
-        self._corrected: set[str] = set()
+        self._table: dict[str, ScoredGame] = {}       # the table's highest revision per id
+        self._table_rev: dict[str, int] = {}          # that revision's number
+        self._director: dict[str, ScoredGame] = {}    # the director's version, in force
+        self._arrived: dict[Key, dict[int, str]] = {}  # game number -> id, per table list
+        self._progress: dict[Key, int] = {}           # games 1..progress are all there
         self._standings = Standings()
         self._ranking_cache: tuple[int, list[Row]] | None = None
         self._series: dict[int, str] = {}             # series number -> state
@@ -75,24 +103,49 @@ class ClubService:
     # --- start-up ----------------------------------------------------------------------------
 
     def _load(self) -> None:
-        """Rebuild the counted games and the standings from the store (after any restart)."""
-        self._games, self._table_rev, self._corrected = {}, {}, set()
+        """Rebuild the counted games and the standings from the store (after any restart, and
+        after a message that failed half-way). What counts does not depend on the order the
+        messages arrived in: each game's highest table revision or the director's last
+        version, for the games within each table's progress."""
+        self._games, self._table, self._table_rev, self._director = {}, {}, {}, {}
+        self._arrived, self._progress = {}, {}
         self._standings = Standings()
         self._load_series()
         for rev in self.store.revisions():
             if rev.revision > self._table_rev.get(rev.game_id, 0):
                 self._table_rev[rev.game_id] = rev.revision
-                self._games[rev.game_id] = ScoredGame(**_tuples(rev.scored))
+                self._table[rev.game_id] = ScoredGame(**_tuples(rev.scored))
         for c in self.store.corrections():
-            self._games[c.game_id] = ScoredGame(**_tuples(c.after))
-            self._corrected.add(c.game_id)
-        for g in self._games.values():
-            self._standings.count(g)
-        self.version = len(self._games) + len(self._corrected)
+            self._director[c.game_id] = ScoredGame(**_tuples(c.after))
+        for g in [*self._table.values(), *self._director.values()]:
+            self._arrived.setdefault((g.series, g.table), {})[g.game] = g.game_id
+        for key in self._arrived:
+            self._advance(key)
+        self.version = len(self._games) + len(self._director)
 
     def _load_series(self) -> None:
         self._series = {s["number"]: s["state"] for s in self.store.series()}
         self._seating = {n: self.store.seating(n) for n in self._series}
+
+    def _version(self, gid: str) -> ScoredGame | None:
+        """The version of a game that counts once it is within its table's progress."""
+        return self._director.get(gid) or self._table.get(gid)
+
+    def _advance(self, key: Key) -> list[str]:
+        """Count the games that the table's progress now reaches; returns their ids."""
+        arrived = self._arrived.get(key, {})
+        p = self._progress.get(key, 0)
+        released = []
+        while p + 1 in arrived:
+            p += 1
+            gid = arrived[p]
+            g = self._version(gid)
+            if g is not None and gid not in self._games:
+                self._games[gid] = g
+                self._standings.count(g)
+                released.append(gid)
+        self._progress[key] = p
+        return released
 
     def handle_batch(self, messages: list[tuple[str, bytes]]) -> list[Outcome]:
         """Store several messages in one transaction; returns once they are committed. If
@@ -127,126 +180,158 @@ class ClubService:
     # --- messages from the tables ------------------------------------------------------------
 
     def handle(self, topic: str, payload: bytes) -> Outcome:
-        """Store one message from the broker; returns once it is on disk."""
+        """Store one message from the broker; returns once it is on disk.
+
+        Whatever the message holds, it is counted, held, kept or refused: a check that fails
+        in a way nobody foresaw is a refusal too (logged with its traceback), its half-made
+        changes undone. Only the store failing (``sqlite3.OperationalError``: the disk is
+        full or gone) raises, so that the message is not acknowledged."""
+        with self.lock:
+            try:
+                with self.store.transaction():
+                    return self._handle(topic, payload)
+            except sqlite3.OperationalError:
+                raise
+            except Exception as exc:
+                log.exception("club: a message on %s could not be checked", topic)
+                self._load()      # undo in memory what the savepoint undid on disk
+                return self._reject(topic, payload[:MAX_PAYLOAD],
+                                    f"could not be checked ({type(exc).__name__}: "
+                                    f"{show(str(exc))})")
+
+    def _handle(self, topic: str, payload: bytes) -> Outcome:
         prefix = f"skat/{self.config.club_id}/table/"
         parts = topic.split("/")
         if not topic.startswith(prefix) or len(parts) != 5:
-            return self._reject(topic, payload, f"not a table topic of club "
+            return self._reject(topic, payload[:4096], f"not a table topic of club "
                                 f"{self.config.club_id}")
         table, kind = parts[3], parts[4]
-        if len(payload) > MAX_PAYLOAD:
-            return self._reject(topic, payload[:4096],
-                                f"message of {len(payload)} bytes is too large")
         try:
-            data = json.loads(payload.decode("utf-8"))
-        except (UnicodeDecodeError, json.JSONDecodeError) as exc:
-            return self._reject(topic, payload, f"not UTF-8 JSON: {exc}")
-        if not isinstance(data, dict):
-            return self._reject(topic, payload, "the message is not a JSON object")
+            data = parse_json(payload)
+        except PayloadError as exc:
+            return self._reject(topic, payload[:4096] if len(payload) > MAX_PAYLOAD else payload,
+                                str(exc))
         if kind == "status":
             return self._status(topic, payload, table, data)
         if kind == "game":
-            with self.lock:
-                return self._game(topic, payload, table, data)
-        return self._reject(topic, payload, f"unknown message kind {kind!r}")
+            return self._game(topic, payload, table, data)
+        return self._reject(topic, payload, f"unknown message kind {show(kind)}")
 
-    def _reject(self, topic: str, payload: bytes, reason: str) -> Outcome:
+    def _reject(self, topic: str, payload: bytes, reason: str, *, code: str = "",
+                game_id: str | None = None, series: int | None = None) -> Outcome:
+        # a reason quotes what it can of the message: make sure SQLite can store it as text
+        reason = reason.encode("utf-8", "backslashreplace").decode("utf-8")[:2000]
         log.warning("club: refused a message on %s: %s", topic, reason)
-        self.store.add_rejected(topic, payload, reason)
-        with self.lock:
-            self._changed([])
-        return Outcome("rejected", reason)
+        self.store.add_rejected(topic, payload, reason, code=code, game_id=game_id,
+                                series=series)
+        self._changed([])
+        return Outcome("rejected", reason, game_id or "")
 
     def _status(self, topic: str, payload: bytes, table: str, d: dict[str, Any]) -> Outcome:
-        state = d.get("state")
-        if state not in ("idle", "playing", "offline") or str(d.get("table")) != table:
-            return self._reject(topic, payload,
-                                "a status needs state idle/playing/offline and its own table")
-        self.store.set_status(table, {k: d.get(k) for k in
-                                      ("table", "state", "tournament", "series", "game", "at")})
-        with self.lock:
-            self._changed([])
+        try:
+            status = read_status(d, table)
+        except PayloadError as exc:
+            return self._reject(topic, payload, f"status: {exc}")
+        self.store.set_status(table, status)
+        self._changed([])
         return Outcome("status")
 
     def _game(self, topic: str, payload: bytes, table: str, d: dict[str, Any]) -> Outcome:
         try:
-            g = self._check(table, d)
-        except (GameCheckError, TournamentError) as exc:
+            m = game_message(d)
+        except PayloadError as exc:
             return self._reject(topic, payload, str(exc))
+        try:
+            g = self._check(table, m)
+        except (GameCheckError, TournamentError) as exc:
+            t = self.config.tournament.id
+            own = m.id == f"{t}/{m.series}/{table}/{m.game}"   # linked to its game's page
+            return self._reject(topic, payload, str(exc), code=getattr(exc, "code", ""),
+                                game_id=m.id if own else None, series=m.series)
         existing = self.store.revision(g.game_id, g.revision)
         if existing is not None:
             if existing.payload == json.loads(json.dumps(d, sort_keys=True)):
                 return Outcome("duplicate", game_id=g.game_id)
-            return self._reject(topic, payload, f"{g.game_id} revision {g.revision} was "
-                                "received before with other content")
+            return self._reject(
+                topic, payload, f"{g.game_id} revision {g.revision} was received before with "
+                "other content: the director can choose one version on the game's page",
+                code="conflict", game_id=g.game_id, series=g.series)
         self.store.add_revision(g.game_id, g.revision, g.series, g.table, g.game, d,
                                 g.to_json())
-        if g.revision < self._table_rev.get(g.game_id, 0):
-            self._changed([g.game_id])
-            return Outcome("kept", "an older revision arrived late", g.game_id)
-        self._table_rev[g.game_id] = g.revision
-        if g.game_id in self._corrected:
-            self._changed([g.game_id])
-            return Outcome("kept", "the director's correction stays in force", g.game_id)
-        old = self._games.get(g.game_id)
-        self._games[g.game_id] = g
-        self._standings.count(g, old)
-        self._changed([g.game_id])
-        return Outcome("counted", game_id=g.game_id)
+        gid = g.game_id
+        top = g.revision > self._table_rev.get(gid, 0)
+        if top:
+            self._table_rev[gid] = g.revision
+            self._table[gid] = g
+        if gid in self._games:
+            if not top:
+                self._changed([gid])
+                return Outcome("kept", "an older revision arrived late", gid)
+            if gid in self._director:
+                self._changed([gid])
+                return Outcome("kept", "the director's correction stays in force", gid)
+            old = self._games[gid]
+            self._games[gid] = g
+            self._standings.count(g, old)
+            self._changed([gid])
+            return Outcome("counted", game_id=gid)
+        key = (g.series, g.table)
+        self._arrived.setdefault(key, {})[g.game] = gid
+        released = self._advance(key)
+        self._changed(released or [gid])
+        if gid in self._games:
+            if gid in self._director:
+                return Outcome("kept", "the director's correction stays in force", gid)
+            return Outcome("counted", game_id=gid)
+        return Outcome("held", self.held_reason(gid), gid)
 
-    def _check(self, table: str, d: dict[str, Any]) -> ScoredGame:
+    def held_reason(self, gid: str) -> str:
+        """Why a stored game does not count yet."""
+        g = self._version(gid)
+        if g is None:
+            return ""
+        waiting = self._progress.get((g.series, g.table), 0) + 1
+        return (f"game {g.game} is ahead of table {g.table}'s list: it counts once game "
+                f"{waiting} is there")
+
+    def _check(self, table: str, m: GameMessage, *, allow_closed: bool = False) -> ScoredGame:
         t = self.config.tournament
-        gid = d.get("id")
-        if not isinstance(gid, str):
-            raise GameCheckError("the game has no id")
-        if d.get("tournament") is None:
+        gid = m.id
+        if m.tournament is None:
             raise GameCheckError(f"{gid}: a game without a tournament (a home game at a "
                                  "club table) is not counted")
-        if d.get("tournament") != t.id:
-            raise GameCheckError(f"{gid}: tournament {d.get('tournament')!r} is not "
+        if m.tournament != t.id:
+            raise GameCheckError(f"{gid}: tournament {show(m.tournament)} is not "
                                  f"this server's tournament {t.id!r}")
-        rev, series, game, dealer = (_whole(d.get(k))
-                                     for k in ("revision", "series", "game", "dealer"))
-        for name, v in (("revision", rev), ("series", series), ("game", game),
-                        ("dealer", dealer)):
-            if isinstance(v, bool) or not isinstance(v, int) or not 0 <= v < 10_000:
-                raise GameCheckError(f"{gid}: {name} {v!r} is not a small whole number")
-        assert isinstance(rev, int) and isinstance(series, int)
-        assert isinstance(game, int) and isinstance(dealer, int)
-        if rev < 1:
-            raise GameCheckError(f"{gid}: revisions count from 1, not {rev}")
-        if str(d.get("table")) != table:
-            raise GameCheckError(f"{gid}: table {d.get('table')!r} sent on table {table}'s topic")
-        if gid != f"{t.id}/{series}/{table}/{game}":
-            raise GameCheckError(f"id {gid!r} should be {t.id}/{series}/{table}/{game}")
-        if series not in self._series:
-            raise GameCheckError(f"{gid}: series {series} has not been drawn")
-        if self._series[series] == "closed":
-            raise GameCheckError(f"{gid}: series {series} is closed")
-        seating = self._seating[series]
+        if m.table != table:
+            raise GameCheckError(f"{gid}: table {show(m.table)} sent on table {table}'s topic")
+        if gid != f"{t.id}/{m.series}/{table}/{m.game}":
+            raise GameCheckError(f"id {show(gid)} should be {t.id}/{m.series}/{table}/{m.game}")
+        if m.series not in self._series:
+            raise GameCheckError(f"{gid}: series {m.series} has not been drawn")
+        if self._series[m.series] == "closed" and not allow_closed:
+            raise GameCheckError(f"{gid}: series {m.series} is closed (Reopen counts it)",
+                                 code="closed")
+        seating = self._seating[m.series]
         if table not in seating:
-            raise GameCheckError(f"{gid}: there is no table {table} in series {series}")
-        players = d.get("players")
-        if players != seating[table]:
-            raise GameCheckError(f"{gid}: table {table} claims players {players!r}, "
-                                 f"but series {series} seats {seating[table]!r} there")
+            raise GameCheckError(f"{gid}: there is no table {table} in series {m.series}")
+        if list(m.players) != seating[table]:
+            raise GameCheckError(f"{gid}: table {table} claims players {list(m.players)!r}, "
+                                 f"but series {m.series} seats {seating[table]!r} there")
         n = len(seating[table])
-        if not 1 <= game <= t.games_for(n):
-            raise GameCheckError(f"{gid}: game {game} is outside 1..{t.games_for(n)}")
-        if dealer != (FIRST_DEALER + game - 1) % n:
-            raise GameCheckError(f"{gid}: seat {dealer} cannot deal game {game}; "
-                                 f"seat {(FIRST_DEALER + game - 1) % n} does")
-        claim = d.get("result")
-        iss = d.get("iss")
-        if not isinstance(claim, dict) or not isinstance(iss, str):
-            raise GameCheckError(f"{gid}: a game needs its result and its ISS record")
-        result, seats = engine_result(iss, dealer, n)
-        base = dict(game_id=gid, series=series, table=table, game=game, revision=rev,
-                    players=tuple(players), dealer=dealer, at=str(d.get("at", ""))[:40],
-                    iss=iss)
+        if not 1 <= m.game <= t.games_for(n):
+            raise GameCheckError(f"{gid}: game {m.game} is outside 1..{t.games_for(n)}")
+        dealer = (FIRST_DEALER + m.game - 1) % n
+        if m.dealer != dealer:
+            raise GameCheckError(f"{gid}: seat {m.dealer} cannot deal game {m.game}; "
+                                 f"seat {dealer} does")
+        result, seats = engine_result(m.iss, m.dealer, n)
+        base = dict(game_id=gid, series=m.series, table=table, game=m.game,
+                    revision=m.revision, players=m.players, dealer=m.dealer, at=m.at,
+                    iss=m.iss)
         fields_, scores, sf = score_from_engine(base, result, seats, n)
         g = ScoredGame(**fields_, scores=scores, sf=sf)
-        diffs = check_claim(claim, g)
+        diffs = check_claim(m.result, g)
         if diffs:
             raise GameCheckError(f"{gid}: the table's result disagrees with the engine: "
                                  + "; ".join(diffs))
@@ -286,9 +371,7 @@ class ClubService:
             if method == "draw":
                 tables = draw(present, seed)
             elif method == "standing":
-                here = set(present)
-                ranked = [r.player for r in self.ranking() if r.player in here]
-                tables = by_standing(ranked)
+                tables = by_standing(self._standing_order(present))
                 seed = "-"
             else:
                 raise TournamentError(f"unknown seating method {method!r}")
@@ -297,6 +380,16 @@ class ClubService:
             self._changed([])
         self.publish_seating(number)
         return number
+
+    def _standing_order(self, present: Sequence[str]) -> list[str]:
+        """The present players best first. One who played no series yet (a late arrival) is
+        not in the ranking: he stands with 0, after those ranked with 0 or more."""
+        here = set(present)
+        ranked = [(r.player, r.total) for r in self.ranking() if r.player in here]
+        seen = {p for p, _ in ranked}
+        late = sorted(p for p in present if p not in seen)
+        cut = next((i for i, (_, total) in enumerate(ranked) if total < 0), len(ranked))
+        return [p for p, _ in ranked[:cut]] + late + [p for p, _ in ranked[cut:]]
 
     def publish_seating(self, series: int) -> None:
         if self.publish is None:
@@ -312,62 +405,240 @@ class ClubService:
                              for s, p in enumerate(pids)]},
                 True)
 
-    def set_series_state(self, number: int, state: str) -> None:
+    def set_series_state(self, number: int, state: str) -> list[Outcome]:
+        """Close or reopen a series. Reopening checks again, in the order they arrived, the
+        games refused because the series was closed (a Close before a table's last games
+        were in): they count now as if they had just arrived. Returns what became of them."""
         if state not in ("running", "closed"):
             raise TournamentError(f"unknown series state {state!r}")
         with self.lock:
-            if number not in {s["number"] for s in self.store.series()}:
+            if number not in self._series:
                 raise TournamentError(f"series {number} has not been drawn")
-            self.store.set_series_state(number, state)
-            self._load_series()
+            was = self._series[number]
+            outcomes: list[Outcome] = []
+            with self.store.transaction():
+                self.store.set_series_state(number, state)
+                self._load_series()
+                if state == "running" and was == "closed":
+                    for row in self.store.rejected(10**9, series=number, code="closed",
+                                                   unresolved=True):
+                        out = self.handle(row["topic"], row["raw"])
+                        outcomes.append(out)
+                        note = (f"checked again when series {number} was reopened "
+                                f"({now()}): {out.kind}")
+                        if out.kind == "rejected":
+                            note += ", see the newer entry"
+                        self.store.resolve_rejected(row["seq"], note)
             self._changed([])
+            return outcomes
 
     def correct(self, game_id: str, who: str, reason: str, *, declarer: int | None = None,
                 won: bool | None = None, value: int = 0, annul: bool = False,
-                restore: bool = False) -> None:
-        """The director corrects, annuls or restores (the table's last revision) a game."""
+                restore: bool = False, contract: str | None = None) -> None:
+        """The director corrects, annuls or restores (the table's last revision) a game. A
+        game that never arrived is entered with its result (as from the paper list)."""
         if not reason.strip():
             raise TournamentError("say why: a correction needs a reason")
         with self.lock:
-            old = self._games.get(game_id)
+            old = self._version(game_id)
             if old is None:
-                raise TournamentError(f"there is no game {game_id}")
+                if annul or restore:
+                    raise TournamentError(
+                        f"game {game_id} has not arrived: there is nothing to "
+                        f"{'annul' if annul else 'restore'}; enter its result instead")
+                self._enter(game_id, who, reason, declarer, won, value, contract)
+                return
+            detail = ""
             if restore:
-                rev = self.store.revision(game_id, self._table_rev[game_id])
-                assert rev is not None
-                new = ScoredGame(**_tuples(rev.scored))
+                if game_id not in self._table:
+                    raise TournamentError(f"the table never sent {game_id}: there is no "
+                                          "table result to restore")
+                new = self._table[game_id]
                 kind = "restore"
             elif annul:
                 new = ScoredGame(**dict(_tuples(old.to_json()), annulled=True,
                                         source="director"))
                 kind = "annul"
             else:
-                new = director_score(old, declarer, won, value)
+                new = director_score(old, declarer, won, value, contract)
                 new = ScoredGame(**dict(_tuples(new.to_json()), annulled=False))
                 kind = "correct"
-            self.store.add_correction(game_id, kind, who, reason.strip(), old.to_json(),
-                                      new.to_json())
-            self._corrected.add(game_id)
-            self._games[game_id] = new
-            self._standings.count(new, old)
-            self._changed([game_id])
+            self._set_director(game_id, kind, who, reason, old, new, detail)
+
+    def _enter(self, game_id: str, who: str, reason: str, declarer: int | None,
+               won: bool | None, value: int, contract: str | None) -> None:
+        """A game that never arrived, entered from its game page: one line of paper."""
+        g = self.blank_game(game_id)
+        if declarer is not None and won is not None and value and (value > 0) != won:
+            raise GameCheckError(f"{value} is written for a {'lost' if value < 0 else 'won'} "
+                                 "game: a won game is +value, a lost one -2 x value")
+        self.enter_paper(g.series, g.table, [PaperLine(g.game, declarer, value, contract)],
+                         who, reason)
+
+    def blank_game(self, game_id: str) -> ScoredGame:
+        """A game of a seated table that has not arrived, before its result is known."""
+        parts = game_id.split("/")
+        t = self.config.tournament
+        if (len(parts) != 4 or parts[0] != t.id or not parts[1].isascii()
+                or not parts[1].isdigit() or not parts[3].isascii() or not parts[3].isdigit()
+                or len(parts[1]) > 6 or len(parts[3]) > 6):
+            raise TournamentError(f"{game_id} is not a game of tournament {t.id}")
+        series, table, game = int(parts[1]), parts[2], int(parts[3])
+        seating = self._seating.get(series, {}).get(table)
+        if seating is None:
+            raise TournamentError(f"there is no table {table} in series {series}")
+        n = len(seating)
+        if not 1 <= game <= t.games_for(n):
+            raise TournamentError(f"table {table} plays games 1..{t.games_for(n)}")
+        return ScoredGame(game_id, series, table, game, 0, tuple(seating),
+                          (FIRST_DEALER + game - 1) % n, None, None, None, None, 0, None,
+                          None, None, False, False, False, True, (0,) * n, (0,) * n,
+                          at=now(), source="paper")
+
+    def enter_paper(self, series: int, table: str, lines: Sequence[PaperLine], who: str,
+                    reason: str, sf_totals: Sequence[int | None] | None = None) -> list[str]:
+        """The director types games of a table's paper list (a table that fell back to paper:
+        a dead Pi, a flat battery). Each line is checked as a published game is: the players
+        are the table's seating, the declarer one of them (not the dealer who sits out at
+        four), the value one the rules can give (for the game played, if the list says it);
+        the Seeger-Fabian entries are computed as for any game. ``sf_totals`` (per seat, None
+        where not given): the Seeger-Fabian sums at the list's foot, compared with what the
+        table's games give once these are entered. All lines are entered or none; each gets
+        an audit entry (who, when, why). Returns the game ids."""
+        if not reason.strip():
+            raise TournamentError("say why: games entered from paper need a reason")
+        if not lines:
+            raise TournamentError("no game was filled in")
+        with self.lock:
+            seating = self._seating.get(series, {}).get(table)
+            if seating is None:
+                raise TournamentError(f"there is no table {table} in series {series}")
+            t = self.config.tournament
+            new: list[ScoredGame] = []
+            seen: set[int] = set()
+            for line in lines:
+                gid = f"{t.id}/{series}/{table}/{line.game}"
+                if line.game in seen:
+                    raise TournamentError(f"game {line.game} is filled in twice")
+                seen.add(line.game)
+                if self._version(gid) is not None:
+                    raise TournamentError(f"game {line.game} has arrived from the table: "
+                                          "correct it on its own page")
+                blank = self.blank_game(gid)
+                won = None if line.declarer is None else line.value > 0
+                try:
+                    g = director_score(blank, line.declarer, won, line.value, line.contract)
+                except GameCheckError as exc:
+                    raise GameCheckError(f"game {line.game}: {exc}") from None
+                new.append(replace(g, source="paper"))
+            if sf_totals is not None:
+                self._check_sums(series, table, seating, new, sf_totals)
+            with self.store.transaction():
+                for g in new:
+                    self._set_director(g.game_id, "paper", who, reason, None, g, "")
+            return [g.game_id for g in new]
+
+    def _check_sums(self, series: int, table: str, seating: list[str],
+                    new: list[ScoredGame], sf_totals: Sequence[int | None]) -> None:
+        games = {g.game_id: g for g in new}
+        for gid in self._arrived.get((series, table), {}).values():
+            g = self._version(gid)
+            if g is not None:
+                games.setdefault(gid, g)
+        names = self.players()
+        wrong = []
+        for seat, want in enumerate(sf_totals):
+            if want is None or seat >= len(seating):
+                continue
+            got = sum(g.sf[seat] for g in games.values() if not g.annulled)
+            if got != want:
+                name = names.get(seating[seat], (seating[seat], ""))[0]
+                wrong.append(f"{name}: the list says {want}, its games give {got}")
+        if wrong:
+            raise TournamentError("the Seeger-Fabian sums do not agree (a line typed wrong?): "
+                                  + "; ".join(wrong))
+
+    def choose(self, game_id: str, who: str, reason: str, *, revision: int | None = None,
+               refused: int | None = None) -> None:
+        """The director settles a conflict (a game received twice with other content) by
+        choosing one version: a stored table revision, or a refused message of this game. The
+        chosen version is checked again as a published game (the series may be closed by
+        now) and counts, with an audit entry saying who chose which, when and why."""
+        if not reason.strip():
+            raise TournamentError("say why: choosing a version needs a reason")
+        with self.lock:
+            if revision is not None:
+                rev = self.store.revision(game_id, revision)
+                if rev is None:
+                    raise TournamentError(f"{game_id} has no revision {revision}")
+                new = ScoredGame(**_tuples(rev.scored))
+                detail = f"revision {revision} as received at {rev.received_at}"
+            elif refused is not None:
+                row = self.store.rejected_one(refused)
+                if row is None or row["game_id"] != game_id:
+                    raise TournamentError(f"refused message {refused} is not about {game_id}")
+                try:
+                    m = game_message(parse_json(row["raw"]))
+                    new = self._check(row["topic"].split("/")[3], m, allow_closed=True)
+                except (PayloadError, GameCheckError) as exc:
+                    raise TournamentError(f"that version cannot count: {exc}") from None
+                detail = f"refused message {refused} as received at {row['received_at']}"
+            else:
+                raise TournamentError("choose a revision or a refused message")
+            if new.game_id != game_id:
+                raise TournamentError(f"that version is not {game_id}")
+            old = self._version(game_id)
+            with self.store.transaction():
+                self._set_director(game_id, "choose", who, reason, old,
+                                   replace(new, source="director"), detail)
+                if refused is not None:
+                    self.store.resolve_rejected(refused, f"chosen by {who} at {now()}")
+
+    def _set_director(self, gid: str, kind: str, who: str, reason: str,
+                      old: ScoredGame | None, new: ScoredGame, detail: str) -> None:
+        """Record the director's version (the audit entry first) and count it."""
+        self.store.add_correction(gid, kind, who, reason.strip(),
+                                  old.to_json() if old else {}, new.to_json(), detail)
+        self._director[gid] = new
+        counted = self._games.get(gid)
+        if counted is not None:
+            self._games[gid] = new
+            self._standings.count(new, counted)
+            self._changed([gid])
+            return
+        key = (new.series, new.table)
+        self._arrived.setdefault(key, {})[new.game] = gid
+        self._changed(self._advance(key) or [gid])
 
     # --- views -------------------------------------------------------------------------------
 
     def players(self) -> dict[str, tuple[str, str]]:
         return {p["id"]: (p["name"], p["club"]) for p in self.store.players()}
 
+    def participants(self) -> set[str]:
+        """The players who take part: seated in a series (a player who left after playing
+        one still counts); before the first draw, those marked present."""
+        with self.lock:
+            seated = {p for tables in self._seating.values() for ps in tables.values()
+                      for p in ps}
+        if seated:
+            return seated
+        return {p["id"] for p in self.store.players() if p["present"]}
+
     def prizes(self) -> tuple[Decimal, list[Decimal]]:
+        """The pool: the entry fee of each player taking part (not of the registered: an
+        absent player paid nothing, one registered after the end played nothing)."""
         t = self.config.tournament
-        entrants = len(self.store.players())
-        pool = t.entry_fee * entrants
+        pool = t.entry_fee * len(self.participants())
         if self.config.abreizgeld.to_prizes:
             pool += sum((r.abreizgeld for r in self._raw_ranking()), Decimal(0))
         return pool, prize_list(pool, t.prize_shares)
 
     def _raw_ranking(self, prizes: list[Decimal] | None = None) -> list[Row]:
         t = self.config.tournament
-        return self._standings.ranking(self.players(), t.series, self.config.abreizgeld,
+        taking_part = self.participants()
+        players = {pid: v for pid, v in self.players().items() if pid in taking_part}
+        return self._standings.ranking(players, t.series, self.config.abreizgeld,
                                        t.tie_break, prizes or [])
 
     def ranking(self) -> list[Row]:
@@ -377,6 +648,12 @@ class ClubService:
             rows = self._raw_ranking(self.prizes()[1])
             self._ranking_cache = (self.version, rows)
             return rows
+
+    def not_ranked(self) -> list[dict[str, Any]]:
+        """Registered players the ranking leaves out (absent, or registered after the draws),
+        by name: listed apart, never ranked with 0 above players with a negative total."""
+        ranked = {r.player for r in self.ranking()}
+        return [p for p in self.store.players() if p["id"] not in ranked]
 
     def games(self, series: int | None = None, table: str | None = None,
               player: str | None = None) -> list[ScoredGame]:
@@ -389,11 +666,37 @@ class ClubService:
         return out
 
     def game(self, game_id: str) -> ScoredGame | None:
+        """The counted version of a game (None: not counted, or not there)."""
         with self.lock:
             return self._games.get(game_id)
 
+    def game_state(self, game_id: str) -> tuple[ScoredGame | None, str]:
+        """A game's version and whether it is ``counted``, ``held`` or ``missing``."""
+        with self.lock:
+            if game_id in self._games:
+                return self._games[game_id], "counted"
+            g = self._version(game_id)
+            return g, "missing" if g is None else "held"
+
+    def held(self, series: int | None = None, table: str | None = None) -> list[ScoredGame]:
+        """Games stored but ahead of their table's progress, in table and game order."""
+        out = []
+        with self.lock:
+            for (s, t), arrived in self._arrived.items():
+                if (series is not None and s != series) or (table is not None and t != table):
+                    continue
+                p = self._progress.get((s, t), 0)
+                out += [g for n, gid in arrived.items()
+                        if n > p and (g := self._version(gid)) is not None]
+        return sorted(out, key=lambda g: (g.series, _num(g.table), g.game))
+
+    def progress(self, series: int, table: str) -> int:
+        """The table's games 1..this are all there."""
+        with self.lock:
+            return self._progress.get((series, table), 0)
+
     def is_corrected(self, game_id: str) -> bool:
-        return game_id in self._corrected
+        return game_id in self._director
 
     def current_series(self) -> int | None:
         s = self.store.series()
@@ -408,14 +711,8 @@ class ClubService:
                 "games": counted,
                 "ranking": [{"place": r.place, "id": r.player, "name": r.name,
                              "series": list(r.series), "total": r.total, "won": r.won,
-                             "lost": r.lost} for r in rows]}
-
-
-def _whole(v: Any) -> Any:
-    """A number as the link may write it (``2`` or ``"2"``); anything else unchanged."""
-    if isinstance(v, str) and v.isdigit() and len(v) < 6:
-        return int(v)
-    return v
+                             "lost": r.lost} for r in rows],
+                "not_ranked": [{"id": p["id"], "name": p["name"]} for p in self.not_ranked()]}
 
 
 def _tuples(d: dict[str, Any]) -> dict[str, Any]:

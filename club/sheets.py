@@ -17,14 +17,18 @@ from club.scoring import ScoredGame
 CONTRACT_NAMES = {"C": "Kreuz", "S": "Pik", "H": "Herz", "D": "Karo", "G": "Grand", "N": "Null"}
 
 
-def contract_text(contract: str | None) -> str:
-    """Words for a contract in ISS notation: ``"CH"`` -> ``"Kreuz Hand"``.
+def contract_text(contract: str | None, passed_in: bool | None = None) -> str:
+    """Words for a contract in ISS notation: ``"CH"`` -> ``"Kreuz Hand"``. No contract is a
+    passed-in game, unless ``passed_in`` is False: a game typed from a paper list that does
+    not say what was played.
 
     >>> contract_text("GHZ"), contract_text("NO"), contract_text(None)
     ('Grand Hand Schneider Schwarz angesagt', 'Null Ouvert', 'eingepasst')
+    >>> contract_text(None, passed_in=False)
+    '–'
     """
     if not contract:
-        return "eingepasst"
+        return "–" if passed_in is False else "eingepasst"
     words = [CONTRACT_NAMES.get(contract[0], contract[0])]
     mods = contract[1:]
     if "H" in mods:

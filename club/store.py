@@ -3,7 +3,9 @@
 Every game message is stored (every revision, as received) before the broker is told it
 arrived; refused messages are stored too, with the reason, for the director's eyes. The
 director's corrections are an append-only audit (who, when, why, before and after). Nothing is
-ever updated in place except the players, the seating and each table's last status.
+ever updated in place except the players, the seating, each table's last status and a refused
+message's note of what became of it later (counted when its series was reopened, or chosen by
+the director).
 """
 
 from __future__ import annotations
@@ -44,7 +46,21 @@ CREATE TABLE IF NOT EXISTS corrections (
 CREATE TABLE IF NOT EXISTS table_status (
     table_id TEXT PRIMARY KEY, payload TEXT NOT NULL, received_at TEXT NOT NULL);
 CREATE INDEX IF NOT EXISTS revisions_game ON revisions (game_id);
+CREATE TABLE IF NOT EXISTS logins (
+    seq INTEGER PRIMARY KEY AUTOINCREMENT, at REAL NOT NULL, address TEXT NOT NULL,
+    ok INTEGER NOT NULL);
+CREATE INDEX IF NOT EXISTS logins_address ON logins (address, at);
 """
+
+# Columns added since the first databases were written: a database from before gets them on
+# open (SQLite's ALTER TABLE ADD COLUMN keeps every row, with the default).
+LATER_COLUMNS = (
+    ("rejected", "game_id", "TEXT"),            # the game a refused game message was about
+    ("rejected", "series", "INTEGER"),
+    ("rejected", "code", "TEXT NOT NULL DEFAULT ''"),   # "closed", "conflict" or ""
+    ("rejected", "resolved", "TEXT"),           # what became of it later, or NULL
+    ("corrections", "detail", "TEXT NOT NULL DEFAULT ''"),  # e.g. which version was chosen
+)
 
 
 def now() -> str:
@@ -78,6 +94,7 @@ class Correction:
     reason: str
     before: dict[str, Any]
     after: dict[str, Any]
+    detail: str = ""
 
 
 class Store:
@@ -91,10 +108,15 @@ class Store:
             self._db.execute("PRAGMA journal_mode=WAL")
             self._db.execute("PRAGMA synchronous=FULL")
             self._db.executescript(SCHEMA)
+            for table, column, decl in LATER_COLUMNS:
+                have = {r[1] for r in self._db.execute(f"PRAGMA table_info({table})")}
+                if column not in have:
+                    self._db.execute(f"ALTER TABLE {table} ADD COLUMN {column} {decl}")
+            self._db.execute("CREATE INDEX IF NOT EXISTS rejected_game ON rejected (game_id)")
         except sqlite3.DatabaseError as exc:
             raise StoreError(f"{self.path}: not a club database ({exc})") from None
         self._lock = threading.RLock()
-        self._batch = False
+        self._depth = 0      # open transactions and savepoints, outermost first
 
     def close(self) -> None:
         with self._lock:
@@ -104,31 +126,30 @@ class Store:
     def batch(self) -> Iterator[None]:
         """One transaction (one fsync) for several writes: the subscriber stores a burst of
         messages this way and acknowledges them after the commit."""
-        with self._lock:
-            self._db.execute("BEGIN IMMEDIATE")
-            self._batch = True
-            try:
-                yield
-            except BaseException:
-                self._batch = False
-                self._db.execute("ROLLBACK")
-                raise
-            self._batch = False
-            self._db.execute("COMMIT")
+        with self.transaction():
+            yield
 
     @contextmanager
     def transaction(self) -> Iterator[sqlite3.Connection]:
+        """A transaction, or, inside one, a savepoint: an exception undoes exactly the writes
+        made within (one message of a batch is undone, the others stay)."""
         with self._lock:
-            if self._batch:
-                yield self._db
-                return
-            self._db.execute("BEGIN IMMEDIATE")
+            outer = self._depth == 0
+            name = f"sp{self._depth}"
+            self._db.execute("BEGIN IMMEDIATE" if outer else f"SAVEPOINT {name}")
+            self._depth += 1
             try:
                 yield self._db
             except BaseException:
-                self._db.execute("ROLLBACK")
+                self._depth -= 1
+                if outer:
+                    self._db.execute("ROLLBACK")
+                else:
+                    self._db.execute(f"ROLLBACK TO {name}")
+                    self._db.execute(f"RELEASE {name}")
                 raise
-            self._db.execute("COMMIT")
+            self._depth -= 1
+            self._db.execute("COMMIT" if outer else f"RELEASE {name}")
 
     def _all(self, sql: str, args: tuple[Any, ...] = ()) -> list[tuple[Any, ...]]:
         with self._lock:
@@ -222,16 +243,40 @@ class Store:
 
     # --- refused messages --------------------------------------------------------------------
 
-    def add_rejected(self, topic: str, payload: bytes, reason: str) -> None:
+    def add_rejected(self, topic: str, payload: bytes, reason: str, *, code: str = "",
+                     game_id: str | None = None, series: int | None = None) -> int:
         with self.transaction() as db:
-            db.execute("INSERT INTO rejected (topic, payload, reason, received_at) "
-                       "VALUES (?, ?, ?, ?)", (topic, payload, reason, now()))
+            cur = db.execute(
+                "INSERT INTO rejected (topic, payload, reason, received_at, code, game_id, "
+                "series) VALUES (?, ?, ?, ?, ?, ?, ?)",
+                (topic, payload, reason, now(), code, game_id, series))
+            return int(cur.lastrowid or 0)
 
-    def rejected(self, limit: int = 500) -> list[dict[str, Any]]:
-        rows = self._all("SELECT seq, topic, payload, reason, received_at FROM rejected "
-                         "ORDER BY seq DESC LIMIT ?", (limit,))
-        return [dict(seq=r[0], topic=r[1], payload=bytes(r[2]).decode("utf-8", "replace"),
-                     reason=r[3], received_at=r[4]) for r in rows]
+    def resolve_rejected(self, seq: int, note: str) -> None:
+        """Note what became of a refused message later (it stays in the list)."""
+        with self.transaction() as db:
+            db.execute("UPDATE rejected SET resolved = ? WHERE seq = ?", (note, seq))
+
+    def rejected(self, limit: int = 500, *, game_id: str | None = None,
+                 series: int | None = None, code: str | None = None,
+                 unresolved: bool = False) -> list[dict[str, Any]]:
+        """Refused messages, newest first (``series``/``code`` given: oldest first, the order
+        in which they arrived)."""
+        where, args = [], []
+        for column, value in (("game_id", game_id), ("series", series), ("code", code)):
+            if value is not None:
+                where.append(f"{column} = ?")
+                args.append(value)
+        if unresolved:
+            where.append("resolved IS NULL")
+        order = "ASC" if series is not None or code is not None else "DESC"
+        rows = self._all(_REJ + (f"WHERE {' AND '.join(where)} " if where else "")
+                         + f"ORDER BY seq {order} LIMIT ?", (*args, limit))
+        return [_rejected(r) for r in rows]
+
+    def rejected_one(self, seq: int) -> dict[str, Any] | None:
+        rows = self._all(_REJ + "WHERE seq = ?", (seq,))
+        return _rejected(rows[0]) if rows else None
 
     def rejected_count(self) -> int:
         return int(self._all("SELECT COUNT(*) FROM rejected")[0][0])
@@ -239,23 +284,47 @@ class Store:
     # --- corrections -------------------------------------------------------------------------
 
     def add_correction(self, game_id: str, kind: str, who: str, reason: str,
-                       before: dict[str, Any], after: dict[str, Any]) -> Correction:
+                       before: dict[str, Any], after: dict[str, Any],
+                       detail: str = "") -> Correction:
         at = now()
         with self.transaction() as db:
             cur = db.execute(
-                "INSERT INTO corrections (game_id, kind, who, at, reason, before, after) "
-                "VALUES (?, ?, ?, ?, ?, ?, ?)",
+                "INSERT INTO corrections (game_id, kind, who, at, reason, before, after, "
+                "detail) VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
                 (game_id, kind, who, at, reason, json.dumps(before, ensure_ascii=False),
-                 json.dumps(after, ensure_ascii=False)))
+                 json.dumps(after, ensure_ascii=False), detail))
             seq = int(cur.lastrowid or 0)
-        return Correction(seq, game_id, kind, who, at, reason, before, after)
+        return Correction(seq, game_id, kind, who, at, reason, before, after, detail)
 
     def corrections(self, game_id: str | None = None) -> list[Correction]:
-        sql = "SELECT seq, game_id, kind, who, at, reason, before, after FROM corrections "
+        sql = "SELECT seq, game_id, kind, who, at, reason, before, after, detail FROM corrections "
         rows = (self._all(sql + "ORDER BY seq") if game_id is None else
                 self._all(sql + "WHERE game_id = ? ORDER BY seq", (game_id,)))
         return [Correction(r[0], r[1], r[2], r[3], r[4], r[5], json.loads(r[6]),
-                           json.loads(r[7])) for r in rows]
+                           json.loads(r[7]), r[8]) for r in rows]
+
+    # --- the director's logins ---------------------------------------------------------------
+
+    def add_login(self, at: float, address: str, ok: bool) -> None:
+        with self.transaction() as db:
+            db.execute("INSERT INTO logins (at, address, ok) VALUES (?, ?, ?)",
+                       (at, address, int(ok)))
+
+    def login_failures(self, address: str, since: float) -> list[float]:
+        """When ``address`` gave a wrong password after ``since`` and after its last good
+        login, oldest first."""
+        rows = self._all(
+            "SELECT at FROM logins WHERE address = ? AND ok = 0 AND at > ? AND at > "
+            "COALESCE((SELECT MAX(at) FROM logins WHERE address = ? AND ok = 1), 0) "
+            "ORDER BY at", (address, since, address))
+        return [float(r[0]) for r in rows]
+
+    def logins(self, limit: int = 20, ok: bool | None = None) -> list[dict[str, Any]]:
+        rows = self._all("SELECT at, address, ok FROM logins "
+                         + ("" if ok is None else f"WHERE ok = {int(ok)} ")
+                         + "ORDER BY seq DESC LIMIT ?", (limit,))
+        return [dict(at=datetime.fromtimestamp(r[0], UTC).isoformat(timespec="seconds")
+                     .replace("+00:00", "Z"), address=r[1], ok=bool(r[2])) for r in rows]
 
     # --- table status ------------------------------------------------------------------------
 
@@ -271,6 +340,16 @@ class Store:
 
 _REV = ("SELECT seq, game_id, revision, series, table_id, game, payload, scored, received_at "
         "FROM revisions ")
+
+
+_REJ = ("SELECT seq, topic, payload, reason, received_at, code, game_id, series, resolved "
+        "FROM rejected ")
+
+
+def _rejected(r: tuple[Any, ...]) -> dict[str, Any]:
+    return dict(seq=r[0], topic=r[1], payload=bytes(r[2]).decode("utf-8", "replace"),
+                raw=bytes(r[2]), reason=r[3], received_at=r[4], code=r[5], game_id=r[6],
+                series=r[7], resolved=r[8])
 
 
 def _revision(r: tuple[Any, ...]) -> Revision:

@@ -20,6 +20,7 @@ from typing import Any
 
 from jinja2 import Environment, FileSystemLoader, select_autoescape
 from starlette.applications import Starlette
+from starlette.concurrency import run_in_threadpool
 from starlette.middleware import Middleware
 from starlette.middleware.sessions import SessionMiddleware
 from starlette.requests import Request
@@ -35,9 +36,10 @@ from starlette.routing import Mount, Route
 from starlette.staticfiles import StaticFiles
 
 from club import export
-from club.config import check_password
-from club.scoring import GameCheckError
-from club.service import ClubService
+from club.logins import FREE_FAILURES, LoginGuard
+from club.messages import PayloadError, game_message, parse_json
+from club.scoring import PAPER_CONTRACTS, GameCheckError
+from club.service import ClubService, PaperLine
 from club.sheets import contract_text, player_stats, table_sheet
 from club.tournament import TournamentError, parse_players_csv
 
@@ -117,7 +119,10 @@ class Hub:
 
 def create_app(service: ClubService, hub: Hub | None = None) -> Starlette:
     hub = hub or Hub()
+    guard = LoginGuard(service.store)
     service.listeners.append(hub.notify)
+    # the hub's version is the one a page was rendered with (live.js compares them)
+    hub.version = hub._sent = service.version
     cfg = service.config
     env = Environment(loader=FileSystemLoader(HERE / "templates"),
                       autoescape=select_autoescape(["html"]), trim_blocks=True,
@@ -134,6 +139,7 @@ def create_app(service: ClubService, hub: Hub | None = None) -> Starlette:
         ctx["csrf"] = _csrf(session)
         ctx["fragment"] = request.headers.get("x-fragment") == "1"
         ctx["current_series"] = service.current_series()
+        ctx["page_version"] = service.version   # live.js: changed before it listened?
         ctx["rejected_count"] = service.store.rejected_count() if ctx["director"] else 0
         return HTMLResponse(env.get_template(template).render(**ctx), status_code=status)
 
@@ -154,7 +160,8 @@ def create_app(service: ClubService, hub: Hub | None = None) -> Starlette:
         rows = service.ranking()
         response = page(request, "ranking.html", rows=rows, projector=projector,
                         live=True, pool=pool, prizes=prizes, version=version,
-                        games=len(service.games()),
+                        games=len(service.games()), not_ranked=service.not_ranked(),
+                        entrants=len(service.participants()),
                         rows_html=row_html.render(rows, projector, bool(prizes)))
         if shared:
             fragments[projector] = (version, bytes(response.body).decode("utf-8"))
@@ -171,6 +178,8 @@ def create_app(service: ClubService, hub: Hub | None = None) -> Starlette:
                 st = statuses.get(table, {})
                 rows.append(dict(table=table, players=[names.get(p, (p, ""))[0] for p in pids],
                                  games=len(games), due=cfg.tournament.games_for(len(pids)),
+                                 held=len(service.held(series, table)),
+                                 waiting=service.progress(series, table) + 1,
                                  last=games[-1] if games else None,
                                  state=st.get("state", "unknown"), seen=st.get("received_at")))
         return page(request, "tables.html", rows=rows, series=series, live=True,
@@ -183,7 +192,9 @@ def create_app(service: ClubService, hub: Hub | None = None) -> Starlette:
             return page(request, "message.html", 404, title="No such table",
                         text="That table does not play in that series.")
         status = service.store.statuses().get(sheet.table, {})
-        return page(request, "table.html", sheet=sheet, live=True, table_status=status)
+        return page(request, "table.html", sheet=sheet, live=True, table_status=status,
+                    held=service.held(series, sheet.table),
+                    held_waiting=service.progress(series, sheet.table) + 1)
 
     async def players(request: Request) -> Response:
         return page(request, "players.html", players=service.store.players())
@@ -202,14 +213,23 @@ def create_app(service: ClubService, hub: Hub | None = None) -> Starlette:
 
     async def game(request: Request) -> Response:
         gid = request.path_params["gid"]
-        g = service.game(gid)
+        g, state = service.game_state(gid)
+        director = bool(request.session.get("director"))
+        if g is None and director:
+            # a game that never arrived: the director may enter it (as from the paper list)
+            with contextlib.suppress(TournamentError):
+                g = service.blank_game(gid)
         if g is None:
             return page(request, "message.html", 404, title="No such game",
                         text=f"No game {gid} has arrived.")
         names = service.players()
-        return page(request, "game.html", g=g, names=names,
+        refused = [dict(r, summary=_summary(r["raw"], names))
+                   for r in service.store.rejected(50, game_id=gid)]
+        return page(request, "game.html", g=g, state=state, names=names,
+                    held_reason=service.held_reason(gid) if state == "held" else "",
                     revisions=service.store.revisions(gid),
-                    corrections=service.store.corrections(gid),
+                    corrections=service.store.corrections(gid), refused=refused,
+                    kinds=CORRECTION_KINDS, paper_contracts=PAPER_CONTRACTS,
                     error=request.query_params.get("error"))
 
     async def events(request: Request) -> Response:
@@ -252,8 +272,20 @@ def create_app(service: ClubService, hub: Hub | None = None) -> Starlette:
         form = await request.form()
         if not _csrf_ok(request, form):
             return _csrf_failed(page, request)
-        ok = cfg.director_hash is not None and check_password(
-            cfg.director_hash, str(form.get("password", "")))
+        address = request.client.host if request.client else "unknown"
+        wait = guard.begin(address)
+        if wait:
+            return page(request, "login.html", 429, configured=cfg.director_hash is not None,
+                        error=f"Too many wrong passwords from this address: try again in "
+                              f"{wait} s.")
+        ok = False
+        try:
+            # scrypt takes tens of milliseconds of CPU: never on the event loop, which serves
+            # every spectator's page
+            ok = await run_in_threadpool(guard.check, cfg.director_hash,
+                                         str(form.get("password", "")))
+        finally:
+            guard.finish(address, ok)
         if not ok:
             return page(request, "login.html", 401, configured=cfg.director_hash is not None,
                         error="Wrong password.")
@@ -271,11 +303,45 @@ def create_app(service: ClubService, hub: Hub | None = None) -> Starlette:
     async def director(request: Request) -> Response:
         if not request.session.get("director"):
             return RedirectResponse("/director/login", 303)
+        held = [(g, service.held_reason(g.game_id)) for g in service.held()]
         return page(request, "director.html", players=service.store.players(),
                     series=service.store.series(), rejected=service.store.rejected(100),
-                    error=request.query_params.get("error"),
+                    held=held, failed_logins=guard.recent_failures(),
+                    free_failures=FREE_FAILURES, error=request.query_params.get("error"),
                     info=request.query_params.get("info"),
                     max_series=cfg.tournament.series)
+
+    def paper_page(request: Request, series: int, table: str, status: int = 200,
+                   error: str = "", form: Any = None) -> Response:
+        pids = service.store.seating(series).get(table)
+        if pids is None:
+            return page(request, "message.html", 404, title="No such table",
+                        text="That table does not play in that series.")
+        names = service.players()
+        n = len(pids)
+        lines = []
+        for number in range(1, cfg.tournament.games_for(n) + 1):
+            gid = f"{cfg.tournament.id}/{series}/{table}/{number}"
+            g, state = service.game_state(gid)
+            there = ""
+            if g is not None:
+                how = "from the paper list" if g.source == "paper" else (
+                    "corrected" if service.is_corrected(gid) else "from the table")
+                there = (f"{state}, {how}: "
+                         + ("passed in" if g.declarer is None else
+                            f"{names.get(g.players[g.declarer], ('', ''))[0]} "
+                            f"{contract_text(g.contract, g.passed_in)} {g.value:+d}"))
+            lines.append(dict(game=number, game_id=gid, dealer=(number - 1) % n, there=there))
+        return page(request, "paper.html", status, series=series, table=table, lines=lines,
+                    players=[(p, names.get(p, (p, ""))[0]) for p in pids],
+                    paper_contracts=PAPER_CONTRACTS, error=error, form=form or {})
+
+    async def paper_list(request: Request) -> Response:
+        if not request.session.get("director"):
+            return RedirectResponse("/director/login", 303)
+        return paper_page(request, int(request.path_params["series"]),
+                          request.path_params["table"], error=request.query_params.get(
+                              "error", ""))
 
     async def director_post(request: Request) -> Response:
         if not request.session.get("director"):
@@ -305,8 +371,35 @@ def create_app(service: ClubService, hub: Hub | None = None) -> Starlette:
                 n = service.draw_series(method)
                 info = f"Series {n} is seated."
             elif action in ("close", "reopen"):
-                service.set_series_state(int(str(form.get("series", "0"))),
-                                         "closed" if action == "close" else "running")
+                number = int(str(form.get("series", "0")))
+                outcomes = service.set_series_state(
+                    number, "closed" if action == "close" else "running")
+                if action == "reopen":
+                    counted = sum(o.kind in ("counted", "held") for o in outcomes)
+                    info = (f"Series {number} is running again: {len(outcomes)} games "
+                            f"refused while it was closed were checked again, {counted} of "
+                            "them counted or held.")
+            elif action == "choose":
+                gid = str(form.get("game_id", ""))
+                back = f"/games/{gid}"
+                rev, seq = _int(str(form.get("revision", ""))), _int(str(form.get("refused", "")))
+                # its own field name: the game page has a choice form per version beside the
+                # correction form, each with a reason
+                service.choose(gid, "director", str(form.get("choice_reason", "")),
+                               revision=rev, refused=seq)
+            elif action == "paper":
+                series = int(str(form.get("series", "0")))
+                table = str(form.get("table", ""))
+                try:
+                    lines, sums = _paper_lines(form, cfg.tournament.games_for(
+                        len(service.store.seating(series).get(table, []))))
+                    ids = service.enter_paper(series, table, lines, "director",
+                                              str(form.get("reason", "")), sums)
+                except (TournamentError, GameCheckError, ValueError) as exc:
+                    # the form again with what was typed: a list is long to type twice
+                    return paper_page(request, series, table, 400, str(exc), form)
+                back = f"/tables/{series}/{table}"
+                info = f"{len(ids)} games entered from the paper list."
             elif action == "correct":
                 gid = str(form.get("game_id", ""))
                 back = f"/games/{gid}"
@@ -316,8 +409,9 @@ def create_app(service: ClubService, hub: Hub | None = None) -> Starlette:
                 service.correct(
                     gid, "director", str(form.get("reason", "")),
                     declarer=declarer, won=str(form.get("won")) == "1",
-                    value=int(str(form.get("value", "0")) or 0),
-                    annul=kind == "annul", restore=kind == "restore")
+                    value=_value(str(form.get("value", ""))),
+                    annul=kind == "annul", restore=kind == "restore",
+                    contract=_contract(str(form.get("contract", ""))))
                 info = "Correction saved."
             else:
                 return PlainTextResponse("unknown action", 404)
@@ -356,6 +450,7 @@ def create_app(service: ClubService, hub: Hub | None = None) -> Starlette:
         Route("/director/login", login, methods=["GET", "POST"]),
         Route("/director/logout", logout, methods=["POST"]),
         Route("/director", director),
+        Route("/director/list/{series:int}/{table}", paper_list),
         Route("/director/{action}", director_post, methods=["POST"]),
         Mount("/static", StaticFiles(directory=HERE / "static"), name="static"),
     ]
@@ -402,6 +497,70 @@ class RankingRows:
             if prizes:
                 cells.append(f'<td class="num">{f"{r.prize:,.2f}" if r.prize else ""}</td>')
         return "".join(cells) + "</tr>"
+
+
+CORRECTION_KINDS = {"correct": "corrected", "annul": "annulled",
+                    "restore": "table's result restored", "choose": "version chosen",
+                    "paper": "entered from the paper list"}
+
+
+def _summary(raw: bytes, names: dict[str, tuple[str, str]]) -> str:
+    """A refused game message's own result in a few words (nothing, if it has none)."""
+    try:
+        m = game_message(parse_json(raw))
+    except PayloadError:
+        return ""
+    r = m.result
+    if r.passed_in or r.declarer is None:
+        return "passed in"
+    pid = m.players[r.declarer] if r.declarer < len(m.players) else "?"
+    return f"{names.get(pid, (pid, ''))[0]}: {contract_text(r.contract, False)} {r.value:+d}"
+
+
+def _value(text: str) -> int:
+    """A value as written on a list: ``+24``, ``-96`` (a typographic minus too), empty 0."""
+    text = text.strip().replace("\u2212", "-").replace(" ", "")
+    if not text:
+        return 0
+    try:
+        return int(text)
+    except ValueError:
+        raise ValueError(f"{text[:20]!r} is not a value as on the list (+24, -96)") from None
+
+
+def _contract(text: str) -> str | None:
+    if not text:
+        return None
+    if text not in PAPER_CONTRACTS:
+        raise ValueError(f"unknown game {text[:10]!r}")
+    return text
+
+
+def _paper_lines(form: Any, due: int) -> tuple[list[PaperLine], list[int | None] | None]:
+    """The filled lines of the paper-list form and the sums at its foot."""
+    lines = []
+    for n in range(1, due + 1):
+        declarer = str(form.get(f"declarer_{n}", "")).strip()
+        value = str(form.get(f"value_{n}", "")).strip()
+        if not declarer:
+            if value:
+                raise ValueError(f"game {n}: a value without a declarer: pick the declarer, "
+                                 "or nobody for a passed-in game")
+            continue
+        seat = None if declarer == "none" else int(declarer)
+        contract = _contract(str(form.get(f"contract_{n}", ""))) if seat is not None else None
+        try:
+            lines.append(PaperLine(n, seat, _value(value), contract))
+        except ValueError as exc:
+            raise ValueError(f"game {n}: {exc}") from None
+    sums = []
+    for seat in range(4):
+        text = str(form.get(f"sf_{seat}", "")).strip()
+        try:
+            sums.append(_value(text) if text else None)
+        except ValueError as exc:
+            raise ValueError(f"the Seeger-Fabian sum: {exc}") from None
+    return lines, sums if any(v is not None for v in sums) else None
 
 
 def _csrf(session: Any) -> str:

@@ -95,6 +95,25 @@ class SetCardStyle:
 
 
 @dataclass(frozen=True)
+class ChangeSetting:
+    """A choice on the settings screen: ``name`` is one of :data:`SETTINGS` (the language and
+    the card faces have their own commands). The controller keeps it across restarts."""
+
+    name: str
+    value: str | bool
+
+    def __post_init__(self) -> None:
+        if self.name not in SETTINGS:
+            raise CommandError(f"unknown setting {self.name!r}: use one of {', '.join(SETTINGS)}")
+
+
+# What ChangeSetting may change: the computer's pace ("slow", "normal", "fast"), the hand's
+# order (trump first: True/False; the suits: "CSHD" or "CHSD"), the sounds and the hints
+# (True/False). A new setting (the misplay guard) is added here and in SettingsView.
+SETTINGS: tuple[str, ...] = ("speed", "trump_first", "suit_order", "sound", "hints")
+
+
+@dataclass(frozen=True)
 class ShowLastTrick:
     """Show (or hide again) the last trick. The kiosk toggles it itself; the controller may
     ignore the command or log it."""
@@ -141,8 +160,9 @@ class Quit:
 
 
 Command = (
-    LayCard | DealNext | DealRest | Press | Declare | SetLanguage | SetCardStyle | ShowLastTrick
-    | ShowSheet | ShowAnalysis | Resume | AskHint | Quit | ConfirmSeat | ConfirmNotice
+    LayCard | DealNext | DealRest | Press | Declare | SetLanguage | SetCardStyle | ChangeSetting
+    | ShowLastTrick | ShowSheet | ShowAnalysis | Resume | AskHint | Quit | ConfirmSeat
+    | ConfirmNotice
 )
 
 

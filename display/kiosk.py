@@ -30,7 +30,15 @@ from . import commands as cmd
 from .inputwatch import InputWatch
 from .layout import Element
 from .render import Renderer
-from .scenes import AskFirst, CloseDialog, ShowNotice, ShowSeriesEnd, ToggleModifier, UiState
+from .scenes import (
+    AskFirst,
+    CloseDialog,
+    OpenSettings,
+    ShowNotice,
+    ShowSeriesEnd,
+    ToggleModifier,
+    UiState,
+)
 from .statsscene import ShowStats, StatsPage
 from .view import CARD_STYLES, LANGUAGES, View
 
@@ -258,7 +266,9 @@ class Kiosk:
         notices = {f.notice for f in view.faults if f.notice is not None}
         if notices - self._notices_seen:
             self._notices_seen |= notices
-            self.ui = replace(self.ui, confirm="notice", focus=None)
+            # (over the settings too: the report is what the table must say first)
+            self.ui = replace(self.ui, confirm="notice", focus=None, settings=False,
+                              picker=False)
         elif not notices and self.ui.confirm == "notice":
             self.ui = replace(self.ui, confirm="", focus=None)
 
@@ -461,7 +471,10 @@ class Kiosk:
                 draft.discard("O")
             self._set_ui(draft=frozenset(draft))
             return []
-        if isinstance(c, cmd.SetLanguage) and el.role == "language":
+        if isinstance(c, OpenSettings):
+            self._set_ui(settings=not self.ui.settings, picker=False, focus=None)
+            return []
+        if isinstance(c, cmd.SetLanguage) and el.role in ("language", "settings-language"):
             self._set_ui(picker=not self.ui.picker)
             return []
         if isinstance(c, cmd.SetLanguage):
@@ -548,6 +561,9 @@ class Kiosk:
             if self.ui.picker or self.ui.show_sheet or self.ui.confirm or self.ui.show_analysis:
                 self._set_ui(picker=False, show_sheet=False, confirm="", focus=None,
                              show_analysis=False)
+                return []
+            if self.ui.settings:  # (a picker opened from the settings goes back to them)
+                self._set_ui(settings=False, focus=None)
                 return []
             if self.ui.series_end:
                 self._set_ui(series_end=False, focus=None)

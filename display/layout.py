@@ -63,7 +63,8 @@ class Element:
     align: str = "center"
     layer: int = 1
     card: Card | None = None
-    suit: str | None = None           # for "suit" icons: C S H D
+    suit: str | None = None           # for "suit" icons: C S H D (a button: one, or a row
+                                      # of them, "CSHD")
     command: Command | None = None
     selected: bool = False
     draw_rect: pygame.Rect | None = None  # a fanned card is drawn larger than its visible strip

@@ -83,7 +83,14 @@ class Renderer:
             if el.selected:
                 pygame.draw.rect(surface, GOLD if fill != GOLD else BUTTON_INK, el.rect,
                                  width=max(2, el.rect.h // 14), border_radius=el.radius)
-            if el.suit:
+            if el.suit and len(el.suit) > 1:  # a row of suits (the settings' suit order)
+                px = int(min(el.rect.h * 0.56, el.rect.w * 0.8 / len(el.suit)))
+                step = el.rect.w / len(el.suit)
+                for i, suit in enumerate(el.suit):
+                    icon = self.suits.get(suit, style, px)
+                    centre = (round(el.rect.left + step * (i + 0.5)), el.rect.centery)
+                    surface.blit(icon, icon.get_rect(center=centre))
+            elif el.suit:
                 px = int(el.rect.h * (0.62 if el.text else 0.7))
                 icon = self.suits.get(el.suit, style, px)
                 centre = ((el.rect.left + el.rect.h // 2, el.rect.centery) if el.text

@@ -31,6 +31,7 @@ from .view import (
     ResultView,
     SeatingView,
     SeriesLine,
+    SettingsView,
     SheetRow,
     SheetView,
     StatsView,
@@ -322,6 +323,23 @@ def extra_views(language: str = "de", card_style: str = "french") -> dict[str, V
         "play-stats": replace(play, stats=sample_stats()),
     }
     return out
+
+
+def settings_views(language: str = "de", card_style: str = "french") -> dict[str, View]:
+    """The settings screen's variants, each shown with ``UiState(settings=True)``: the
+    simulator as it starts (the computer's speed to choose, the sounds on), other choices
+    made there, the table (a person lays the computer's cards: no speed) and a club table
+    (no hints, ever)."""
+    sim = sample_view("play", language, card_style, simulator=True)
+    table = sample_view("bidding", language, card_style)
+    return {
+        "settings-simulator": replace(sim, settings=SettingsView(sound=True)),
+        "settings-chosen": replace(sim, settings=SettingsView(
+            speed="fast", trump_first=False, suit_order="CHSD", hints=True)),
+        "settings-table": replace(table, settings=SettingsView(speed_applies=False)),
+        "settings-club": replace(table, club=ClubLine("online"), settings=SettingsView(
+            speed_applies=False, hints_allowed=False)),
+    }
 
 
 def pub_views(language: str = "de", card_style: str = "french") -> dict[str, View]:

@@ -31,7 +31,18 @@ from .layout import (
     Frame,
 )
 from .statsscene import scene_statistics, stats_button, stats_button_width
-from .view import CARD_STYLES, LANGUAGES, Call, Fault, PlayView, SheetRow, TrickView, View
+from .view import (
+    CARD_STYLES,
+    LANGUAGES,
+    SPEEDS,
+    SUIT_ORDERS,
+    Call,
+    Fault,
+    PlayView,
+    SheetRow,
+    TrickView,
+    View,
+)
 from .wording import (
     breakdown_text,
     factor_words,
@@ -95,6 +106,7 @@ class UiState:
     # The simulator's guard against misplays (Kiosk.tap_twice): the hand card a first tap
     # chose, (seat, card); a second tap on it lays it.
     chosen: tuple[int, Card] | None = None
+    settings: bool = False                # the settings screen is open (the gear button)
 
 
 def compose_contract(game: str, skat_taken: bool, draft: frozenset[str]) -> str:
@@ -168,7 +180,7 @@ class SceneBuilder:
     def top_bar(self, title: str, subtitle: str | None = None, chrome: bool = True) -> float:
         """The top bar: the title, what is happening (``subtitle``, else the game's number),
         and the buttons; without ``chrome`` (a screen of the kiosk's own, the statistics)
-        only the language and the card style."""
+        only the language and the gear."""
         f, _, v = self.f, self._, self.v
         f.panel(0, 0, f.W, TOP, fill=FELT_DARK, radius=0, role="topbar")
         right = f.W - 6
@@ -178,9 +190,18 @@ class SceneBuilder:
         f.button(right, 5, w_lang, TOP - 10, code, cmd.SetLanguage(v.language), role="language",
                  size=18)
         right -= w_style + 6
-        nxt = CARD_STYLES[(CARD_STYLES.index(v.card_style) + 1) % len(CARD_STYLES)]
-        f.button(right, 5, w_style, TOP - 10, "", cmd.SetCardStyle(nxt), role="card-style",
-                 suit="H")
+        if v.scene == "enrol":  # (no table to set up yet: the faces to see the cards by)
+            nxt = CARD_STYLES[(CARD_STYLES.index(v.card_style) + 1) % len(CARD_STYLES)]
+            f.button(right, 5, w_style, TOP - 10, "", cmd.SetCardStyle(nxt), role="card-style",
+                     suit="H")
+        else:
+            # The gear opens the settings screen (and closes it again), where the card faces
+            # are chosen by name among the rest (the heart that stood here cycled them).
+            f.button(right, 5, w_style, TOP - 10, "⚙", OpenSettings(), role="settings-button",
+                     size=26, selected=self.ui.settings)
+        # Under the settings no Sheet, Undo or Hint: an Undo there would change the table
+        # out of sight. Nor on a screen of the kiosk's own (the statistics).
+        chrome = chrome and not self.ui.settings
         if chrome and v.sheet is not None and v.scene not in ("sheet", "enrol"):
             label = _("Back") if self.ui.show_sheet else _("Sheet")
             # As wide as the wider of its two words: it does not move when it turns to Back.
@@ -355,7 +376,7 @@ class SceneBuilder:
         to read: the first row shows the top of its cards (the indices), the second lies over
         the rest. Each card's visible part is its tap target."""
         contract = self.v.play.contract if self.v.play is not None else None
-        hand = tuple(sort_hand(hand, contract))
+        hand = tuple(self.sorted_hand(hand, contract))
         n = len(hand)
         card_h = card_w * CARD_RATIO
         fits = 1 + int((w - card_w) / (STRIP * card_w) + 1e-6)
@@ -390,6 +411,11 @@ class SceneBuilder:
                     # the finger found it, so that the second tap lays it.
                     el.raised = self.f.px(CHOSEN_LIFT)
                     el.draw_rect = (el.draw_rect or el.rect).move(0, -el.raised)
+
+    def sorted_hand(self, hand: tuple[Card, ...], contract: str | None) -> list[Card]:
+        """A hand in the order the settings ask for (trump first or not, the suit order)."""
+        s = self.v.settings
+        return sort_hand(hand, contract, s.trump_first, s.suit_order)
 
     def banner(self, y: float, prompt_y: float | None = None) -> None:
         """The refusal banner and the computer's prompt, floating above the scene."""
@@ -457,6 +483,12 @@ class SceneBuilder:
         if self.ui.picker:
             self.top_bar(_("Language"))
             self.language_picker()
+            return
+        if self.ui.settings and v.scene not in ("enrol", "idle"):
+            # Over every scene: the game goes on under it (a computer's card, a new deal)
+            # and the screen stays until it is closed.
+            self.top_bar(_("Settings"))
+            self.settings_screen()
             return
         if self.ui.show_stats and v.stats is not None:
             scene_statistics(self)
@@ -1071,7 +1103,7 @@ class SceneBuilder:
         card_w = card_h / CARD_RATIO
         n = len(hand)
         step = card_w if n <= 1 else min(card_w + 4, (w - card_w) / (n - 1))
-        for i, card in enumerate(sort_hand(hand, p.contract)):
+        for i, card in enumerate(self.sorted_hand(hand, p.contract)):
             f.card(x + i * step, top + 28, card_w, card_h, card, role=f"hand{p.declarer}",
                    visible_w=card_w if i == n - 1 else min(card_w, step))
         return h - row_h - 6
@@ -1161,7 +1193,7 @@ class SceneBuilder:
                     layer=3)
                 y += 28
                 cw = min(56.0, (w - 9 * 6) / max(len(p.open_hand), 1))
-                for i, card in enumerate(sort_hand(p.open_hand, p.contract)):
+                for i, card in enumerate(self.sorted_hand(p.open_hand, p.contract)):
                     f.card(x + i * (cw + 6), y, cw, cw * CARD_RATIO, card, role="open-hand-card",
                            layer=3)
                 y += cw * CARD_RATIO + 10
@@ -1584,6 +1616,61 @@ class SceneBuilder:
                        min_units=12)
             y += h + 8
 
+    def settings_screen(self) -> None:
+        """The settings: one row each, its name on the left and its choices as buttons (the
+        chosen one gold); "Back" at the foot. The choices go to the controller, which keeps
+        them across restarts; the language opens the picker."""
+        f, _, v = self.f, self._, self.v
+        s = v.settings
+        # (label, choice): a choice is its words, its command, whether it is the one chosen,
+        # the suits it shows (the suit order) and its role
+        rows: list[tuple[str, list[tuple[str, object, bool, str, str]]]] = []
+        if s.speed_applies:
+            words = {"slow": _("Slow"), "normal": _("Normal"), "fast": _("Fast")}
+            rows.append((_("Computer speed"), [
+                (words[speed], cmd.ChangeSetting("speed", speed), s.speed == speed, "",
+                 f"speed-{speed}") for speed in SPEEDS]))
+        rows.append((_("Order of the hand"), [
+            (_("Trump first"), cmd.ChangeSetting("trump_first", not s.trump_first),
+             s.trump_first, "", "trump-first"),
+            *[("", cmd.ChangeSetting("suit_order", order), s.suit_order == order, order,
+               f"suits-{order}") for order in SUIT_ORDERS]]))
+        faces = {"french": _("French"), "four-colour": _("Four colours"),
+                 "german": _("German suits")}
+        rows.append((_("Card faces"), [
+            (faces[style], cmd.SetCardStyle(style), v.card_style == style, "", f"style-{style}")
+            for style in CARD_STYLES]))
+        rows.append((_("Language"), [(LANGUAGE_NAMES[v.language], cmd.SetLanguage(v.language),
+                                      False, "", "settings-language")]))
+        rows.append((_("Sound"), [(_("On"), cmd.ChangeSetting("sound", True), s.sound, "",
+                                   "sound-on"),
+                                  (_("Off"), cmd.ChangeSetting("sound", False), not s.sound,
+                                   "", "sound-off")]))
+        rows.append((_("Hints"), [(_("On"), cmd.ChangeSetting("hints", True), s.hints, "",
+                                   "hints-on"),
+                                  (_("Off"), cmd.ChangeSetting("hints", False), not s.hints,
+                                   "", "hints-off")] if s.hints_allowed else []))
+        top, foot = TOP + GAP, BUTTON_H + 6
+        pitch = min(66.0, (f.H - top - 8 - foot + GAP) / len(rows))
+        label_w = min(250.0, f.W * 0.3)
+        x0, right = 16 + label_w + 10, f.W - 16
+        col_w = (right - x0 - 2 * GAP) / 3
+        for i, (label, choices) in enumerate(rows):
+            y = top + i * pitch
+            f.text(16, y, label_w, BUTTON_H, label, size=21, face="bold", align="left",
+                   role="settings-label", wrap=True)
+            if not choices:  # the hints at a club table: never, and why
+                f.text(x0, y, right - x0, BUTTON_H, _("Never at a club table"), size=18,
+                       colour=MUTED, align="left", role="settings-note", wrap=True)
+            for j, (text, command, chosen, suits, role) in enumerate(choices):
+                # Three columns in every row: a choice keeps its column, On under Slow.
+                f.button(x0 + j * (col_w + GAP), y, col_w, BUTTON_H, text, command,
+                         role=role, size=20, selected=chosen, fill=GOLD if chosen else BUTTON,
+                         suit=suits or None, wrap=True)
+        back = self.label_width(_("Back"), 20, 140.0)
+        f.button(right - back, f.H - 8 - BUTTON_H, back, BUTTON_H, _("Back"), OpenSettings(),
+                 role="settings-back", size=20)
+
     def language_picker(self) -> None:
         f = self.f
         cols = 4
@@ -1600,6 +1687,11 @@ class SceneBuilder:
 @dataclass(frozen=True)
 class CloseDialog:
     """Kiosk-internal: close an open question (the concede confirmation); never sent on."""
+
+
+@dataclass(frozen=True)
+class OpenSettings:
+    """Kiosk-internal: open the settings screen, or close it again; never sent on."""
 
 
 @dataclass(frozen=True)
@@ -1634,16 +1726,23 @@ TRUMP_RANKS = (7, 3, 6, 5, 2, 1, 0)   # A 10 K Q 9 8 7 (jacks apart)
 NULL_RANKS = (7, 6, 5, 4, 3, 2, 1, 0)  # A K Q J 10 9 8 7
 
 
-def sort_hand(hand: tuple[Card, ...], contract: str | None) -> list[Card]:
-    """A hand in the order players hold it: jacks, then the trump suit, then the other suits;
-    in null the jacks stay in their suits and rank between queen and ten.
+def sort_hand(hand: tuple[Card, ...], contract: str | None, trump_first: bool = True,
+              suit_order: str = SUIT_ORDER) -> list[Card]:
+    """A hand in the order players hold it: jacks, then the trump suit, then the other suits
+    in ``suit_order``; in null the jacks stay in their suits and rank between queen and ten.
+    Without ``trump_first`` the trump suit keeps its place among the suits (the hand does not
+    change its order when the game is declared; the jacks lead as in a grand).
 
-    >>> [str(c) for c in sort_hand((Card.H7, Card.DJ, Card.HA, Card.CJ, Card.ST), "H")]
-    ['CJ', 'DJ', 'HA', 'H7', 'ST']
+    >>> hand = (Card.H7, Card.DJ, Card.HA, Card.CJ, Card.ST, Card.C8)
+    >>> [str(c) for c in sort_hand(hand, "H")]
+    ['CJ', 'DJ', 'HA', 'H7', 'C8', 'ST']
+    >>> [str(c) for c in sort_hand(hand, "H", trump_first=False, suit_order="CHSD")]
+    ['CJ', 'DJ', 'C8', 'HA', 'H7', 'ST']
     """
     game = contract[0] if contract else "G"
     null = game == "N"
-    suits = SUIT_ORDER if game not in SUIT_ORDER else game + SUIT_ORDER.replace(game, "")
+    suits = (game + suit_order.replace(game, "") if trump_first and game in suit_order
+             else suit_order)
 
     def key(c: Card) -> tuple[int, int]:
         if c.is_jack and not null:

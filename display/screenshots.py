@@ -95,7 +95,7 @@ def doc_screens() -> dict[str, tuple[View, UiState, tuple[int, int]]]:
 
     from engine.cards import Card
 
-    from .samples import extra_views, sample_view
+    from .samples import extra_views, sample_view, settings_views
     from .view import Fault
 
     play = sample_view("play", "de", simulator=True)
@@ -138,6 +138,10 @@ def doc_screens() -> dict[str, tuple[View, UiState, tuple[int, int]]]:
                                           (800, 480))))},
         # the simulator's guard against misplays: the card a first tap chose
         "chosen-card-de.png": (play, UiState(chosen=(2, play.hands[2][3])), (800, 480)),
+        # the settings screen as the simulator starts (the gear in the top bar opens it)
+        **{f"settings-{lang}.png": (settings_views(lang)["settings-simulator"],
+                                    UiState(settings=True), (800, 480))
+           for lang in ("de", "en")},
     }
 
 

@@ -39,6 +39,11 @@ SCENES: tuple[Scene, ...] = (
 CardStyle = Literal["french", "four-colour", "german"]
 CARD_STYLES: tuple[CardStyle, ...] = ("french", "four-colour", "german")
 LANGUAGES: tuple[str, ...] = ("de", "en", "fr", "es", "nb", "cs", "nl", "pl")
+# The settings screen's choices (SettingsView): how long the simulator's computer takes for a
+# card, and the order of the suits in a hand: Skat's own (clubs, spades, hearts, diamonds),
+# or the colours alternating (a black suit never beside a black one on a two-colour deck).
+SPEEDS: tuple[str, ...] = ("slow", "normal", "fast")
+SUIT_ORDERS: tuple[str, ...] = ("CSHD", "CHSD")
 ROLES = ("forehand", "middlehand", "rearhand")
 
 FaultKind = Literal[
@@ -375,6 +380,32 @@ class SeatingView:
 
 
 @dataclass(frozen=True)
+class SettingsView:
+    """What the settings screen shows and the hands follow (the language and the card faces
+    are the view's own ``language`` and ``card_style``). The controller keeps the choices
+    (firmware_host.series.settings); the kiosk opens the screen itself (``UiState.settings``).
+    """
+
+    speed: str = "normal"            # SPEEDS: the computer's pace in the simulator
+    trump_first: bool = True         # in a trump game the trump suit comes right after the
+                                     # jacks (else the suits keep their order all deal long)
+    suit_order: str = "CSHD"         # SUIT_ORDERS
+    sound: bool = False              # the kiosk's sounds (display.sound)
+    hints: bool = False              # the Hint button for learners
+    speed_applies: bool = True       # the simulator lays the computer's cards (on the table a
+                                     # person lays them: no speed to choose)
+    hints_allowed: bool = True       # never at a club table (a tournament has no hints)
+    # (the misplay guard's choice, tap to select and tap again to play, belongs here too)
+
+    def __post_init__(self) -> None:
+        if self.speed not in SPEEDS:
+            raise ViewError(f"settings.speed: {self.speed!r} is not one of {', '.join(SPEEDS)}")
+        if self.suit_order not in SUIT_ORDERS:
+            raise ViewError(f"settings.suit_order: {self.suit_order!r} is not one of "
+                            f"{', '.join(SUIT_ORDERS)}")
+
+
+@dataclass(frozen=True)
 class View:
     """One whole screen. Only ``scene`` and ``players`` are required; the rest defaults to
     "nothing to show". The sub-view that matches ``scene`` must be present."""
@@ -417,6 +448,7 @@ class View:
     # The archive's statistics (a Statistics button on the sheet and the series' summary);
     # None where the table keeps no journal to make them from.
     stats: StatsView | None = None
+    settings: SettingsView = SettingsView()  # the settings screen's values; the hand's order
 
     def __post_init__(self) -> None:
         n = len(self.players)

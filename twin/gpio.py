@@ -56,6 +56,8 @@ if [ ! -e "$c/live" ]; then
     echo pi-header > "$c/bank0/label"
     echo 1 > "$c/live"
 fi
+# udev gives the chip to the gpio group (install.sh's rule) before the table starts
+udevadm settle --timeout=30 || true
 echo "header: $(cat "$c/dev_name") $(cat "$c/bank0/chip_name")"
 """
 
@@ -127,8 +129,10 @@ class Header:
     def press(self, line: int, seconds: float = 0.3) -> None:
         """A finger on the button: the line pulled down, then up again."""
         pull = sim_path(self.device, self.chip, line, "pull")
-        self.vm.ssh(f"echo pull-down | sudo tee {pull} >/dev/null; sleep {seconds}; "
-                    f"echo pull-up | sudo tee {pull} >/dev/null")
+        # one shell in the VM times the press: two sudo calls around the sleep took over a
+        # second under emulation, a long press (undo)
+        self.vm.ssh(f"sudo sh -c 'echo pull-down > {pull}; sleep {seconds}; "
+                    f"echo pull-up > {pull}'")
 
     def values(self, lines: list[int], seconds: float = 2.0, every: float = 0.05
                ) -> dict[int, list[int]]:

@@ -38,7 +38,7 @@ from typing import Any
 
 from twin.board import TwinBoard
 from twin.image import build_seconds, cache_root, ensure_image
-from twin.table import CONFIG_PATH, TableDriver, config_toml, replay_config
+from twin.table import CONFIG_PATH, TableDriver, config_toml, durable, replay_config
 from twin.vm import VM, VMError
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -287,7 +287,7 @@ class Twin:
                 return time.monotonic() - t0
             time.sleep(1)
         raise VMError(f"{UNIT} not READY: {self.unit()}\n"
-                      + vm.out(f"journalctl -b -u {UNIT} --no-pager | tail -40"))
+                      + vm.out(f"sudo journalctl -b -u {UNIT} --no-pager | tail -40"))
 
     def first_frame(self, t0: float, timeout: float = 600) -> tuple[float, Path]:
         """Poll the display until the kiosk shows (see :func:`twin.frames.is_kiosk`)."""
@@ -327,7 +327,7 @@ class Twin:
         # The watchdog: two intervals (WatchdogSec=20s) with the table idle, no restart.
         time.sleep(45)
         u = self.unit()
-        dog = vm.out(f"journalctl -b -u {UNIT} --no-pager | grep -ci watchdog || true").strip()
+        dog = vm.out(f"sudo journalctl -b -u {UNIT} --no-pager | grep -ci watchdog || true").strip()
         self.figure("watchdog", f"WatchdogUSec={u.get('WatchdogUSec')}, NRestarts="
                     f"{u.get('NRestarts')}, watchdog lines in the log: {dog}")
         self.figure("status after boot", u.get("StatusText"))
@@ -426,7 +426,7 @@ class Twin:
                     "cat /proc/bus/input/devices; ls -l /dev/input/ /dev/skat-table/ || true"))
             time.sleep(1)
         restarted = self.wait_restarted(before)
-        said = vm.out("journalctl -b -u skat-table-touch-plugged --no-pager -o cat | "
+        said = vm.out("sudo journalctl -b -u skat-table-touch-plugged --no-pager -o cat | "
                       "grep -i 'plugged in' || true").strip()
         self.figure("touch: plugged in to READY again (s)", round(time.monotonic() - t0, 1))
         self.figure("touch: the plugged-in service said", said)
@@ -517,6 +517,8 @@ class Twin:
         results = []
         for row in listing.splitlines():
             step, _where, command = row.split("\t", 2)
+            if command.startswith(".venv/"):
+                continue  # run in a checkout on a PC (docs/bring-up.md says so), not on the Pi
             t0 = time.monotonic()
             r = vm.ssh(f"cd /home/pi && timeout -k 5 60 sh -c {shlex.quote(command)}",
                        check=False, timeout=120)
@@ -553,7 +555,7 @@ class Twin:
             laid = drv.play(cards=3)
             time.sleep(idle)
             u = self.unit()
-            said = vm.out(f"journalctl -b -u {UNIT} --no-pager -o cat | grep -i screen | "
+            said = vm.out(f"sudo journalctl -b -u {UNIT} --no-pager -o cat | grep -i screen | "
                           "head -3 || true").strip()
         finally:
             vm.shutdown()
@@ -610,7 +612,7 @@ class Twin:
         drv.watch = type(drv.watch)()
         drv.poll()
         after = {r[0]: r for r in drv.watch.records}
-        lost = [r for r in seen if after.get(r[0]) != r]
+        lost = [r for r in seen if durable(r) and after.get(r[0]) != r]
         answer = drv.wait_for(lambda _new: drv._answered(nxt[0], drv.tags[nxt[1]])(
             drv.watch.records), "the card laid during the errors", 120)
         self.board.lift(nxt[0], drv.tags[nxt[1]])
@@ -620,6 +622,9 @@ class Twin:
                      for d in errors if isinstance(d, dict))  # type: ignore[union-attr]
         out = {"statuses during the errors": statuses, "I/O errors injected": failed,
                "boot to READY on the new card (s)": round(ready, 1), "lost": len(lost),
+               "lost records": [r[:2] for r in lost],
+               "not durable, gone": [r[:2] for r in seen
+                                     if not durable(r) and after.get(r[0]) != r],
                "card laid during the errors, after": answer, "frame": str(shot)}
         self.figure("worn SD card", out)
         return out
@@ -654,16 +659,19 @@ class Twin:
         drv.watch = type(drv.watch)()  # read the journal again from its first line
         drv.poll()
         after = {r[0]: r for r in drv.watch.records}
-        lost = [r for r in seen if after.get(r[0]) != r]
+        lost = [r for r in seen if durable(r) and after.get(r[0]) != r]
         answer = None
         if nxt is not None:
             answer = drv.wait_for(lambda _new: drv._answered(nxt[0], drv.tags[nxt[1]])(
                 drv.watch.records), "the card laid through the cut", 120)
             self.board.lift(nxt[0], drv.tags[nxt[1]])
-        fsck = vm.out("journalctl -b -k --no-pager | grep -ciE 'recovery complete|"
+        fsck = vm.out("sudo journalctl -b -k --no-pager | grep -ciE 'recovery complete|"
                       "orphan|fsck' || true").strip()
         return {"boot to READY (s)": round(ready, 1), "records before": len(seen),
-                "lost": len(lost), "status before": status_before,
+                "lost": len(lost), "lost records": [r[:2] for r in lost],
+                "not durable, gone": [r[:2] for r in seen
+                                      if not durable(r) and after.get(r[0]) != r],
+                "status before": status_before,
                 "status after": drv.watch.status, "card through the cut": answer,
                 "ext4 recovery lines": int(fsck or 0)}
 

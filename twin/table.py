@@ -93,6 +93,21 @@ def parse_copy_line(line: bytes) -> tuple[int, str, dict[str, Any]] | None:
     return seq, kind, body
 
 
+def durable(record: tuple[int, str, dict[str, Any]]) -> bool:
+    """Is ``record`` one the table makes durable before it goes on (the session's inputs that
+    change the game, and everything but a checkpoint), rather than one written without its
+    own fsync (a refused or ignored input, a checkpoint: the next durable record makes it
+    durable too)? A power cut may lose the latter; the game does not depend on them.
+
+    >>> durable((5, "input", {"status": "accepted"})), durable((6, "input", {"status": "refused"}))
+    (True, False)
+    """
+    _seq, kind, body = record
+    if kind == "input":
+        return body.get("status") in ("accepted", "prompt", "declined")
+    return kind != "checkpoint"
+
+
 def shuffled_order(seed: int) -> list[str]:
     """The 32 cards in the order a dealer deals a shuffled deck (the ISkO way)."""
     from engine.deal import Deal

@@ -316,18 +316,18 @@ class VM:
 
     def tap(self, x: int, y: int, width: int, height: int) -> None:
         """A tap at pixel (x, y) of a width x height screen: the tablet moves there and its
-        button goes down and up."""
+        button goes down and up. (To the console's pointer, not to the device by name: a
+        device plugged in while QEMU runs is bound to no console.)"""
         def axis(name: str, value: int, size: int) -> dict[str, object]:
             return {"type": "abs", "data": {"axis": name,
                                             "value": round(value * 0x7FFF / max(1, size - 1))}}
 
-        self.qmp("input-send-event", device="tablet",
-                 events=[axis("x", x, width), axis("y", y, height)])
+        self.qmp("input-send-event", events=[axis("x", x, width), axis("y", y, height)])
         time.sleep(0.1)
-        self.qmp("input-send-event", device="tablet",
+        self.qmp("input-send-event",
                  events=[{"type": "btn", "data": {"down": True, "button": "left"}}])
         time.sleep(0.15)
-        self.qmp("input-send-event", device="tablet",
+        self.qmp("input-send-event",
                  events=[{"type": "btn", "data": {"down": False, "button": "left"}}])
 
     def screendump(self, path: Path) -> Path:

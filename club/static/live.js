@@ -19,9 +19,15 @@
   }
   var source = new EventSource("/events");
   source.addEventListener("changed", refresh);
-  // after a lost connection the server may have moved on: catch up once reconnected
+  // after a lost connection the server may have moved on: catch up once reconnected; and on
+  // the first connection too if something changed between rendering this page and listening
   var first = true;
-  source.addEventListener("hello", function () { if (!first) refresh(); first = false; });
+  source.addEventListener("hello", function (e) {
+    var seen = main.getAttribute("data-version"), now = null;
+    try { now = String(JSON.parse(e.data).version); } catch (err) {}
+    if (!first || (seen !== null && now !== null && now !== seen)) refresh();
+    first = false;
+  });
   // projector mode: page through a long ranking, a screenful at a time
   if (document.body.classList.contains("projector")) {
     var page = 0;

@@ -30,8 +30,10 @@ def fault_of(refusal: Refusal) -> Any:
 
 def build_view(session: Any, refusal: Refusal | None = None, simulator: bool = False,
                reader_faults: dict[str, str] | None = None, language: str | None = None,
-               card_style: str | None = None) -> Any:
-    """The whole screen now; ``refusal`` is the banner of the input just refused."""
+               card_style: str | None = None, settings: Any = None) -> Any:
+    """The whole screen now; ``refusal`` is the banner of the input just refused;
+    ``language`` and ``card_style`` as chosen on the kiosk (None: the config's), ``settings``
+    the rest of its settings screen (display.view.SettingsView; None: the defaults)."""
     from display import view as v
 
     table: Table = session.table
@@ -64,6 +66,8 @@ def build_view(session: Any, refusal: Refusal | None = None, simulator: bool = F
         bock=table.series.bock_pending if phase not in ("scored", "over") else 0,
         stats=_stats(session, table),
     )
+    if settings is not None:
+        common["settings"] = settings
     if phase == "dealing":
         return v.View(scene="deal", deal=_deal_view(table, d), **common)
     if phase in ("scored", "over"):

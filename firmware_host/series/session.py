@@ -116,6 +116,9 @@ class Session:
         self._unwritten_notices: list[dict[str, Any]] = []
         # The hint shown now: (table seat, engine.players.hints.Hint); see ask_hint.
         self.hint: tuple[int, Any] | None = None
+        # Hints turned on or off on the kiosk's settings screen (None: as the config says);
+        # see hints_on and firmware_host.series.settings.
+        self.hints_chosen: bool | None = None
         computer = self.config.computer
         self.players: dict[int, Player] = {
             seat: make_player(computer.player, computer.seed + seat, computer.budget_ms,
@@ -655,9 +658,11 @@ class Session:
 
     @property
     def hints_on(self) -> bool:
-        """The table offers hints: ``[table] hints = true``, and never at a club table (the
-        config refuses that pair: a club plays tournaments, where hints are always off)."""
-        return self.config.table.hints and self.config.club is None
+        """The table offers hints: ``[table] hints = true`` or turned on on the kiosk
+        (:attr:`hints_chosen`), and never at a club table (the config refuses that pair: a
+        club plays tournaments, where hints are always off)."""
+        chosen = self.config.table.hints if self.hints_chosen is None else self.hints_chosen
+        return chosen and self.config.club is None
 
     def hint_seat(self) -> int | None:
         """The person who may ask for a hint now: the seat to act, if it is not a computer's."""

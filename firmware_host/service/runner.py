@@ -58,6 +58,10 @@ class EventLoop:
         # could not save; without it, ``beep`` sounds every refusal alike.
         self.buzz: Callable[[str], None] | None = None
         self._storage_retry_at = 0.0
+        # Hardware that could not be started (start_hardware): name -> a try that returns
+        # True once it runs; tried every HARDWARE_RETRY_S while it fails.
+        self.hardware_retries: dict[str, Callable[[], bool]] = {}
+        self._hardware_retry_at = 0.0
         # SimpleQueue, not Queue: the SIGTERM handler puts STOP on it, and Queue.put from a
         # handler that interrupts Queue.get in the same thread waits forever on Queue's own
         # (non-reentrant) lock; SimpleQueue.put is reentrant.
@@ -65,8 +69,12 @@ class EventLoop:
         self.reader_faults: dict[str, str] = {}
         # Why the real table's screen is not showing (firmware_host.service.tablescreen).
         self.screen_fault: str | None = None
-        self.language: str | None = None
-        self.card_style: str | None = None
+        # What was chosen on the kiosk's settings screen (firmware_host.series.settings:
+        # KioskSettings), kept in ``settings_file`` when there is one; see use_settings.
+        self.settings: Any = None
+        self.settings_file: Any = None
+        # The kiosk's sounds (display.sound.Chimes): played while the sound setting is on.
+        self.chimes: Any = None
         self.last_refusal: Any = None
         self.running = False
         self.waker: Callable[[], None] | None = None
@@ -152,9 +160,11 @@ class EventLoop:
         if isinstance(event, c.ConfirmNotice) and self.session.confirm_notice(event.seq):
             log.info("journal: a loss report was confirmed on the kiosk")  # then it is gone
         if isinstance(event, c.SetLanguage):
-            self.language = event.code
+            self.change_setting("language", event.code)
         elif isinstance(event, c.SetCardStyle):
-            self.card_style = event.style
+            self.change_setting("card_style", event.style)
+        elif isinstance(event, c.ChangeSetting):
+            self.change_setting(event.name, event.value)
         elif isinstance(event, c.Quit):
             self.stop()
         elif isinstance(event, c.Resume):
@@ -229,7 +239,8 @@ class EventLoop:
 
     def sound(self, pattern: str) -> None:
         """A buzzer pattern (drivers.gpio.BUZZ_PATTERNS): ``refused`` is ``beep``; another
-        pattern is ``buzz``, or ``beep`` where there is no ``buzz``."""
+        pattern is ``buzz``, or ``beep`` where there is no ``buzz``. The kiosk's refusal
+        sound too, when its sounds are on."""
         try:
             if self.buzz is not None and (pattern != "refused" or self.beep is None):
                 self.buzz(pattern)
@@ -237,6 +248,79 @@ class EventLoop:
                 self.beep()
         except Exception:  # a buzzer is not worth stopping the table for
             log.exception("cannot sound the buzzer")
+        self.cue("refused")
+
+    # ---- the kiosk's settings and sounds ---------------------------------------------------
+
+    def use_settings(self, file: Any) -> None:
+        """Take the settings kept in ``file`` (a ``SettingsFile``) and keep every later
+        choice there."""
+        self.settings_file = file
+        self.settings = file.load()
+        self._apply_settings("speed", "hints")
+
+    def chosen(self, name: str) -> Any:
+        """What the kiosk chose for setting ``name``, or None (the default holds)."""
+        return getattr(self.settings, name, None)
+
+    def change_setting(self, name: str, value: Any) -> None:
+        """A choice on the kiosk: in force at once, and kept (when there is a settings
+        file) for the next start."""
+        from firmware_host.series.settings import KioskSettings, SettingError
+
+        current = self.settings if self.settings is not None else KioskSettings()
+        try:
+            new = current.changed(name, value)
+        except SettingError as exc:  # a command from an older or newer kiosk: said, no more
+            log.warning("settings: %s", exc)
+            return
+        if new == current:
+            return
+        self.settings = new
+        log.info("settings: %s is now %r", name, value)
+        if self.settings_file is not None:
+            self.settings_file.save(new)  # (a failure is said in the log; the choice holds)
+        self._apply_settings(name)
+
+    def _apply_settings(self, *names: str) -> None:
+        """Put the settings ``names`` in force where the loop keeps them (the rest are read
+        when the screen is built)."""
+        from firmware_host.series.settings import SPEEDS
+
+        # (on the table a person lays the computer's cards: no pace)
+        if "speed" in names and self.simulator is not None:
+            self.pace, self.trick_pause = SPEEDS[self.chosen("speed") or "normal"]
+        if "hints" in names and hasattr(self.session, "hints_chosen"):
+            self.session.hints_chosen = self.chosen("hints")
+
+    @property
+    def sound_on(self) -> bool:
+        """The kiosk's sounds: as chosen, else on in the simulator and off on the table
+        (where the buzzer says a refusal)."""
+        chosen = self.chosen("sound")
+        return self.simulator is not None if chosen is None else bool(chosen)
+
+    def cue(self, name: str) -> None:
+        """Play the kiosk's sound ``name`` if the sounds are on."""
+        if self.chimes is None or not self.sound_on:
+            return
+        try:
+            self.chimes.play(name)
+        except Exception:  # a sound is not worth stopping the table for
+            log.exception("cannot play the sound %s", name)
+
+    def settings_view(self) -> Any:
+        """The settings as the kiosk shows them (display.view.SettingsView)."""
+        from display.view import SettingsView
+
+        session = self.session
+        return SettingsView(
+            speed=self.chosen("speed") or "normal",
+            trump_first=self.chosen("trump_first") is not False,
+            suit_order=self.chosen("suit_order") or "CSHD", sound=self.sound_on,
+            hints=bool(getattr(session, "hints_on", False)),
+            speed_applies=self.simulator is not None,
+            hints_allowed=getattr(getattr(session, "config", None), "club", None) is None)
 
     def retry_storage(self, force: bool = False) -> bool:
         """While the storage fails (the session's journal fault): try it again every
@@ -338,8 +422,10 @@ class EventLoop:
 
             view = build_view(self.session, self.last_refusal,
                               simulator=self.simulator is not None,
-                              reader_faults=self.reader_faults, language=self.language,
-                              card_style=self.card_style)
+                              reader_faults=self.reader_faults,
+                              language=self.chosen("language"),
+                              card_style=self.chosen("card_style"),
+                              settings=self.settings_view())
             if self.club is not None:
                 view = self.club.decorate(view, self.session)
             self.show(replace(view, offer=self.offer) if self.offer else view)
@@ -410,7 +496,34 @@ class EventLoop:
             self.retry_storage()
         except Exception:
             log.exception("the journal's storage cannot be tried again")
+        self.retry_hardware()
         return True
+
+    def add_hardware_retry(self, name: str, attempt: Callable[[], bool]) -> None:
+        """``attempt`` (which failed just now) is tried again in HARDWARE_RETRY_S seconds."""
+        self.hardware_retries[name] = attempt
+        self._hardware_retry_at = self.clock() + HARDWARE_RETRY_S
+
+    def retry_hardware(self, force: bool = False) -> None:
+        """Try again what could not be started (the buttons when the GPIO chip was not yet
+        the table's at boot, say): every :data:`HARDWARE_RETRY_S` seconds, or now."""
+        if not self.hardware_retries:
+            return
+        now = self.clock()
+        if not force and now < self._hardware_retry_at:
+            return
+        self._hardware_retry_at = now + HARDWARE_RETRY_S
+        for name, attempt in list(self.hardware_retries.items()):
+            try:
+                started = attempt()
+            except Exception:
+                log.exception("%s: trying again failed", name)
+                started = False
+            if started:
+                del self.hardware_retries[name]
+                self.reader_faults.pop(name, None)
+                log.info("%s: started on a later try", name)
+                self.refresh()
 
     def _next_events(self, interval: float,
                      wait: Callable[[float], list[Any]] | None) -> list[Any]:
@@ -549,20 +662,30 @@ def start_hardware(config: Any, loop: EventLoop, **factories: Any) -> list[Calla
     if config.gpio:
         from drivers.gpio import TableIO
 
-        try:
-            io = TableIO.from_config(config.gpio, loop.post,
-                                     pin_factory=factories.get("pin_factory"))
-        except Exception as exc:
-            log.exception("the buttons cannot be started")
-            loop.reader_faults["buttons"] = f"the buttons and lights cannot be started: {exc}"
-        else:
+        def buttons() -> bool:
+            try:
+                io = TableIO.from_config(config.gpio, loop.post,
+                                         pin_factory=factories.get("pin_factory"))
+            except Exception as exc:
+                if "buttons" not in loop.reader_faults:
+                    log.exception("the buttons cannot be started (tried again every %.0f s)",
+                                  HARDWARE_RETRY_S)
+                loop.reader_faults["buttons"] = (f"the buttons and lights cannot be started: "
+                                                 f"{exc}")
+                return False
             loop.beep = io.beep
             loop.buzz = io.buzz
             loop.lights = io
-            closers.append(io.close)
+            closers.append(io.close)  # the list the caller closes at the end
+            return True
+
+        if not buttons():
+            loop.add_hardware_retry("buttons", buttons)
     return closers
 
 
+# Hardware that could not be started is tried again this often (seconds).
+HARDWARE_RETRY_S = 10.0
 # The simulator's computer waits this long before its first card while a person may still
 # say Kontra or Re (saying it, or the first card laid, ends the wait).
 DOUBLING_WINDOW_S = 5.0
@@ -606,16 +729,20 @@ def club_desk(config: Any, data_dir: Path) -> Any:
 def run_headless_table(config: Any, data_dir: Path) -> int:
     from firmware_host.table.gamelog import GameLog
 
+    notifier = Notifier.from_environment()
+    notifier.starting("reading the journal")
     session = _open_or_say(config, data_dir / "journal.sqlite")
     if isinstance(session, int):
         return session
+    notifier.starting("the computer players")
     session.warm_up_players()
     session.listeners.append(GameLog(log.info, symbols=False, show_hands=False))
-    loop = EventLoop(session, notifier=Notifier.from_environment())
+    loop = EventLoop(session, notifier=notifier)
     from firmware_host.screen.analysis import attach
 
     attach(session, loop.post)  # kept in the journal's database for export and the club
     loop.club = club_desk(config, data_dir)
+    notifier.starting("the readers and buttons")
     closers = start_hardware(config, loop)
     _stop_on_signals(loop)
     try:
@@ -637,11 +764,14 @@ def run_table(config: Any, data_dir: Path, *, open_screen: Callable[[int], Any] 
     to :func:`start_hardware` (tests: the emulated readers and gpiozero's mock pins)."""
     from firmware_host.service.tablescreen import TableScreen
 
+    notifier = notifier or Notifier.from_environment()
+    notifier.starting("reading the journal")
     session = _open_or_say(config, data_dir / "journal.sqlite")
     if isinstance(session, int):
         return session
+    notifier.starting("the computer players")
     session.warm_up_players()
-    loop = EventLoop(session, notifier=notifier or Notifier.from_environment())
+    loop = EventLoop(session, notifier=notifier)
     from firmware_host.screen.analysis import attach
 
     attach(session, loop.post)  # kept in the journal's database for export and the club
@@ -649,9 +779,12 @@ def run_table(config: Any, data_dir: Path, *, open_screen: Callable[[int], Any] 
 
     keep_archive(session, loop.post)  # the statistics on the kiosk, made off the loop
     loop.club = club_desk(config, data_dir)
+    notifier.starting("the readers and buttons")
     closers = start_hardware(config, loop, **factories)
+    closers.append(attach_settings(loop, session))
     screen = TableScreen(loop, open_screen or (lambda n: open_kiosk(config, False, n)))
     try:
+        notifier.starting("the screen")
         screen.start()
         _stop_on_signals(loop)
         loop.run(stop=screen.stop, wait=screen.wait)
@@ -735,12 +868,29 @@ def kiosk_loop(config: Any, session: Any, kiosk: Any, simulated: bool,
     sim = DealingSimulator(session, seed) if simulated else None
     loop = EventLoop(session, show=kiosk.show, notifier=Notifier.from_environment(),
                      simulator=sim)
-    if simulated:
-        loop.pace, loop.trick_pause = 0.6, 1.5
     loop.waker = kiosk.notify
+    attach_settings(loop, session)  # (the simulator's pace is the computer's speed)
     if offer_resume and session.resumed and session.table.phase != "over":
         loop.offer = "resume"
     return loop
+
+
+def attach_settings(loop: EventLoop, session: Any) -> Callable[[], None]:
+    """The kiosk's settings, kept beside the session's journal, and its sounds: the loop
+    applies the settings kept from last time and plays a sound for each card, trick and
+    result while the sound setting is on. Returns what closes the sounds."""
+    from firmware_host.series.settings import SettingsFile, settings_path
+    from firmware_host.service.cues import SoundCues
+
+    loop.use_settings(SettingsFile(settings_path(getattr(session, "journal_path", None))))
+    try:
+        from display.sound import Chimes
+    except ImportError as exc:  # a table without pygame has no kiosk and no sound
+        log.info("no sound: %s", exc)
+        return lambda: None
+    loop.chimes = Chimes()
+    session.listeners.append(SoundCues(session, loop.cue))
+    return loop.chimes.close
 
 
 def run_kiosk(config: Any, simulated: bool, journal_path: str | None,
@@ -773,6 +923,8 @@ def run_kiosk(config: Any, simulated: bool, journal_path: str | None,
     if journal_path:
         loop.club = club_desk(config, Path(journal_path).parent)
     closers = [] if simulated else start_hardware(config, loop)
+    if loop.chimes is not None:
+        closers.append(loop.chimes.close)
     _stop_on_signals(loop)
     stop = threading.Event()
 

@@ -16,6 +16,9 @@ import socket
 import time
 from collections.abc import Mapping
 
+# Time each step of the start may take (seconds): see Notifier.starting.
+STARTUP_STEP_S = 90.0
+
 
 class Notifier:
     """Sends ``sd_notify`` datagrams; watchdog pings are rate-limited to half the interval."""
@@ -64,6 +67,14 @@ class Notifier:
 
     def status(self, text: str) -> bool:
         return self.send(f"STATUS={text}")
+
+    def starting(self, what: str, seconds: float = STARTUP_STEP_S) -> bool:
+        """A step of the start begins: systemd gives it ``seconds`` more (EXTEND_TIMEOUT_USEC)
+        and shows ``starting: what``. A start that makes progress is never killed by the
+        unit's TimeoutStartSec on a slow or busy machine (a long journal on an SD card, the
+        twin under emulation); one that hangs in a step still is, after that step's time."""
+        return self.send(f"EXTEND_TIMEOUT_USEC={round(seconds * 1_000_000)}",
+                         f"STATUS=starting: {what}")
 
     def stopping(self, status: str | None = None) -> bool:
         return self.send("STOPPING=1", *([f"STATUS={status}"] if status else []))

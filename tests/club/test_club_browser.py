@@ -226,3 +226,115 @@ def _seating(server: ServerProcess) -> dict[str, list[str]]:
     for t, p in rows:
         out.setdefault(t, []).append(p)
     return out
+
+
+def _select_value(entry: dict[str, Any]) -> tuple[str, str]:
+    """The paper form's declarer and game choices for a table's own result."""
+    if entry["declarer"] is None:
+        return "none", ""
+    c = entry["contract"] or ""
+    return str(entry["declarer"]), ("" if c.startswith("N") else c[:1])
+
+
+def test_paper_list_conflict_and_absent_player_in_chromium(tmp_path: Path, browser: Any,
+                                                           broker_factory: Any) -> None:
+    """A table's Pi dies: a copied record published ahead of the table is held; the
+    director types the missing games from the paper list (a wrong value first: refused, the
+    typed lines kept); the held game then counts; the table's own game of that number arrives
+    with other content and the director chooses it. An absent player is listed apart and pays
+    nothing into the pool."""
+    from selenium.webdriver.common.by import By
+    from selenium.webdriver.support.ui import Select
+
+    broker = broker_factory(club_spec("c1", ["1", "2"]))
+    server = ServerProcess(write_config(tmp_path / "srv", broker)).start()
+    base = server.base
+    try:
+        d = browser
+        d.get(base + "/director/login")
+        d.find_element(By.NAME, "password").send_keys(PASSWORD)
+        d.find_element(By.CSS_SELECTOR, "main form button").click()
+        _wait(lambda: "Refused messages" in d.page_source, 10, "the director's page")
+        csv = "id,name,club\n" + "\n".join(f"p{i},Spieler {i},SC" for i in range(1, 9))
+        d.find_element(By.NAME, "csv").send_keys(csv)
+        d.find_element(By.XPATH, "//button[text()='Import']").click()
+        _wait(lambda: "8 players imported" in d.page_source, 10, "the import")
+        row = d.find_element(By.XPATH, "//tr[td[text()='p8']]")
+        row.find_element(By.TAG_NAME, "button").click()          # p8 is absent
+        _wait(lambda: "7 present" in d.page_source, 10, "p8 absent")
+        Select(d.find_element(By.CSS_SELECTOR, "#draw select")).select_by_value("draw")
+        d.find_element(By.CSS_SELECTOR, "#draw button").click()
+        _wait(lambda: "Series 1 is seated" in d.page_source, 10, "the draw")
+        pids = _seating(server)["1"]
+        assert len(pids) == 4
+        sim = SimTable("herbst", 1, "1", pids, seed=21, games=6)
+        copied = SimTable("herbst", 1, "1", pids, seed=22, games=6)
+        client = connect(broker, "1")
+        for _ in range(3):
+            client.publish(topic("c1", "1"), encode(sim.play_one()), qos=1).wait_for_publish(10)
+        fake = [copied.play_one() for _ in range(6)][-1]
+        client.publish(topic("c1", "1"), encode(fake), qos=1).wait_for_publish(10)
+
+        def tables_page() -> str:
+            d.get(base + "/tables")
+            return str(d.find_element(By.ID, "live").text)
+
+        _wait(lambda: "1 held: game 4 missing" in tables_page(), 20,
+              "the held game on the tables page")
+
+        # --- the paper list: games 4 and 5 as the table's paper sheet has them
+        paper = [sim.play_one()["result"] for _ in range(2)]
+        d.get(f"{base}/director/list/1/1")
+        for e in paper:
+            who, game = _select_value(e)
+            n = e["number"]
+            Select(d.find_element(By.NAME, f"declarer_{n}")).select_by_value(who)
+            if game:
+                Select(d.find_element(By.NAME, f"contract_{n}")).select_by_value(game)
+            d.find_element(By.NAME, f"value_{n}").send_keys(
+                "47" if n == 4 else str(e["value"]))      # game 4 is declared (seed 21)
+        d.find_element(By.NAME, "reason").send_keys("Pi von Tisch 1 ausgefallen")
+        d.execute_script("window.scrollTo(0, 0);")
+        _shot(d, "club-paper-list.png")
+        d.find_element(By.CSS_SELECTOR, "#paper button").click()
+        _wait(lambda: "game 4: 47 is no game value" in d.page_source, 10, "the refusal")
+        assert d.find_element(By.NAME, "reason").get_attribute("value") == \
+            "Pi von Tisch 1 ausgefallen"                       # what was typed is kept
+        assert d.find_element(By.NAME, "value_5").get_attribute("value") == \
+            str(paper[1]["value"])
+        value = d.find_element(By.NAME, "value_4")
+        value.clear()
+        value.send_keys(str(paper[0]["value"]))
+        d.find_element(By.CSS_SELECTOR, "#paper button").click()
+        _wait(lambda: "from the paper list: Pi von Tisch 1" in d.page_source, 10,
+              "the typed games on the table's list")
+        assert d.find_elements(By.CSS_SELECTOR, "p.held") == []   # game 6 counts now
+
+        # --- the table's own game 6 arrives: a conflict, settled by the director
+        own = sim.play_one()
+        client.publish(topic("c1", "1"), encode(own), qos=1).wait_for_publish(10)
+        client.loop_stop()
+        client.disconnect()
+        d.get(base + "/director")
+        _wait(lambda: "choose a version" in d.page_source, 20, "the conflict")
+        d.find_element(By.LINK_TEXT, "choose a version").click()
+        _wait(lambda: "Versions refused" in d.page_source, 10, "the game page")
+        form = d.find_element(By.CSS_SELECTOR, "#conflicts form.choose")
+        form.find_element(By.NAME, "choice_reason").send_keys("Spielliste des Tisches")
+        form.find_element(By.TAG_NAME, "button").click()
+        _wait(lambda: "version chosen: refused message" in d.page_source, 10, "the audit")
+        assert "Spielliste des Tisches" in d.page_source
+        _shot(d, "club-conflict.png")
+
+        # --- the ranking: the table's own six games, the absent player apart, the pool of 7
+        d.get(base + "/")
+        want = dict(zip(pids, sim.series.seeger_fabian, strict=True))
+        shown = {tr.get_attribute("data-player"): int(tr.find_element(By.CSS_SELECTOR,
+                                                                      "td.total").text)
+                 for tr in d.find_elements(By.CSS_SELECTOR, "#ranking tbody tr")}
+        assert {p: shown[p] for p in pids} == want
+        assert "p8" not in shown and len(shown) == 7
+        assert "Spieler 8" in d.find_element(By.ID, "not-ranked").text
+        assert "Prize pool 105.00 (7 players taking part)" in d.page_source
+    finally:
+        server.kill()

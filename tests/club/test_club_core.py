@@ -136,6 +136,7 @@ def test_bad_input_is_refused_kept_and_never_counted(tmp_path: Path) -> None:
         "players swapped": (t, variant(players=list(reversed(m["players"])))),
         "series not drawn": (t, variant(series=2, id=f"herbst/2/{tid}/1")),
         "absurd value": (t, variant(result=dict(m["result"], value=9999))),
+        "wrong value": (t, variant(result=dict(m["result"], value=m["result"]["value"] + 1))),
         "game out of range": (t, variant(game=77, id=f"herbst/1/{tid}/77")),
         "wrong dealer": (t, variant(dealer=2)),
         "revision 0": (t, variant(revision=0)),

@@ -99,3 +99,59 @@ def test_one_bid_button_holds_for_the_listener() -> None:
     assert session.table.game.bid == 20
     loop.handle(ButtonHold(2, "pass"))  # a long press: undo
     assert session.table.game.bid == 18
+
+
+def test_buttons_that_cannot_start_at_boot_are_tried_again() -> None:
+    """The GPIO chip not yet the table's when it starts (udev gives it to the gpio group a
+    moment later: the twin saw "READER DOWN: buttons" until the next restart): the fault is
+    said, the buttons are tried again every HARDWARE_RETRY_S, and once they start the fault
+    goes and a press reaches the table."""
+    from drivers.gpio_mock import mock_factory
+    from firmware_host.service import runner
+
+    base = simulated_config(computer_seats=())
+    raw = {"table": {"players": list(base.table.players), "first_dealer": 2},
+           "gpio": {"seat0": {"bid": 5, "pass": 6}, "seat1": {"bid": 13, "pass": 19},
+                    "seat2": {"bid": 20, "pass": 21}}}
+    config = replace(parse_config(raw, deck_required=False), deck=base.deck)
+    real = mock_factory()
+
+    class NotYet:  # the chip's permission comes later: the first tries are refused
+        tries = 0
+
+        def __getattr__(self, name: str) -> object:
+            return getattr(real, name)
+
+        def pin(self, spec: object) -> object:
+            if NotYet.tries < 2:
+                raise PermissionError(13, "Permission denied", "/dev/gpiochip0")
+            return real.pin(spec)
+
+        def reserve_pins(self, *args: object) -> None:
+            NotYet.tries += 1
+            if NotYet.tries <= 2:
+                raise PermissionError(13, "Permission denied", "/dev/gpiochip0")
+            real.reserve_pins(*args)
+
+    now = [0.0]
+    loop = EventLoop(Session(config))
+    loop.clock = lambda: now[0]
+    closers = start_hardware(config, loop, pin_factory=NotYet())
+    try:
+        assert "buttons" in loop.reader_faults and loop.lights is None
+        assert "Permission denied" in loop.reader_faults["buttons"]
+        loop.retry_hardware()                      # too soon: no try
+        assert NotYet.tries == 1
+        now[0] += runner.HARDWARE_RETRY_S
+        loop.retry_hardware()                      # refused again
+        assert NotYet.tries == 2 and "buttons" in loop.reader_faults
+        now[0] += runner.HARDWARE_RETRY_S
+        loop.retry_hardware()                      # the chip is the table's now
+        assert "buttons" not in loop.reader_faults and loop.lights is not None
+        assert not loop.hardware_retries
+        loop.lights.press(0, "pass")
+        event = loop.queue.get(timeout=5)
+        assert getattr(event, "button", None) == "pass" and event.seat == 0
+    finally:
+        for close in closers:
+            close()

@@ -76,6 +76,7 @@ class Statuses:
         self.sock.bind(path)
         self.sock.settimeout(0.2)
         self.lines: list[str] = []
+        self.extend: list[str] = []  # EXTEND_TIMEOUT_USEC= values, before READY=1 only
         self.ready = False
         self._stop = threading.Event()
         self._thread = threading.Thread(target=self._read, daemon=True)
@@ -90,6 +91,8 @@ class Statuses:
             for line in data.split("\n"):
                 if line == "READY=1":
                     self.ready = True
+                elif line.startswith("EXTEND_TIMEOUT_USEC=") and not self.ready:
+                    self.extend.append(line.split("=", 1)[1])
                 elif line.startswith("STATUS="):
                     self.lines.append(line[len("STATUS="):])
 
@@ -283,6 +286,13 @@ def test_run_without_a_screen_gets_ready_and_stops(tmp_path: Path) -> None:
         assert time.monotonic() - started < 15
         assert any("SCREEN DOWN: " in s and "kmsdrm not available" in s
                    for s in statuses.lines), statuses.lines
+        # Each step of the start asked systemd for its own time and said what it does: a
+        # slow start that makes progress is not killed by TimeoutStartSec.
+        starting = [s for s in statuses.lines if s.startswith("starting: ")]
+        assert starting[:2] == ["starting: reading the journal",
+                                "starting: the computer players"], statuses.lines
+        assert "starting: the screen" in starting
+        assert len(statuses.extend) == len(starting) and set(statuses.extend) == {"90000000"}
         proc.send_signal(signal.SIGTERM)
         assert proc.wait(timeout=30) == 0
         err = proc.stderr.read() if proc.stderr else ""

@@ -191,8 +191,13 @@ def test_run_under_a_notify_socket_until_sigterm(tmp_path: Path) -> None:
          "--data-dir", str(tmp_path / "data"), "--no-display"],
         cwd=ROOT, env=env, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
     try:
-        messages = [received(sock) for _ in range(3)]  # STATUS of the first screen, READY, ..
-        ready = next(m for m in messages if m[0] == "READY=1")
+        # the steps of the start (EXTEND_TIMEOUT_USEC with their STATUS), the STATUS of the
+        # first screen, READY
+        messages = []
+        while not messages or messages[-1][0] != "READY=1":
+            messages.append(received(sock))
+            assert len(messages) < 20, messages
+        ready = messages[-1]
         assert ready[1] == "STATUS=deal 1, Carla deals: dealing (0/32 cards)"
         for _ in range(10):
             if received(sock) == ["WATCHDOG=1"]:

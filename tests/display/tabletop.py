@@ -94,6 +94,8 @@ class Tabletop:
         return next(e for e in self.find("hand0") if e.card == card)
 
     def close(self) -> None:
+        if self.loop.chimes is not None:
+            self.loop.chimes.close()
         self.kiosk.close()
         self.session.close()
 

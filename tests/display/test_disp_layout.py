@@ -14,7 +14,7 @@ from hypothesis import strategies as st
 from display.commands import Press
 from display.layout import MIN_TEXT_UNITS, Element
 from display.render import Renderer
-from display.samples import extra_views, sample_view
+from display.samples import extra_views, sample_view, settings_views
 from display.scenes import UiState
 from display.view import LANGUAGES, SCENES, View
 from engine.cards import Card
@@ -51,6 +51,10 @@ def all_screens(language: str) -> dict[str, tuple[View, UiState]]:
     screens["series-end-stats"] = (views["result-series-end"], UiState(series_end=True))
     screens["series-end-four-stats"] = (views["result-series-end-four"],
                                         UiState(series_end=True))
+    # The settings screen over a scene, and the language picker opened from it.
+    for name, view in settings_views(language).items():
+        screens[name] = (view, UiState(settings=True))
+    screens["settings-picker"] = (views["play-simulator"], UiState(settings=True, picker=True))
     return screens
 
 

@@ -150,7 +150,7 @@ def test_a_full_portrait_screen_is_turned_by_itself() -> None:
 
 
 CONTROLS = ("last-button", "concede", "claim", "kontra", "re", "undo", "sheet-button",
-            "hint-button", "language", "card-style")
+            "hint-button", "language", "settings-button")
 
 
 def controls(t: Tabletop) -> dict[str, pygame.Rect]:
@@ -351,7 +351,8 @@ def test_controls_keep_their_places_within_a_deal_and_never_overlap(
     no two boxes of a layer overlap, all text fits."""
     players = ("Anna", "Ben", "Carla", "Dieter")[:4 if four else 3]
     views = series_views(players, house, hints, seed, 2, simulator)
-    assert {"deal", "bidding", "result"} <= {v.scene for v in views}  # a series ends on its last result
+    # (a series ends on its last result)
+    assert {"deal", "bidding", "result"} <= {v.scene for v in views}
     places: dict[tuple[int, str, str, int], set[tuple[int, ...]]] = {}
     problems: list[str] = []
     for view in dict.fromkeys(views):

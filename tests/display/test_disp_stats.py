@@ -105,3 +105,4 @@ def test_without_a_journal_there_are_no_statistics_to_offer() -> None:
         assert t.view.stats is None and not t.find("stats-button")
     finally:
         t.close()
+

@@ -311,12 +311,14 @@ def screen_equals_a_fresh_render(t: Tabletop) -> float:
 
 def test_style_and_language_changes_redraw_every_face(table: Tabletop) -> None:
     """Item 8: after a change of card style or language every face and index has the new
-    look, and the style button goes on answering."""
+    look, and the style buttons (on the settings screen) go on answering."""
     play_until(table, lambda: table.anna_to_play())
     styles = []
-    for _ in range(4):
-        table.tap("card-style")
+    for style in ("four-colour", "german", "french", "four-colour"):
+        table.tap("settings-button")
+        table.tap(f"style-{style}")
         styles.append(table.view.card_style)
+        table.tap("settings-back")
         assert screen_equals_a_fresh_render(table) < 0.002
     assert styles == ["four-colour", "german", "french", "four-colour"]
     table.tap("language")

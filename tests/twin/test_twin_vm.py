@@ -95,9 +95,15 @@ def test_8_bring_up_as_the_doc_says(twin: Twin) -> None:
     results = twin.bring_up()
     assert len(results) >= 20
     for r in results:
-        assert "ermission denied" not in r["output"], r
-        if r["command"].startswith("sudo skat-table probe --config"):
-            assert r["exit"] == 0, r
+        assert "ermission denied" not in r["output"] and "Traceback" not in r["output"], r
+        if r["command"].startswith("sudo skat-table probe"):
+            # QEMU's virt board has no SPI controller: the probe says so, in words
+            assert r["exit"] == 0 or "has no MFRC522 reader" in r["output"] or \
+                "cannot open /dev/spidev" in r["output"], r
+        elif "journalctl -u skat-table -f" in r["command"]:
+            assert r["exit"] == 124, r  # followed until the twin's timeout
+        elif not r["command"].startswith(("grep -c", "sudo journalctl")):
+            assert r["exit"] == 0, r  # (a count of 0 and a grep without a match exit 1)
 
 
 @pytest.mark.twin_check

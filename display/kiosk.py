@@ -555,8 +555,13 @@ class Kiosk:
                 return self._activate(actionable[self.ui.focus])
             return []
         if key == pygame.K_ESCAPE:
-            if self.ui.show_stats and not self.ui.picker:  # back to where it was opened
-                self._set_ui(show_stats=False, focus=None)
+            if self.ui.show_stats:  # what lies over the statistics first, then they
+                if self.ui.picker:
+                    self._set_ui(picker=False, focus=None)
+                elif self.ui.settings:
+                    self._set_ui(settings=False, focus=None)
+                else:  # back to where they were opened
+                    self._set_ui(show_stats=False, focus=None)
                 return []
             if self.ui.picker or self.ui.show_sheet or self.ui.confirm or self.ui.show_analysis:
                 self._set_ui(picker=False, show_sheet=False, confirm="", focus=None,

@@ -106,3 +106,24 @@ def test_without_a_journal_there_are_no_statistics_to_offer() -> None:
     finally:
         t.close()
 
+
+def test_esc_closes_what_is_on_top_of_the_statistics(tmp_path: Path) -> None:
+    """The language picker or the settings opened over the statistics: Esc closes that
+    first, then the statistics."""
+    t = Tabletop(journal=write_journal(tmp_path / "journal.sqlite"), games=1)
+    try:
+        ready(t)
+        t.tap("sheet-button")
+        t.tap("stats-button")
+        t.tap("language")
+        assert t.kiosk.ui.picker and t.kiosk.ui.show_stats
+        t.key(pygame.K_ESCAPE)
+        assert not t.kiosk.ui.picker and t.kiosk.ui.show_stats and t.find("stats-back")
+        t.tap("settings-button")
+        assert t.kiosk.ui.settings and not t.find("stats-back")
+        t.key(pygame.K_ESCAPE)
+        assert not t.kiosk.ui.settings and t.kiosk.ui.show_stats and t.find("stats-back")
+        t.key(pygame.K_ESCAPE)
+        assert not t.kiosk.ui.show_stats and t.kiosk.ui.show_sheet
+    finally:
+        t.close()

@@ -252,17 +252,21 @@ class TableDriver:
     def next_card(self) -> tuple[str, str] | None:
         """What the person at the table lays next, (zone, card), or None while the table
         thinks: the next card of the deal being dealt (a new shuffled deck once a deal is
-        scored), else the card a computer asks for."""
+        scored), else the card a computer asks for. How far the dealing is comes from the
+        journal; the status line, sent after the computers moved, may still show the moment
+        before (dealing after the last card, scored after the next deal's first)."""
         phase = self.phase()
-        if phase in ("dealing", "scored"):
-            dealt = self.dealt_so_far() if phase == "dealing" else 0
-            if self.order is None or (dealt == 0 and self.order_started):
+        dealt = self.dealt_so_far()
+        if self.order is not None and 0 < dealt < len(self.order):
+            return "deal", self.order[dealt]
+        if dealt == 0 and (phase == "scored" or (phase == "dealing" and self.order is None)):
+            if self.order is None or self.order_started:
                 self.orders += 1
                 self.order = shuffled_order(self.seed + self.orders)
                 self.order_started = False
-            if dealt >= len(self.order):
-                return None
-            return "deal", self.order[dealt]
+            return "deal", self.order[0]
+        if phase in ("dealing", "scored"):
+            return None  # the status line has not caught up with the journal yet
         prompt = self.pending_prompt()
         if prompt is None:
             return None
@@ -279,12 +283,15 @@ class TableDriver:
         one card laid first: the deal before may be the one scored). Returns the cards laid."""
         end = time.monotonic() + timeout
         laid = 0
+        moved_on = False  # the status line has left the scored deal before (it may lag)
         while time.monotonic() < end:
             if cards is not None and laid >= cards:
                 return laid
             self.poll()
-            if until_scored and laid > 0 and self.phase() in ("scored", "over"):
+            scored = self.phase() in ("scored", "over")
+            if until_scored and laid > 0 and scored and moved_on:
                 return laid
+            moved_on = moved_on or (laid > 0 and not scored)
             nxt = self.next_card()
             if nxt is None:
                 time.sleep(0.3)

@@ -130,3 +130,35 @@ def test_the_board_says_it_is_a_pi_4_in_its_device_tree(tmp_path: Path) -> None:
                          capture_output=True, text=True).stdout
     assert "linux,revision = <0xc03114>;" in dts
     assert "pl061" in dts and "virtio_mmio" in dts  # the machine's own tree, not another
+
+
+def test_the_dealer_goes_by_the_journal_when_the_status_line_lags() -> None:
+    """The status line is sent after the computers moved, so it may show the moment before:
+    "dealing" after the last card was dealt and the bidding began, "scored" after the next
+    deal's first card. The twin's dealer must not start a new deck then (it did: a card
+    laid on the deal reader during the play, refused as the computer's)."""
+    from twin.table import TableDriver, shuffled_order
+
+    drv = TableDriver(vm=None, board=None)
+    order = shuffled_order(1)
+    drv.order, drv.orders, drv.order_started = order, 1, True
+    tags = drv.tags
+    records = [(i, "input", {"input": {"zone": "deal", "tag": tags[c]}, "status": "accepted"})
+               for i, c in enumerate(order)]
+    records.append((40, "input", {"input": {"press": "pass", "seat": 0}, "status": "accepted"}))
+    drv.watch.records = records
+    drv.watch.status = "deal 1, Carla deals: dealing (31/32 cards)"  # before the last card
+    assert drv.next_card() is None and drv.orders == 1
+    drv.watch.records = records[:5]
+    assert drv.next_card() == ("deal", order[5])
+    # the next deal's first card taken while the status line still says scored
+    played = [(50, "input", {"input": {"zone": "centre", "tag": tags[order[0]]},
+                             "status": "accepted"})]
+    drv.watch.records = records + played
+    drv.watch.status = "deal 1, Carla deals: scored"
+    first = drv.next_card()
+    assert drv.orders == 2 and first == ("deal", shuffled_order(2)[0])
+    drv.order_started = True
+    drv.watch.records = [*records, *played, (51, "input", {"input": {
+        "zone": "deal", "tag": tags[first[1]]}, "status": "accepted"})]
+    assert drv.next_card() == ("deal", shuffled_order(2)[1]) and drv.orders == 2

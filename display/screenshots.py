@@ -166,23 +166,30 @@ def write_doc_screenshots(directory: Path | str) -> list[Path]:
     return written
 
 
-def write_screenshots(directory: Path | str, languages: tuple[str, ...] = ("de", "en"),
-                      size: tuple[int, int] = (800, 480)) -> list[Path]:
-    """``analysis-result-<lang>.png`` and ``analysis-tricks-<lang>.png``: the result line and
-    the trick-by-trick view (``python -c "from display.screenshots import write_screenshots;
-    write_screenshots('docs/screenshots')"``)."""
+def _save(directory: Path | str, shots: list[tuple[str, View, UiState]],
+          size: tuple[int, int]) -> list[Path]:
+    """Each (file name, view, UI state) drawn at ``size`` into ``directory``."""
     out = Path(directory)
     out.mkdir(parents=True, exist_ok=True)
     pygame.font.init()
     renderer = Renderer()
     written = []
-    for lang in languages:
-        view = demo_view(lang)
-        for name, ui in (("result", UiState()), ("tricks", UiState(show_analysis=True))):
-            path = out / f"analysis-{name}-{lang}.png"
-            pygame.image.save(render(view, size, ui=ui, renderer=renderer), str(path))
-            written.append(path)
+    for name, view, ui in shots:
+        path = out / name
+        pygame.image.save(render(view, size, ui=ui, renderer=renderer), str(path))
+        written.append(path)
     return written
+
+
+def write_screenshots(directory: Path | str, languages: tuple[str, ...] = ("de", "en"),
+                      size: tuple[int, int] = (800, 480)) -> list[Path]:
+    """``analysis-result-<lang>.png`` and ``analysis-tricks-<lang>.png``: the result line and
+    the trick-by-trick view (``python -c "from display.screenshots import write_screenshots;
+    write_screenshots('docs/screenshots')"``)."""
+    return _save(directory, [(f"analysis-{name}-{lang}.png", demo_view(lang), ui)
+                             for lang in languages
+                             for name, ui in (("result", UiState()),
+                                              ("tricks", UiState(show_analysis=True)))], size)
 
 
 def write_pub_screenshots(directory: Path | str, languages: tuple[str, ...] = ("de", "en"),
@@ -193,16 +200,11 @@ def write_pub_screenshots(directory: Path | str, languages: tuple[str, ...] = ("
     (the marks, a Ramsch in its losers' columns)."""
     from .samples import pub_views
 
-    out = Path(directory)
-    out.mkdir(parents=True, exist_ok=True)
-    pygame.font.init()
-    renderer = Renderer()
-    written = []
+    shots = []
     for lang in languages:
         views = pub_views(lang)
-        for name, key in (("play", "play-bock"), ("result", "result-bock-kontra-re"),
-                          ("ramsch", "result-ramsch-pushed-bock"), ("sheet", "sheet-pub")):
-            path = out / f"pub-{name}-{lang}.png"
-            pygame.image.save(render(views[key], size, renderer=renderer), str(path))
-            written.append(path)
-    return written
+        shots += [(f"pub-{name}-{lang}.png", views[key], UiState())
+                  for name, key in (("play", "play-bock"), ("result", "result-bock-kontra-re"),
+                                    ("ramsch", "result-ramsch-pushed-bock"),
+                                    ("sheet", "sheet-pub"))]
+    return _save(directory, shots, size)

@@ -83,11 +83,13 @@ def test_7_a_touchscreen_plugged_in_later_is_read(twin: Twin) -> None:
 def test_7b_buttons_lights_and_buzzer_on_the_gpio_character_device(twin: Twin) -> None:
     out = twin.gpio()
     lit = out["lights on (share of samples)"]
-    assert lit[out["to act"]] == 1.0, out  # the seat to act: steady
+    # the seat to act: on (steady, or as forehand with a 0.1 s dark blink every 1.5 s)
+    assert lit[out["to act"]] >= 0.85, out
     assert all(share < 0.5 for name, share in lit.items() if name != out["to act"]), out
     assert out["journal"]["status"] in ("refused", "accepted"), out
+    # the buzzer's line sampled by a shell loop in the VM (about 5 a second under TCG)
     on, total = (int(x) for x in out["buzzer samples on/all"].split("/"))
-    assert total > 20 and on > 0, out
+    assert total >= 8 and on > 0, out
 
 
 @pytest.mark.twin_check

@@ -269,6 +269,10 @@ def extra_views(language: str = "de", card_style: str = "french") -> dict[str, V
         "play-reader-down": replace(play, faults=(
             Fault("reader-down", zone="seat1", detail="no heartbeat for 5 s"),
             Fault("journal", detail="disk full"))),
+        # The storage failing, full or read-only: the top bar says so until it works again.
+        **{f"play-storage-{zone}": replace(play, faults=(Fault("journal", zone=zone,
+                                                               detail="[Errno 5]"),))
+           for zone in ("failing", "full", "read-only", "copy")},
         # A repaired journal's loss report, open until confirmed: the top bar's pill (the
         # whole sentence in the kiosk's notice dialog, UiState(confirm="notice")).
         "play-journal-restored": replace(play, faults=(NOTICE,)),

@@ -270,6 +270,12 @@ def standing_sentence(fault: Fault, tr: Translator, players: tuple[str, ...]) ->
     _ = tr
     if fault.kind == "journal-restored" and fault.notice is not None:
         return _("Journal restored: tap to read")
+    if fault.kind == "journal" and fault.zone in ("full", "read-only", "failing", "copy"):
+        # the pill's few words (the whole sentence was cut at 800x480 in every language,
+        # seen in the twin); a card laid meanwhile is refused with what to do, and
+        # systemctl status has the whole sentence
+        return {"full": _("Storage full"), "read-only": _("Storage read-only"),
+                "copy": _("Journal copy failing")}.get(fault.zone, _("Storage failing"))
     return fault_sentence(fault, tr, players)
 
 

@@ -606,26 +606,16 @@ class Twin:
         if shot is None:
             shot = vm.screendump(self.work / "worn-card.png")
         errors = vm.qmp("query-blockstats")
-        self.power_cut()
-        t1 = self.power_on()
-        ready = self.wait_ready(t1)
-        drv.watch = type(drv.watch)()
-        drv.poll()
-        after = {r[0]: r for r in drv.watch.records}
-        lost = [r for r in seen if durable(r) and after.get(r[0]) != r]
-        answer = drv.wait_for(lambda _new: drv._answered(nxt[0], drv.tags[nxt[1]])(
-            drv.watch.records), "the card laid during the errors", 120)
-        self.board.lift(nxt[0], drv.tags[nxt[1]])
+        back = self.back_after_cut(seen, nxt, "the card laid during the errors")
         failed = sum(int(d.get("stats", {}).get("failed_wr_operations", 0)) +
                      int(d.get("stats", {}).get("failed_rd_operations", 0)) +
                      int(d.get("stats", {}).get("failed_flush_operations", 0))
                      for d in errors if isinstance(d, dict))  # type: ignore[union-attr]
         out = {"statuses during the errors": statuses, "I/O errors injected": failed,
-               "boot to READY on the new card (s)": round(ready, 1), "lost": len(lost),
-               "lost records": [r[:2] for r in lost],
-               "not durable, gone": [r[:2] for r in seen
-                                     if not durable(r) and after.get(r[0]) != r],
-               "card laid during the errors, after": answer, "frame": str(shot)}
+               "boot to READY on the new card (s)": back["boot to READY (s)"],
+               "lost": back["lost"], "lost records": back["lost records"],
+               "not durable, gone": back["not durable, gone"],
+               "card laid during the errors, after": back["card"], "frame": str(shot)}
         self.figure("worn SD card", out)
         return out
 
@@ -653,27 +643,39 @@ class Twin:
                 drv.order_started = True
             self.board.lay(nxt[0], drv.tags[nxt[1]])
             time.sleep(rng.uniform(0.0, 1.5))
-        self.power_cut()
-        t0 = self.power_on()
-        ready = self.wait_ready(t0)
-        drv.watch = type(drv.watch)()  # read the journal again from its first line
-        drv.poll()
-        after = {r[0]: r for r in drv.watch.records}
-        lost = [r for r in seen if durable(r) and after.get(r[0]) != r]
-        answer = None
-        if nxt is not None:
-            answer = drv.wait_for(lambda _new: drv._answered(nxt[0], drv.tags[nxt[1]])(
-                drv.watch.records), "the card laid through the cut", 120)
-            self.board.lift(nxt[0], drv.tags[nxt[1]])
+        back = self.back_after_cut(seen, nxt, "the card laid through the cut")
         fsck = vm.out("sudo journalctl -b -k --no-pager | grep -ciE 'recovery complete|"
                       "orphan|fsck' || true").strip()
-        return {"boot to READY (s)": round(ready, 1), "records before": len(seen),
-                "lost": len(lost), "lost records": [r[:2] for r in lost],
-                "not durable, gone": [r[:2] for r in seen
-                                      if not durable(r) and after.get(r[0]) != r],
+        return {"boot to READY (s)": back["boot to READY (s)"], "records before": len(seen),
+                "lost": back["lost"], "lost records": back["lost records"],
+                "not durable, gone": back["not durable, gone"],
                 "status before": status_before,
-                "status after": drv.watch.status, "card through the cut": answer,
+                "status after": drv.watch.status, "card through the cut": back["card"],
                 "ext4 recovery lines": int(fsck or 0)}
+
+    def back_after_cut(self, seen: list, card: tuple[str, str] | None,
+                       what: str) -> dict[str, Any]:
+        """The power cut and the boot after it: the journal read again from its first line
+        and held against the records ``seen`` before; the ``card`` that lay on the reader
+        through the cut waited for (taken, or "ignored" when it was saved before) and lifted."""
+        drv = self.table()
+        assert self.board is not None
+        self.power_cut()
+        ready = self.wait_ready(self.power_on())
+        drv.watch = type(drv.watch)()
+        drv.poll()
+        after = {r[0]: r for r in drv.watch.records}
+        gone = [r for r in seen if after.get(r[0]) != r]
+        answer = None
+        if card is not None:
+            uid = drv.tags[card[1]]
+            answer = drv.wait_for(lambda _new: drv._answered(card[0], uid)(drv.watch.records),
+                                  what, 120)
+            self.board.lift(card[0], uid)
+        lost = [r for r in gone if durable(r)]
+        return {"boot to READY (s)": round(ready, 1), "lost": len(lost),
+                "lost records": [r[:2] for r in lost],
+                "not durable, gone": [r[:2] for r in gone if not durable(r)], "card": answer}
 
     def power_cuts(self, count: int, seed: int = 100) -> dict[str, Any]:
         """``count`` power cuts, each after a random few cards (1-8: dealt, discarded or

@@ -1232,49 +1232,96 @@ class SceneBuilder:
         return next((s for s in self.seats_in_play()
                      if s != declarer and s not in self.v.computer), None)
 
+    def home_seat(self) -> int:
+        """The seat drawn at the near edge of the table: the first person in play (in the
+        simulator the one who plays; on the table, where every seat is a person, the first
+        seat of the table in the deal)."""
+        seats = self.seats_in_play()
+        return next((s for s in seats if s not in self.v.computer), seats[0])
+
     def trick(self, trick: TrickView, x: float, y: float, w: float, h: float,
               to_act: int | None, layer: int = 1, role: str = "trick",
               before: TrickView | None = None) -> None:
-        """The trick: a name over each slot or card; a complete trick marks who took it. The
-        line under the cards (kept, so that the cards do not change size when the trick is
+        """The trick on the table, each card at the place of the one who laid it: the seat
+        nearest the screen at the front, the next in the play's order (clockwise, to its
+        left) at the back left, the third at the back right; a name beside each place, the
+        leader's marked, the declarer's said. A complete trick marks who took it. The line
+        under the cards (kept, so that the cards do not change size when the trick is
         complete) says who takes it, or while a trick forms who took the one ``before``."""
-        f, _ = self.f, self._
+        f, _, v = self.f, self._, self.v
         seats = self.seats_in_play()
+        home = self.home_seat()
+        at = seats.index(home)
+        near, back_left, back_right = (seats[(at + i) % len(seats)] for i in range(3))
         laid = dict(trick.cards)
-        n = len(seats)
-        label_h = 28.0
-        complete = trick.winner is not None and len(laid) == n
+        complete = trick.winner is not None and len(laid) == len(seats)
         foot_h = 36.0 if complete or role == "trick" else 0.0
-        card_h = min(h - label_h - foot_h - 14, (w - 10 * (n + 1)) / n * CARD_RATIO, 210.0)
+        label_w = min(90.0, w * 0.2)
+        gap = 8.0
+        room = h - foot_h - 12
+        # Two ways to lay three places, whichever gives the larger cards: where the trick is
+        # low, the three side by side with the near one a third of a card lower (and at least
+        # a name's line: its name goes under the back left card, its role under the right);
+        # where it is high, the near one under and between the back two.
+        flat = min(room / 1.38, room - 40, (w - 2 * label_w - 4 * gap) / 3 * CARD_RATIO)
+        stacked = min((room - gap) / 2, (w - 2 * label_w - 3 * gap) / 2 * CARD_RATIO)
+        card_h = min(max(flat, stacked), 200.0)
         card_w = card_h / CARD_RATIO
-        total = n * card_w + (n - 1) * 12
-        cx = x + (w - total) / 2
-        cy = y + (h - card_h - label_h - foot_h) / 2
-        for i, seat in enumerate(seats):
-            sx = cx + i * (card_w + 12)
+        cx = x + w / 2
+        if stacked > flat:
+            drop = card_h + gap
+            left_x, right_x = cx - card_w - gap / 2, cx + gap / 2
+        else:
+            drop = max(card_h * 0.38, 40.0)
+            left_x, right_x = cx - card_w * 1.5 - gap, cx + card_w / 2 + gap
+        top = y + (h - foot_h - card_h - drop) / 2
+        places = {back_left: (left_x, top, "left"), back_right: (right_x, top, "right"),
+                  near: (cx - card_w / 2, top + drop, "near")}
+        ramsch = v.play is not None and v.play.contract[:1] == "R"
+        declarer = v.play.declarer if v.play is not None and not ramsch else None
+        for seat, (sx, sy, side) in places.items():
             is_turn = seat == to_act and seat not in laid and not complete
-            mark = self.name(seat)
-            if seat == trick.leader:
-                mark += " ▸"
-            f.text(sx - 5, cy, card_w + 10, label_h - 2, mark, size=18,
-                   face="bold" if is_turn or seat == trick.winner else "sans",
-                   colour=GOLD if is_turn or (complete and seat == trick.winner) else INK,
+            taker = complete and seat == trick.winner
+            mark = self.name(seat) + (" ▸" if seat == trick.leader else "")
+            # The names beside their places: left of the back left card, right of the back
+            # right one; the near one's under the back left card (its role under the right).
+            # (each as wide as the room beside its card: "Alleinspieler" is long)
+            if side == "right":
+                lx, align = sx + card_w + gap / 2, "left"
+                lw = x + w - lx
+            else:
+                lx, align = x, "right"
+                lw = sx - gap / 2 - x
+            ly = sy + (card_h - 54) / 2
+            rx, ry, rw, align_r = lx, ly + 28, lw, align
+            if side == "near" and stacked <= flat:
+                ly = top + card_h + 10
+                rx, ry, align_r = sx + card_w + gap / 2, ly + 2, "left"
+                rw = x + w - rx
+            f.text(lx, ly, lw, 28, mark, size=18,
+                   face="bold" if is_turn or taker else "sans",
+                   colour=GOLD if is_turn or taker else INK, align=align,
                    role=f"{role}-name", ellipsize=True, layer=layer)
+            if seat == declarer:
+                f.text(rx, ry, rw, 24, _("declarer"), size=18,
+                       colour=GOLD, align=align_r, role=f"{role}-declarer", ellipsize=True,
+                       layer=layer)
             if seat in laid:
-                if complete and seat == trick.winner:  # a gold bar under the winning card
-                    f.bar(sx, cy + label_h + card_h + 2, card_w, 6, 1.0, role=f"{role}-winner")
+                if taker:  # a gold bar under the winning card
+                    f.bar(sx, sy + card_h + 2, card_w, 6, 1.0, role=f"{role}-winner")
                     self.f.elements[-1].layer = layer
-                f.card(sx, cy + label_h, card_w, card_h, laid[seat], role=f"{role}-card",
+                f.card(sx, sy, card_w, card_h, laid[seat], role=f"{role}-card seat{seat}",
                        layer=layer)
             else:
-                f.slot(sx, cy + label_h, card_w, card_h,
-                       role=f"{role}-slot turn" if is_turn else f"{role}-slot", layer=layer)
+                f.slot(sx, sy, card_w, card_h, role=f"{role}-slot seat{seat}"
+                       + (" turn" if is_turn else ""), layer=layer)
+        foot_y = top + drop + card_h + 10
         if complete:
-            f.text(x + 8, cy + label_h + card_h + 10, w - 16, foot_h - 6,
+            f.text(x + 8, foot_y, w - 16, foot_h - 6,
                    _("{name} takes the trick").format(name=self.name(trick.winner)),
                    size=20, face="bold", colour=GOLD, role=f"{role}-taken", layer=layer)
         elif before is not None and before.winner is not None:
-            f.text(x + 8, cy + label_h + card_h + 10, w - 16, foot_h - 6,
+            f.text(x + 8, foot_y, w - 16, foot_h - 6,
                    _("{name} took the last trick").format(name=self.name(before.winner)),
                    size=18, colour=MUTED, role="last-winner", layer=layer)
 

@@ -395,6 +395,8 @@ class SceneBuilder:
         decl = self.v.declaration
         picked = (set(decl.skat) if self.v.scene == "declaration" and decl is not None
                   and decl.skat_taken and seat == decl.declarer else set())
+        if self.v.scene == "pushing" and push is not None and push.taken and seat == push.to_act:
+            picked = set(push.skat)  # Schieberamsch: the skat taken up, as after a pick-up
         for r, row in enumerate(rows):
             covered = r == 0 and len(rows) > 1
             for i, card in enumerate(row):

@@ -176,6 +176,8 @@ class PushingView:
     decided: tuple[tuple[int, bool], ...] = ()  # (seat, took the skat) in turn, this deal
     jacks: bool = False              # jacks may be pushed too
     laid_cards: tuple[Card, ...] = ()  # the cards laid back (shown in the simulator only)
+    skat: tuple[Card, ...] = ()      # the two cards to_act took up, while they are in the hand
+                                     # (the simulator only: on the table the hands are unseen)
 
     @property
     def factor(self) -> int:

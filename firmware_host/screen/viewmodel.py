@@ -158,7 +158,21 @@ def _pushing_view(table: Table, d: DealState, simulator: bool) -> Any:
     return PushingView(
         to_act=d.seats[game.to_act], taken=bool(game.pushing), laid=laid, pushes=game.pushes,
         decided=decided, jacks=bool(getattr(table.rules, "schieberamsch_jacks", False)),
-        laid_cards=tuple(mask_cards(game.skat)) if simulator and laid else ())
+        laid_cards=tuple(mask_cards(game.skat)) if simulator and laid else (),
+        skat=_pushed_up(game) if simulator and game.pushing else ())
+
+
+def _pushed_up(game: Any) -> tuple[Any, ...]:
+    """The two cards the player pushing now took up and still holds: the skat as the one
+    before pushed it on (or the dealt skat, for the first to take it)."""
+    from engine.actions import Discard, Push
+
+    acts = list(game.actions)
+    took = max(i for i, a in enumerate(acts) if isinstance(a, Push))
+    before = [a.card for a in acts[:took] if isinstance(a, Discard)][-2:]
+    cards = before if len(before) == 2 else mask_cards(game.deal.skat)
+    hand = game.hands[game.to_act]
+    return tuple(c for c in cards if hand & c.bit)
 
 
 def _calls(d: DealState) -> tuple[Any, ...]:

@@ -102,7 +102,14 @@ def simulation_config(args: argparse.Namespace) -> Any:
     from firmware_host.config import load_config, simulated_config
 
     if args.config:
-        return load_config(args.config)
+        # The simulator lays made-up tags: a config written to try rules needs no enrolled
+        # deck (one it has is used as it is).
+        config = load_config(args.config, deck_required=False)
+        if not config.deck:
+            from dataclasses import replace
+
+            config = replace(config, deck=simulated_config().deck)
+        return config
     players = ("Anna", "Ben", "Carla")
     if args.players:
         players = tuple(p.strip() for p in args.players.split(",") if p.strip())

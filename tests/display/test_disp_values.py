@@ -419,3 +419,29 @@ def test_a_ramsch_is_announced_its_pushes_shown_and_its_loser_booked() -> None:
             (heads[s].rect.right, str(entry.scores[s])) for s in booked)
     finally:
         t.close()
+
+
+def test_the_skat_taken_up_in_a_schieberamsch_is_marked_in_the_hand() -> None:
+    """Anna takes the skat in a Schieberamsch: the two cards she took up are marked in her
+    hand (a gold edge, as after a pick-up) until she pushes them on; no other card is."""
+    from engine.cards import mask_cards
+
+    t = pub_table(5, {"ramsch": True, "schieberamsch": True})
+    try:
+        act_until(t, lambda: t.view.scene == "bidding" and t.view.bidding.forehand_alone)
+        t.tap("press-pass")
+        assert t.view.scene == "pushing" and t.view.turn == 0
+        taken = set(mask_cards(t.table.game.skat))     # the skat as it lies before her
+        t.tap("press-skat")
+        marked = {e.card for e in t.find("hand0") if e.selected}
+        assert marked == taken and len(marked) == 2
+        other = next(e for e in t.find("hand0") if e.card not in taken and not e.card.is_jack)
+        t.tap(other)                                    # a card of her own pushed on
+        assert {e.card for e in t.find("hand0") if e.selected} == taken
+        keep = sorted(c for c in taken if not c.is_jack)
+        if keep:
+            t.tap(t.hand_card(keep[0]))                 # a taken card pushed on: unmarked
+            assert keep[0] not in {e.card for e in t.find("hand0") if e.selected}
+    finally:
+        t.close()
+

@@ -187,6 +187,18 @@ def test_simulate_with_a_wrong_config_exits_2(tmp_path: Path) -> None:
     assert status == 2 and out == "" and "[table] players" in err
 
 
+def test_simulate_a_house_rules_config_without_a_deck(tmp_path: Path) -> None:
+    """A config written to try rules in the simulator needs no enrolled deck: the simulator
+    lays made-up tags, as it does with no config at all."""
+    cfg = tmp_path / "pub.toml"
+    cfg.write_text('[table]\nplayers = ["Anna", "Ben", "Carla"]\nrules = "pub"\n'
+                   'series_length = 2\n[house]\nkontra_re = true\nramsch = true\n',
+                   encoding="utf-8")
+    status, out, err = run_cli("simulate", "--headless", "--config", str(cfg), "--seed", "4")
+    assert status == 0, err
+    assert "Series over after 2 deals" in out and "refused" not in out
+
+
 def test_help_for_every_command() -> None:
     for command in ("run", "simulate", "enroll", "replay", "export"):
         with pytest.raises(SystemExit) as done:

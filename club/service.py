@@ -46,7 +46,14 @@ from club.scoring import (
     score_from_engine,
 )
 from club.store import Store, now
-from club.tournament import TournamentError, by_standing, check_player_id, draw, table_sizes
+from club.tournament import (
+    TournamentError,
+    by_standing,
+    check_player_id,
+    draw,
+    met_before,
+    table_sizes,
+)
 
 log = logging.getLogger("club")
 
@@ -369,7 +376,9 @@ class ClubService:
             base_seed = self.config.tournament.seed or secrets.token_hex(8)
             seed = f"{base_seed}/{number}"
             if method == "draw":
-                tables = draw(present, seed)
+                # a later series keeps apart those who already shared a table
+                tables = draw(present, seed, met_before(
+                    self.store.seating(n) for n in range(1, number)))
             elif method == "standing":
                 tables = by_standing(self._standing_order(present))
                 seed = "-"

@@ -32,6 +32,7 @@ from decimal import Decimal
 from typing import Any
 
 from club.config import ClubConfig
+from club.forgery import backfill, check_record, deal_key
 from club.messages import MAX_PAYLOAD, GameMessage, PayloadError, game_message, parse_json, show
 from club.messages import status_message as read_status
 from club.scoring import (
@@ -105,6 +106,7 @@ class ClubService:
         self._ranking_cache: tuple[int, list[Row]] | None = None
         self._series: dict[int, str] = {}             # series number -> state
         self._seating: dict[int, dict[str, list[str]]] = {}
+        backfill(store)
         self._load()
 
     # --- start-up ----------------------------------------------------------------------------
@@ -264,7 +266,7 @@ class ClubService:
                 "other content: the director can choose one version on the game's page",
                 code="conflict", game_id=g.game_id, series=g.series)
         self.store.add_revision(g.game_id, g.revision, g.series, g.table, g.game, d,
-                                g.to_json())
+                                g.to_json(), deal_key(m.iss))
         gid = g.game_id
         top = g.revision > self._table_rev.get(gid, 0)
         if top:
@@ -333,6 +335,9 @@ class ClubService:
             raise GameCheckError(f"{gid}: seat {m.dealer} cannot deal game {m.game}; "
                                  f"seat {dealer} does")
         result, seats = engine_result(m.iss, m.dealer, n)
+        # a table's credentials could publish any game that replays: it must be this
+        # table's deal, played by the players seated there
+        check_record(self.store, gid, table, seats, seating[table], m.iss)
         base = dict(game_id=gid, series=m.series, table=table, game=m.game,
                     revision=m.revision, players=m.players, dealer=m.dealer, at=m.at,
                     iss=m.iss)

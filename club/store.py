@@ -14,7 +14,7 @@ from __future__ import annotations
 import json
 import sqlite3
 import threading
-from collections.abc import Iterator
+from collections.abc import Iterator, Sequence
 from contextlib import contextmanager
 from dataclasses import dataclass
 from datetime import UTC, datetime
@@ -251,6 +251,15 @@ class Store:
         were kept: none)."""
         return {r[0]: r[1] for r in self._all(
             "SELECT player, name FROM seats WHERE series = ? AND name IS NOT NULL", (series,))}
+
+    def player_names(self, pids: Sequence[str], series: int) -> dict[str, tuple[str, str]]:
+        """Per player: the name ``series``' seating went out with ('' if not kept) and the
+        name now."""
+        marks = ",".join("?" * len(pids))
+        rows = self._all(
+            f"SELECT p.id, COALESCE(s.name, ''), p.name FROM players p LEFT JOIN seats s ON "
+            f"s.player = p.id AND s.series = ? WHERE p.id IN ({marks})", (series, *pids))
+        return {r[0]: (r[1], r[2]) for r in rows}
 
     # --- game revisions ----------------------------------------------------------------------
 

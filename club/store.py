@@ -439,8 +439,13 @@ class Store:
     # --- table status ------------------------------------------------------------------------
 
     def set_status(self, table_id: str, payload: dict[str, Any]) -> None:
+        """A table's newest status. The same status again (the broker hands the retained one
+        out on every subscription) keeps the time it first arrived: it is no newer than the
+        games that came after it."""
         with self.transaction() as db:
-            db.execute("INSERT OR REPLACE INTO table_status VALUES (?, ?, ?)",
+            db.execute("INSERT INTO table_status VALUES (?, ?, ?) ON CONFLICT (table_id) DO "
+                       "UPDATE SET payload = excluded.payload, received_at = "
+                       "excluded.received_at WHERE payload != excluded.payload",
                        (table_id, json.dumps(payload, ensure_ascii=False), now()))
 
     def statuses(self) -> dict[str, dict[str, Any]]:

@@ -43,6 +43,7 @@ from club.messages import PayloadError, game_message, parse_json
 from club.scoring import PAPER_CONTRACTS, GameCheckError
 from club.service import ClubService, PaperLine
 from club.sheets import contract_text, player_stats, table_sheet
+from club.tablestatus import shown_state
 from club.tournament import TournamentError, parse_players_csv
 
 HERE = Path(__file__).resolve().parent
@@ -183,6 +184,7 @@ def create_app(service: ClubService, hub: Hub | None = None) -> Starlette:
         statuses = service.store.statuses()
         names = service.players()
         if series is not None:
+            newest = service.store.last_game_received(series)
             for table, pids in service.store.seating(series).items():
                 games = [g for g in service.games(series=series, table=table)]
                 st = statuses.get(table, {})
@@ -191,7 +193,9 @@ def create_app(service: ClubService, hub: Hub | None = None) -> Starlette:
                                  held=len(service.held(series, table)),
                                  waiting=service.progress(series, table) + 1,
                                  last=games[-1] if games else None,
-                                 state=st.get("state", "unknown"), seen=st.get("received_at")))
+                                 state=shown_state(st, newest.get(table),
+                                                   cfg.tournament.games_for(len(pids))),
+                                 seen=st.get("received_at")))
         return page(request, "tables.html", rows=rows, series=series, live=True,
                     all_series=service.store.series())
 

@@ -6,13 +6,20 @@ state follows its newest message."""
 from __future__ import annotations
 
 import itertools
+import re
 from collections.abc import Mapping, Sequence
 from pathlib import Path
+from typing import Any
 
 import pytest
+from clubkit import Director
 from test_club_core import make_service
+from test_club_directors import audit_rows, served, with_password
 
-from club.tournament import draw, met_before, table_sizes
+from club.service import ClubService
+from club.simtables import SimTable, encode, topic
+from club.store import Store
+from club.tournament import TournamentError, draw, met_before, table_sizes
 
 
 def pairs(tables: Mapping[str, Sequence[str]]) -> set[frozenset[str]]:
@@ -41,7 +48,7 @@ def test_a_later_series_drawn_again_seats_nobody_with_someone_met_before(
             f"p{i}" for i in range(1, 49) if i not in (7, 23, 41))
         seatings.append(tables)
         svc.set_series_state(number, "closed")
-    # the old lots with the same seeds met again 9 times in series 2 and more in series 3
+    # the old lots with the same seeds seat 2 pairs together again in series 2, 5 in series 3
     assert repeats(seatings[1], seatings[:1]) == 0
     assert repeats(seatings[2], seatings[:2]) == 0
     # the series' seed is recorded and the draw can be repeated from it
@@ -103,3 +110,116 @@ def test_the_draw_finds_the_fewest_repeats_the_table_sizes_allow(n: int) -> None
                     # four holds two of one of the three earlier tables
                     assert fewest == 3
             earlier.append(tables)
+
+
+def test_a_series_not_started_is_drawn_again_for_a_late_arrival(tmp_path: Path) -> None:
+    svc = with_password(tmp_path, players=48)
+    for pid in ("p7", "p23", "p41"):
+        svc.store.set_present(pid, False)
+    sent: list[tuple[str, dict[str, Any]]] = []
+    svc.publish = lambda t, payload, retain: sent.append((t, payload))
+    with served(svc) as base:
+        anna = Director(base).login()
+        anna.draw()
+        first = svc.store.seating(1)
+        assert len(first) == 12 and "p7" not in {p for ps in first.values() for p in ps}
+        # p7 arrives late; the director marks him present and draws series 1 again
+        anna.post("/director/present", {"id": "p7", "present": "1"})
+        page = anna.post("/director/redraw", {"series": "1", "reason": ""})
+        assert "needs a reason" in page and svc.store.seating(1) == first
+        sent.clear()
+        page = anna.post("/director/redraw", {"series": "1", "reason": "p7 came at 19:40"})
+        assert "Series 1 is seated again" in page
+        again = svc.store.seating(1)
+        assert sorted(len(ps) for ps in again.values()) == [3] * 2 + [4] * 10
+        assert sorted(p for ps in again.values() for p in ps) == sorted(
+            f"p{i}" for i in range(1, 49) if i not in (23, 41))
+        assert again != first and svc.store.series()[0]["seed"] == "42/1/2"
+        # every table gets its new seating (retained)
+        assert {t.split("/")[3]: [p["id"] for p in m["players"]] for t, m in sent} == again
+        assert all(m["series"] == 1 for _, m in sent)
+        # audited: who, why, who is seated now
+        who, what = audit_rows(anna.get("/director"))[0]
+        assert who == "director"
+        assert what == ("series 1 drawn again (draw, seed 42/1/2): 46 players at 12 tables; "
+                        "seated now: p7; why: p7 came at 19:40")
+        # a game comes in: the series has started, no more drawing again
+        t1 = "1"
+        sim = SimTable("herbst", 1, t1, again[t1], seed=3, games=4)
+        assert svc.handle(topic("skc", t1), encode(sim.play_one())).kind == "counted"
+        page = anna.post("/director/redraw", {"series": "1", "reason": "again"})
+        assert "series 1 has started (games of table 1 are in)" in page
+        assert svc.store.seating(1) == again
+        # a game of the first seating (a table that did not get the new one) is refused
+        old = SimTable("herbst", 1, "2", first["2"], seed=4, games=4)
+        out = svc.handle(topic("skc", "2"), encode(old.play_one()))
+        assert out.kind == "rejected" and "claims players" in out.reason
+
+
+def test_drawing_again_leaves_a_table_empty_and_keeps_apart_who_met(tmp_path: Path) -> None:
+    svc = make_service(tmp_path, players=16, later_series="draw")
+    svc.draw_series()
+    svc.set_series_state(1, "closed")
+    svc.draw_series()
+    before = svc.store.seating(1)
+    with pytest.raises(TournamentError, match="series 2 is drawn already"):
+        svc.redraw_series(1, "director", "late")
+    svc.store.set_present("p16", False)     # left after series 1: 15 players, 4+4+4+3
+    svc.store.set_present("p15", False)     # and another: 14, 4+4+3+3
+    svc.store.set_present("p14", False)
+    svc.store.set_present("p13", False)     # 12 players: three tables
+    assert svc.redraw_series(2, "director", "four players left") == ["4"]
+    again = svc.store.seating(2)
+    assert sorted(len(ps) for ps in again.values()) == [4, 4, 4]
+    # drawn again, series 2 keeps apart who met in series 1 as far as the sizes allow
+    here = sorted(p for ps in again.values() for p in ps)
+    assert weight(again, [before]) == _fewest(here, [before])
+    assert svc.store.series()[1]["seed"] == "42/2/2"
+    assert svc.redraw_series(2, "director", "once more") == []
+    assert svc.store.series()[1]["seed"] == "42/2/3"
+    svc.set_series_state(2, "closed")
+    with pytest.raises(TournamentError, match="closed"):
+        svc.redraw_series(2, "director", "late")
+
+
+def shown(base: str, table: str) -> str:
+    page = Director(base).get("/tables")
+    m = re.search(rf'class="card state-(\w+)" href="/tables/1/{table}"', page)
+    assert m, page[:500]
+    return m.group(1)
+
+
+def status(table: str, state: str, game: int | None = None) -> bytes:
+    return (f'{{"table": "{table}", "state": "{state}", "tournament": "herbst", "series": "1",'
+            f' "game": {"null" if game is None else game}, "at": "2026-11-28T19:00:00Z"}}'
+            ).encode()
+
+
+def test_a_table_shows_playing_once_its_games_come_after_an_idle_status(
+        tmp_path: Path) -> None:
+    svc = make_service(tmp_path, players=6, games_three=4)
+    svc.draw_series()
+    t1, t2 = sorted(svc.store.seating(1))
+    # the links' retained statuses from before the series started
+    for t in (t1, t2):
+        assert svc.handle(topic("skc", t, "status"), status(t, "idle")).kind == "status"
+    sim = SimTable("herbst", 1, t1, svc.store.seating(1)[t1], seed=1, games=4)
+    with served(svc) as base:
+        assert shown(base, t1) == "idle"
+        for _ in range(2):
+            assert svc.handle(topic("skc", t1), encode(sim.play_one())).kind == "counted"
+        assert shown(base, t1) == "playing" and shown(base, t2) == "idle"
+        # the server restarts: the broker hands out the same retained status again
+        svc = ClubService(svc.config, Store(svc.config.database))
+        assert svc.handle(topic("skc", t1, "status"), status(t1, "idle")).kind == "status"
+    with served(svc) as base:
+        assert shown(base, t1) == "playing"
+        # a newer status counts: the link's last will, then playing again
+        svc.handle(topic("skc", t1, "status"), status(t1, "offline", 3))
+        assert shown(base, t1) == "offline"
+        svc.handle(topic("skc", t1, "status"), status(t1, "playing", 3))
+        assert shown(base, t1) == "playing"
+        # the table's list complete, its status left at playing game 3: idle
+        for _ in range(2):
+            assert svc.handle(topic("skc", t1), encode(sim.play_one())).kind == "counted"
+        assert shown(base, t1) == "idle"

@@ -281,7 +281,7 @@ def create_app(service: ClubService, hub: Hub | None = None) -> Starlette:
     # --- the director ------------------------------------------------------------------------
 
     async def login(request: Request) -> Response:
-        configured = cfg.director_hash is not None
+        configured = cfg.director_hash is not None or len(directors.names()) > 1
         if request.method == "GET":
             return page(request, "login.html", configured=configured,
                         first=directors.first)

@@ -58,6 +58,29 @@ def test_a_later_series_drawn_again_seats_nobody_with_someone_met_before(
     assert draw(present, seeds[2], met_before(seatings[:2])) == seatings[2]
 
 
+def test_repeat_pairings_over_a_hundred_draws_of_45_players() -> None:
+    # the figures of docs/club.md ("Repeat pairings"): plain lots against this draw, the
+    # same seeds, 45 players at nine tables of four and three of three
+    players = [f"p{i}" for i in range(1, 46)]
+    old: dict[int, list[int]] = {2: [], 3: []}
+    new: dict[int, list[int]] = {2: [], 3: []}
+    for s in range(100):
+        plain: list[dict[str, list[str]]] = []
+        fewer: list[dict[str, list[str]]] = []
+        for number in (1, 2, 3):
+            seed = f"seed{s}/{number}"
+            a, b = draw(players, seed), draw(players, seed, met_before(fewer))
+            assert sorted(map(len, b.values())) == [3, 3, 3] + [4] * 9
+            if number > 1:
+                old[number].append(repeats(a, plain))
+                new[number].append(repeats(b, fewer))
+            plain.append(a)
+            fewer.append(b)
+    assert (sum(old[2]) / 100, max(old[2]), old[2].count(0)) == (3.65, 9, 4)
+    assert (sum(old[3]) / 100, max(old[3])) == (7.9, 17)
+    assert max(new[2]) == max(new[3]) == 0
+
+
 def weight(tables: Mapping[str, Sequence[str]], earlier: list[dict[str, list[str]]]) -> int:
     """Repeat pairings, a pair counted once for each earlier series it shared a table in."""
     return sum(two in pairs(t) for two in pairs(tables) for t in earlier)

@@ -419,7 +419,7 @@ def create_app(service: ClubService, hub: Hub | None = None) -> Starlette:
                 n = service.draw_series(method, who)
                 info = f"Series {n} is seated."
             elif action == "redraw":
-                number = int(str(form.get("series", "0")))
+                number = _int(str(form.get("series", ""))) or 0
                 empty = service.redraw_series(number, who, str(form.get("reason", "")))
                 info = f"Series {number} is seated again." + (
                     f" Table {', '.join(empty)} has no players now: tell them (the old "

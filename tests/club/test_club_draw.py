@@ -150,6 +150,8 @@ def test_a_series_not_started_is_drawn_again_for_a_late_arrival(tmp_path: Path) 
         anna.post("/director/present", {"id": "p7", "present": "1"})
         page = anna.post("/director/redraw", {"series": "1", "reason": ""})
         assert "needs a reason" in page and svc.store.seating(1) == first
+        page = anna.post("/director/redraw", {"series": "x²", "reason": "late"})
+        assert "series 0 has not been drawn" in page and svc.store.seating(1) == first
         sent.clear()
         page = anna.post("/director/redraw", {"series": "1", "reason": "p7 came at 19:40"})
         assert "Series 1 is seated again" in page

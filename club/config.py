@@ -110,6 +110,7 @@ class ClubConfig:
     broker: BrokerConfig = field(default_factory=BrokerConfig)
     web: WebConfig = field(default_factory=WebConfig)
     director_hash: str | None = None
+    director_name: str = "director"     # the first director, whose password is the hash above
     abreizgeld: Abreizgeld = field(default_factory=Abreizgeld)
 
     @classmethod
@@ -163,6 +164,9 @@ class ClubConfig:
                     "[director] password_hash: not a hash written by "
                     "'skat-table club hash-password'"
                 ) from None
+        dname = _str(director, "director", "name", "director").strip()
+        if not 1 <= len(dname) <= 40 or not dname.isprintable():
+            raise ClubConfigError("[director] name: 1..40 printable characters")
         t = _table(d, "tournament")
         shares = tuple(_money(t, "tournament", "prize_shares", s) for s in
                        t.get("prize_shares", []))
@@ -204,6 +208,7 @@ class ClubConfig:
             broker=broker,
             web=web,
             director_hash=None if dhash is None else str(dhash),
+            director_name=dname,
             abreizgeld=abreiz,
         )
 

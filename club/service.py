@@ -32,6 +32,7 @@ from decimal import Decimal
 from typing import Any
 
 from club.config import ClubConfig
+from club.forgery import backfill, check_record, deal_key
 from club.messages import MAX_PAYLOAD, GameMessage, PayloadError, game_message, parse_json, show
 from club.messages import status_message as read_status
 from club.scoring import (
@@ -46,7 +47,14 @@ from club.scoring import (
     score_from_engine,
 )
 from club.store import Store, now
-from club.tournament import TournamentError, by_standing, check_player_id, draw, table_sizes
+from club.tournament import (
+    TournamentError,
+    by_standing,
+    check_player_id,
+    draw,
+    met_before,
+    table_sizes,
+)
 
 log = logging.getLogger("club")
 
@@ -98,6 +106,7 @@ class ClubService:
         self._ranking_cache: tuple[int, list[Row]] | None = None
         self._series: dict[int, str] = {}             # series number -> state
         self._seating: dict[int, dict[str, list[str]]] = {}
+        backfill(store)
         self._load()
 
     # --- start-up ----------------------------------------------------------------------------
@@ -257,7 +266,7 @@ class ClubService:
                 "other content: the director can choose one version on the game's page",
                 code="conflict", game_id=g.game_id, series=g.series)
         self.store.add_revision(g.game_id, g.revision, g.series, g.table, g.game, d,
-                                g.to_json())
+                                g.to_json(), deal_key(m.iss))
         gid = g.game_id
         top = g.revision > self._table_rev.get(gid, 0)
         if top:
@@ -326,6 +335,9 @@ class ClubService:
             raise GameCheckError(f"{gid}: seat {m.dealer} cannot deal game {m.game}; "
                                  f"seat {dealer} does")
         result, seats = engine_result(m.iss, m.dealer, n)
+        # a table's credentials could publish any game that replays: it must be this
+        # table's deal, played by the players seated there
+        check_record(self.store, gid, table, seats, seating[table], m.iss)
         base = dict(game_id=gid, series=m.series, table=table, game=m.game,
                     revision=m.revision, players=m.players, dealer=m.dealer, at=m.at,
                     iss=m.iss)
@@ -352,7 +364,7 @@ class ClubService:
         with self.lock:
             self._changed([])
 
-    def draw_series(self, method: str | None = None) -> int:
+    def draw_series(self, method: str | None = None, who: str = "director") -> int:
         """Seat the next series and publish each table's seating (retained)."""
         with self.lock:
             series = self.store.series()
@@ -362,24 +374,88 @@ class ClubService:
             if number > self.config.tournament.series:
                 raise TournamentError(
                     f"the tournament has {self.config.tournament.series} series")
-            present = [p["id"] for p in self.store.players() if p["present"]]
-            table_sizes(len(present))
             if method is None:
                 method = "draw" if number == 1 else self.config.tournament.later_series
             base_seed = self.config.tournament.seed or secrets.token_hex(8)
-            seed = f"{base_seed}/{number}"
-            if method == "draw":
-                tables = draw(present, seed)
-            elif method == "standing":
-                tables = by_standing(self._standing_order(present))
-                seed = "-"
-            else:
-                raise TournamentError(f"unknown seating method {method!r}")
-            self.store.add_series(number, method, seed, tables)
+            present, tables, seed = self._seat_present(number, method, f"{base_seed}/{number}")
+            with self.store.transaction():
+                self.store.add_series(number, method, seed, tables, self._names())
+                self.store.add_audit(who, "draw", f"series {number} drawn ({method}, seed "
+                                     f"{seed}): {len(present)} players at {len(tables)} tables")
             self._load_series()
             self._changed([])
         self.publish_seating(number)
         return number
+
+    def _seat_present(self, number: int, method: str, seed: str
+                      ) -> tuple[list[str], dict[str, list[str]], str]:
+        """The players present, seated for series ``number``, and the seed recorded."""
+        present = [p["id"] for p in self.store.players() if p["present"]]
+        table_sizes(len(present))
+        if method == "draw":
+            # a later series keeps apart those who already shared a table
+            return present, draw(present, seed, met_before(
+                self.store.seating(n) for n in range(1, number))), seed
+        if method == "standing":
+            return present, by_standing(self._standing_order(present)), "-"
+        raise TournamentError(f"unknown seating method {method!r}")
+
+    def _names(self) -> dict[str, str]:
+        return {p["id"]: p["name"] for p in self.store.players()}
+
+    def started_tables(self, number: int) -> list[str]:
+        """The tables of whose series ``number`` a game is stored (from the table, or entered
+        by the director)."""
+        with self.lock:
+            return sorted({g.table for g in [*self._table.values(), *self._director.values()]
+                           if g.series == number}, key=_num)
+
+    def redraw_series(self, number: int, who: str, reason: str) -> list[str]:
+        """Seat series ``number`` again (the same method, a new drawing's seed) with the players
+        present now: a late arrival, or one who left, before any table started it. Only the
+        last series drawn, running, with no game stored. Audited with who, when, why and who
+        is seated or no longer seated now; the new seating is published (retained). Returns
+        the tables of the old seating that the new one leaves empty."""
+        if not reason.strip():
+            raise TournamentError("say why: drawing a series again needs a reason")
+        with self.lock:
+            series = {s["number"]: s for s in self.store.series()}
+            if number not in series:
+                raise TournamentError(f"series {number} has not been drawn")
+            if number != max(series):
+                raise TournamentError(f"series {max(series)} is drawn already: only the last "
+                                      "series can be drawn again")
+            if series[number]["state"] != "running":
+                raise TournamentError(f"series {number} is closed: it cannot be drawn again")
+            started = self.started_tables(number)
+            if started:
+                raise TournamentError(
+                    f"series {number} has started (games of table {', '.join(started)} are "
+                    "in): it cannot be drawn again; seat a late arrival in the next series")
+            method, old_seed = series[number]["method"], series[number]["seed"]
+            base = self.config.tournament.seed or secrets.token_hex(8)
+            first = f"{base}/{number}"
+            # each drawing of the series its own seed, recorded: 42/1, 42/1/2, 42/1/3 ...
+            tail = old_seed[len(first) + 1:] if old_seed.startswith(first + "/") else "1"
+            drawing = int(tail) + 1 if tail.isdigit() else 2
+            present, tables, seed = self._seat_present(number, method, f"{first}/{drawing}")
+            old = self._seating[number]
+            before = {p for ps in old.values() for p in ps}
+            came = sorted(set(present) - before)
+            left = sorted(before - set(present))
+            detail = (f"series {number} drawn again ({method}, seed {seed}): "
+                      f"{len(present)} players at {len(tables)} tables"
+                      + (f"; seated now: {', '.join(came)}" if came else "")
+                      + (f"; no longer seated: {', '.join(left)}" if left else "")
+                      + f"; why: {reason.strip()}")
+            with self.store.transaction():
+                self.store.redraw_series(number, method, seed, tables, self._names())
+                self.store.add_audit(who, "redraw", detail)
+            log.info("club: %s by %s", detail, who)
+            self._load_series()
+            self._changed([])
+        self.publish_seating(number)
+        return sorted(set(old) - set(tables), key=_num)
 
     def _standing_order(self, present: Sequence[str]) -> list[str]:
         """The present players best first. One who played no series yet (a late arrival) is
@@ -394,7 +470,8 @@ class ClubService:
     def publish_seating(self, series: int) -> None:
         if self.publish is None:
             return
-        names = {p["id"]: p["name"] for p in self.store.players()}
+        # the names the seating was drawn with: the tables write them into their records
+        names = {**self._names(), **self.store.seat_names(series)}
         t = self.config.tournament
         for table, pids in self.store.seating(series).items():
             self.publish(
@@ -405,7 +482,8 @@ class ClubService:
                              for s, p in enumerate(pids)]},
                 True)
 
-    def set_series_state(self, number: int, state: str) -> list[Outcome]:
+    def set_series_state(self, number: int, state: str,
+                         who: str = "director") -> list[Outcome]:
         """Close or reopen a series. Reopening checks again, in the order they arrived, the
         games refused because the series was closed (a Close before a table's last games
         were in): they count now as if they had just arrived. Returns what became of them."""
@@ -418,6 +496,10 @@ class ClubService:
             outcomes: list[Outcome] = []
             with self.store.transaction():
                 self.store.set_series_state(number, state)
+                if state != was:
+                    self.store.add_audit(who, "close" if state == "closed" else "reopen",
+                                         f"series {number} "
+                                         + ("closed" if state == "closed" else "reopened"))
                 self._load_series()
                 if state == "running" and was == "closed":
                     for row in self.store.rejected(10**9, series=number, code="closed",

@@ -2,10 +2,11 @@
 
 Every game message is stored (every revision, as received) before the broker is told it
 arrived; refused messages are stored too, with the reason, for the director's eyes. The
-director's corrections are an append-only audit (who, when, why, before and after). Nothing is
-ever updated in place except the players, the seating, each table's last status and a refused
-message's note of what became of it later (counted when its series was reopened, or chosen by
-the director).
+director's corrections are an append-only audit (who, when, why, before and after), and so are
+the directors' other steps (``audit``: draws, redraws, Close, Reopen, directors added and
+removed). Nothing is ever updated in place except the players, the seating (a series drawn
+again before any game), the directors, each table's last status and a refused message's note
+of what became of it later (counted when its series was reopened, or chosen by the director).
 """
 
 from __future__ import annotations
@@ -13,7 +14,7 @@ from __future__ import annotations
 import json
 import sqlite3
 import threading
-from collections.abc import Iterator
+from collections.abc import Iterator, Sequence
 from contextlib import contextmanager
 from dataclasses import dataclass
 from datetime import UTC, datetime
@@ -50,6 +51,12 @@ CREATE TABLE IF NOT EXISTS logins (
     seq INTEGER PRIMARY KEY AUTOINCREMENT, at REAL NOT NULL, address TEXT NOT NULL,
     ok INTEGER NOT NULL);
 CREATE INDEX IF NOT EXISTS logins_address ON logins (address, at);
+CREATE TABLE IF NOT EXISTS audit (
+    seq INTEGER PRIMARY KEY AUTOINCREMENT, at TEXT NOT NULL, who TEXT NOT NULL,
+    action TEXT NOT NULL, detail TEXT NOT NULL);
+CREATE TABLE IF NOT EXISTS directors (
+    name TEXT PRIMARY KEY, password_hash TEXT NOT NULL, added_at TEXT NOT NULL,
+    added_by TEXT NOT NULL);
 """
 
 # Columns added since the first databases were written: a database from before gets them on
@@ -60,6 +67,9 @@ LATER_COLUMNS = (
     ("rejected", "code", "TEXT NOT NULL DEFAULT ''"),   # "closed", "conflict" or ""
     ("rejected", "resolved", "TEXT"),           # what became of it later, or NULL
     ("corrections", "detail", "TEXT NOT NULL DEFAULT ''"),  # e.g. which version was chosen
+    ("seats", "name", "TEXT"),                  # the player's name the seating went out with
+    ("revisions", "deal", "TEXT"),              # the 32 cards' distribution (club.forgery)
+    ("logins", "name", "TEXT"),                 # the director named at the login
 )
 
 
@@ -113,6 +123,9 @@ class Store:
                 if column not in have:
                     self._db.execute(f"ALTER TABLE {table} ADD COLUMN {column} {decl}")
             self._db.execute("CREATE INDEX IF NOT EXISTS rejected_game ON rejected (game_id)")
+            self._db.execute("CREATE INDEX IF NOT EXISTS revisions_deal ON revisions (deal)")
+            self._db.execute("CREATE INDEX IF NOT EXISTS revisions_table ON revisions "
+                             "(series, table_id)")
         except sqlite3.DatabaseError as exc:
             raise StoreError(f"{self.path}: not a club database ({exc})") from None
         self._lock = threading.RLock()
@@ -189,14 +202,30 @@ class Store:
     # --- series and seating ------------------------------------------------------------------
 
     def add_series(self, number: int, method: str, seed: str,
-                   tables: dict[str, list[str]]) -> None:
+                   tables: dict[str, list[str]], names: dict[str, str] | None = None) -> None:
+        """A drawn series; ``names``: each player's name as the seating goes out with it."""
         with self.transaction() as db:
             db.execute("INSERT INTO series VALUES (?, 'running', ?, ?, ?, NULL)",
                        (number, method, seed, now()))
-            for table_id, pids in tables.items():
-                for seat, pid in enumerate(pids):
-                    db.execute("INSERT INTO seats VALUES (?, ?, ?, ?)",
-                               (number, table_id, seat, pid))
+            self._seat(db, number, tables, names or {})
+
+    def redraw_series(self, number: int, method: str, seed: str,
+                      tables: dict[str, list[str]], names: dict[str, str]) -> None:
+        """A series drawn again (no table has started it): its seats replaced."""
+        with self.transaction() as db:
+            db.execute("UPDATE series SET method = ?, seed = ?, drawn_at = ? WHERE number = ?",
+                       (method, seed, now(), number))
+            db.execute("DELETE FROM seats WHERE series = ?", (number,))
+            self._seat(db, number, tables, names)
+
+    @staticmethod
+    def _seat(db: sqlite3.Connection, number: int, tables: dict[str, list[str]],
+              names: dict[str, str]) -> None:
+        for table_id, pids in tables.items():
+            for seat, pid in enumerate(pids):
+                db.execute("INSERT INTO seats (series, table_id, seat, player, name) "
+                           "VALUES (?, ?, ?, ?, ?)", (number, table_id, seat, pid,
+                                                      names.get(pid)))
 
     def set_series_state(self, number: int, state: str) -> None:
         with self.transaction() as db:
@@ -217,19 +246,58 @@ class Store:
             out.setdefault(table_id, []).append(pid)
         return out
 
+    def seat_names(self, series: int) -> dict[str, str]:
+        """The players' names as the series' seating went out (a series drawn before they
+        were kept: none)."""
+        return {r[0]: r[1] for r in self._all(
+            "SELECT player, name FROM seats WHERE series = ? AND name IS NOT NULL", (series,))}
+
+    def player_names(self, pids: Sequence[str], series: int) -> dict[str, tuple[str, str]]:
+        """Per player: the name ``series``' seating went out with ('' if not kept) and the
+        name now."""
+        marks = ",".join("?" * len(pids))
+        rows = self._all(
+            f"SELECT p.id, COALESCE(s.name, ''), p.name FROM players p LEFT JOIN seats s ON "
+            f"s.player = p.id AND s.series = ? WHERE p.id IN ({marks})", (series, *pids))
+        return {r[0]: (r[1], r[2]) for r in rows}
+
     # --- game revisions ----------------------------------------------------------------------
 
     def add_revision(self, game_id: str, revision: int, series: int, table_id: str, game: int,
-                     payload: dict[str, Any], scored: dict[str, Any]) -> bool:
+                     payload: dict[str, Any], scored: dict[str, Any],
+                     deal: str | None = None) -> bool:
         """Store one revision; False when this (id, revision) is already stored."""
         with self.transaction() as db:
             cur = db.execute(
                 "INSERT OR IGNORE INTO revisions (game_id, revision, series, table_id, game, "
-                "payload, scored, received_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
+                "payload, scored, received_at, deal) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)",
                 (game_id, revision, series, table_id, game,
                  json.dumps(payload, ensure_ascii=False, sort_keys=True),
-                 json.dumps(scored, ensure_ascii=False), now()))
+                 json.dumps(scored, ensure_ascii=False), now(), deal))
             return cur.rowcount == 1
+
+    def deal_seen(self, deal: str, other_than: str) -> tuple[str, str] | None:
+        """The first stored game other than ``other_than`` with this deal: (id, received)."""
+        rows = self._all("SELECT game_id, received_at FROM revisions WHERE deal = ? AND "
+                         "game_id != ? ORDER BY seq LIMIT 1", (deal, other_than))
+        return (rows[0][0], rows[0][1]) if rows else None
+
+    def revisions_without_deal(self) -> list[tuple[int, str]]:
+        """(seq, ISS record) of revisions stored before deals were kept."""
+        rows = self._all("SELECT seq, payload FROM revisions WHERE deal IS NULL")
+        return [(r[0], str(json.loads(r[1]).get("iss", ""))) for r in rows]
+
+    def set_deals(self, deals: list[tuple[int, str]]) -> None:
+        with self.transaction() as db:
+            db.executemany("UPDATE revisions SET deal = ? WHERE seq = ?",
+                           [(d, seq) for seq, d in deals])
+
+    def last_game_received(self, series: int) -> dict[str, tuple[int, str]]:
+        """Per table: the highest game number received in ``series`` and when the newest
+        game message of that table arrived."""
+        rows = self._all("SELECT table_id, MAX(game), MAX(received_at) FROM revisions "
+                         "WHERE series = ? GROUP BY table_id", (series,))
+        return {r[0]: (int(r[1]), str(r[2])) for r in rows}
 
     def revision(self, game_id: str, revision: int) -> Revision | None:
         rows = self._all(_REV + "WHERE game_id = ? AND revision = ?", (game_id, revision))
@@ -305,32 +373,79 @@ class Store:
 
     # --- the director's logins ---------------------------------------------------------------
 
-    def add_login(self, at: float, address: str, ok: bool) -> None:
+    def add_login(self, at: float, address: str, ok: bool, name: str = "") -> None:
         with self.transaction() as db:
-            db.execute("INSERT INTO logins (at, address, ok) VALUES (?, ?, ?)",
-                       (at, address, int(ok)))
+            db.execute("INSERT INTO logins (at, address, ok, name) VALUES (?, ?, ?, ?)",
+                       (at, address, int(ok), name))
 
-    def login_failures(self, address: str, since: float) -> list[float]:
-        """When ``address`` gave a wrong password after ``since`` and after its last good
-        login, oldest first."""
+    def login_failures(self, address: str, since: float, name: str = "") -> list[float]:
+        """When ``address`` gave a wrong password for director ``name`` after ``since`` and
+        after that director's last good login there, oldest first."""
         rows = self._all(
-            "SELECT at FROM logins WHERE address = ? AND ok = 0 AND at > ? AND at > "
-            "COALESCE((SELECT MAX(at) FROM logins WHERE address = ? AND ok = 1), 0) "
-            "ORDER BY at", (address, since, address))
+            "SELECT at FROM logins WHERE address = ? AND name = ? AND ok = 0 AND at > ? AND "
+            "at > COALESCE((SELECT MAX(at) FROM logins WHERE address = ? AND name = ? AND "
+            "ok = 1), 0) ORDER BY at", (address, name, since, address, name))
         return [float(r[0]) for r in rows]
 
+    def name_old_logins(self, name: str) -> None:
+        """Attempts stored before directors had names were the first director's."""
+        with self.transaction() as db:
+            db.execute("UPDATE logins SET name = ? WHERE name IS NULL", (name,))
+
     def logins(self, limit: int = 20, ok: bool | None = None) -> list[dict[str, Any]]:
-        rows = self._all("SELECT at, address, ok FROM logins "
+        rows = self._all("SELECT at, address, ok, name FROM logins "
                          + ("" if ok is None else f"WHERE ok = {int(ok)} ")
                          + "ORDER BY seq DESC LIMIT ?", (limit,))
         return [dict(at=datetime.fromtimestamp(r[0], UTC).isoformat(timespec="seconds")
-                     .replace("+00:00", "Z"), address=r[1], ok=bool(r[2])) for r in rows]
+                     .replace("+00:00", "Z"), address=r[1], ok=bool(r[2]), name=r[3] or "")
+                for r in rows]
+
+    # --- the directors and what they did -----------------------------------------------------
+
+    def add_director(self, name: str, password_hash: str, by: str) -> bool:
+        """False when a director of that name exists."""
+        with self.transaction() as db:
+            cur = db.execute("INSERT OR IGNORE INTO directors VALUES (?, ?, ?, ?)",
+                             (name, password_hash, now(), by))
+            return cur.rowcount == 1
+
+    def set_director_hash(self, name: str, password_hash: str) -> None:
+        with self.transaction() as db:
+            db.execute("UPDATE directors SET password_hash = ? WHERE name = ?",
+                       (password_hash, name))
+
+    def remove_director(self, name: str) -> bool:
+        with self.transaction() as db:
+            return db.execute("DELETE FROM directors WHERE name = ?", (name,)).rowcount == 1
+
+    def directors(self) -> list[dict[str, Any]]:
+        rows = self._all("SELECT name, password_hash, added_at, added_by FROM directors "
+                         "ORDER BY name")
+        return [dict(name=r[0], password_hash=r[1], added_at=r[2], added_by=r[3])
+                for r in rows]
+
+    def add_audit(self, who: str, action: str, detail: str) -> None:
+        """A director's step that is not about one game (drawing, closing, directors)."""
+        with self.transaction() as db:
+            db.execute("INSERT INTO audit (at, who, action, detail) VALUES (?, ?, ?, ?)",
+                       (now(), who, action, detail))
+
+    def audit(self, limit: int = 200) -> list[dict[str, Any]]:
+        """Newest first."""
+        rows = self._all("SELECT at, who, action, detail FROM audit ORDER BY seq DESC "
+                         "LIMIT ?", (limit,))
+        return [dict(at=r[0], who=r[1], action=r[2], detail=r[3]) for r in rows]
 
     # --- table status ------------------------------------------------------------------------
 
     def set_status(self, table_id: str, payload: dict[str, Any]) -> None:
+        """A table's newest status. The same status again (the broker hands the retained one
+        out on every subscription) keeps the time it first arrived: it is no newer than the
+        games that came after it."""
         with self.transaction() as db:
-            db.execute("INSERT OR REPLACE INTO table_status VALUES (?, ?, ?)",
+            db.execute("INSERT INTO table_status VALUES (?, ?, ?) ON CONFLICT (table_id) DO "
+                       "UPDATE SET payload = excluded.payload, received_at = "
+                       "excluded.received_at WHERE payload != excluded.payload",
                        (table_id, json.dumps(payload, ensure_ascii=False), now()))
 
     def statuses(self) -> dict[str, dict[str, Any]]:

@@ -36,11 +36,14 @@ from starlette.routing import Mount, Route
 from starlette.staticfiles import StaticFiles
 
 from club import export
-from club.logins import FREE_FAILURES, LoginGuard
+from club.config import hash_password
+from club.directors import DirectorError, Directors
+from club.logins import FREE_FAILURES, UNKNOWN, LoginGuard
 from club.messages import PayloadError, game_message, parse_json
 from club.scoring import PAPER_CONTRACTS, GameCheckError
 from club.service import ClubService, PaperLine
 from club.sheets import contract_text, player_stats, table_sheet
+from club.tablestatus import shown_state
 from club.tournament import TournamentError, parse_players_csv
 
 HERE = Path(__file__).resolve().parent
@@ -120,6 +123,8 @@ class Hub:
 def create_app(service: ClubService, hub: Hub | None = None) -> Starlette:
     hub = hub or Hub()
     guard = LoginGuard(service.store)
+    directors = Directors(service.store, service.config.director_name,
+                          service.config.director_hash)
     service.listeners.append(hub.notify)
     # the hub's version is the one a page was rendered with (live.js compares them)
     hub.version = hub._sent = service.version
@@ -132,10 +137,17 @@ def create_app(service: ClubService, hub: Hub | None = None) -> Starlette:
     env.filters["money"] = lambda d: f"{d:,.2f}"
     env.filters["signed"] = lambda v: "" if v is None else f"{v:+d}"
 
+    def director_name(request: Request) -> str | None:
+        """The logged-in director (None: nobody, or a director removed since)."""
+        name = request.session.get("director")
+        if name is True:
+            name = directors.first     # a session from before directors had names
+        return name if isinstance(name, str) and directors.exists(name) else None
+
     def page(request: Request, template: str, status: int = 200, /, **ctx: Any
              ) -> HTMLResponse:
         session = request.session
-        ctx.setdefault("director", bool(session.get("director")))
+        ctx.setdefault("director", director_name(request) is not None)
         ctx["csrf"] = _csrf(session)
         ctx["fragment"] = request.headers.get("x-fragment") == "1"
         ctx["current_series"] = service.current_series()
@@ -151,8 +163,7 @@ def create_app(service: ClubService, hub: Hub | None = None) -> Starlette:
     async def ranking(request: Request) -> Response:
         projector = request.query_params.get("projector") == "1"
         version = service.version
-        shared = request.headers.get("x-fragment") == "1" and not request.session.get(
-            "director")
+        shared = request.headers.get("x-fragment") == "1" and director_name(request) is None
         if shared and fragments.get(projector, (-1, ""))[0] == version:
             # every spectator and the projector ask for the same fragment after a notice
             return HTMLResponse(fragments[projector][1])
@@ -173,6 +184,7 @@ def create_app(service: ClubService, hub: Hub | None = None) -> Starlette:
         statuses = service.store.statuses()
         names = service.players()
         if series is not None:
+            newest = service.store.last_game_received(series)
             for table, pids in service.store.seating(series).items():
                 games = [g for g in service.games(series=series, table=table)]
                 st = statuses.get(table, {})
@@ -181,7 +193,9 @@ def create_app(service: ClubService, hub: Hub | None = None) -> Starlette:
                                  held=len(service.held(series, table)),
                                  waiting=service.progress(series, table) + 1,
                                  last=games[-1] if games else None,
-                                 state=st.get("state", "unknown"), seen=st.get("received_at")))
+                                 state=shown_state(st, newest.get(table),
+                                                   cfg.tournament.games_for(len(pids))),
+                                 seen=st.get("received_at")))
         return page(request, "tables.html", rows=rows, series=series, live=True,
                     all_series=service.store.series())
 
@@ -214,7 +228,7 @@ def create_app(service: ClubService, hub: Hub | None = None) -> Starlette:
     async def game(request: Request) -> Response:
         gid = request.path_params["gid"]
         g, state = service.game_state(gid)
-        director = bool(request.session.get("director"))
+        director = director_name(request) is not None
         if g is None and director:
             # a game that never arrived: the director may enter it (as from the paper list)
             with contextlib.suppress(TournamentError):
@@ -267,30 +281,36 @@ def create_app(service: ClubService, hub: Hub | None = None) -> Starlette:
     # --- the director ------------------------------------------------------------------------
 
     async def login(request: Request) -> Response:
+        configured = cfg.director_hash is not None or len(directors.names()) > 1
         if request.method == "GET":
-            return page(request, "login.html", configured=cfg.director_hash is not None)
+            return page(request, "login.html", configured=configured,
+                        first=directors.first)
         form = await request.form()
         if not _csrf_ok(request, form):
             return _csrf_failed(page, request)
         address = request.client.host if request.client else "unknown"
-        wait = guard.begin(address)
+        # no name typed: the first director, as before directors had names
+        name = " ".join(str(form.get("name", "")).split())[:100] or directors.first
+        stored = directors.hash_for(name)
+        key = name if directors.exists(name) else UNKNOWN
+        wait = guard.begin(address, key)
         if wait:
-            return page(request, "login.html", 429, configured=cfg.director_hash is not None,
+            return page(request, "login.html", 429, configured=configured,
+                        first=directors.first, name=name,
                         error=f"Too many wrong passwords from this address: try again in "
                               f"{wait} s.")
         ok = False
         try:
             # scrypt takes tens of milliseconds of CPU: never on the event loop, which serves
             # every spectator's page
-            ok = await run_in_threadpool(guard.check, cfg.director_hash,
-                                         str(form.get("password", "")))
+            ok = await run_in_threadpool(guard.check, stored, str(form.get("password", "")))
         finally:
-            guard.finish(address, ok)
+            guard.finish(address, ok, key)
         if not ok:
-            return page(request, "login.html", 401, configured=cfg.director_hash is not None,
-                        error="Wrong password.")
+            return page(request, "login.html", 401, configured=configured,
+                        first=directors.first, name=name, error="Wrong password or name.")
         request.session.clear()
-        request.session["director"] = True
+        request.session["director"] = name
         request.session["csrf"] = secrets.token_urlsafe(24)
         return RedirectResponse("/director", 303)
 
@@ -301,7 +321,8 @@ def create_app(service: ClubService, hub: Hub | None = None) -> Starlette:
         return RedirectResponse("/", 303)
 
     async def director(request: Request) -> Response:
-        if not request.session.get("director"):
+        me = director_name(request)
+        if me is None:
             return RedirectResponse("/director/login", 303)
         held = [(g, service.held_reason(g.game_id)) for g in service.held()]
         return page(request, "director.html", players=service.store.players(),
@@ -309,7 +330,9 @@ def create_app(service: ClubService, hub: Hub | None = None) -> Starlette:
                     held=held, failed_logins=guard.recent_failures(),
                     free_failures=FREE_FAILURES, error=request.query_params.get("error"),
                     info=request.query_params.get("info"),
-                    max_series=cfg.tournament.series)
+                    max_series=cfg.tournament.series, audit=service.store.audit(50),
+                    me=me, directors=directors.listing(), first_director=directors.first,
+                    redrawable=_redrawable(service))
 
     def paper_page(request: Request, series: int, table: str, status: int = 200,
                    error: str = "", form: Any = None) -> Response:
@@ -337,14 +360,15 @@ def create_app(service: ClubService, hub: Hub | None = None) -> Starlette:
                     paper_contracts=PAPER_CONTRACTS, error=error, form=form or {})
 
     async def paper_list(request: Request) -> Response:
-        if not request.session.get("director"):
+        if director_name(request) is None:
             return RedirectResponse("/director/login", 303)
         return paper_page(request, int(request.path_params["series"]),
                           request.path_params["table"], error=request.query_params.get(
                               "error", ""))
 
     async def director_post(request: Request) -> Response:
-        if not request.session.get("director"):
+        who = director_name(request)
+        if who is None:
             return RedirectResponse("/director/login", 303)
         form = await request.form()
         if not _csrf_ok(request, form):
@@ -353,27 +377,57 @@ def create_app(service: ClubService, hub: Hub | None = None) -> Starlette:
         back = "/director"
         info = ""
         try:
-            if action == "player":
-                service.register(str(form.get("id", "")).strip(), str(form.get("name", "")),
+            if action in ("add-director", "director-password"):
+                password = str(form.get("password", ""))
+                name = Directors.check_new(
+                    str(form.get("name", "")) if action == "add-director" else who, password)
+                if action == "add-director" and directors.exists(name):
+                    raise DirectorError(f"there is a director named {name} already")
+                # scrypt: in a worker thread, as at the login
+                hashed = await run_in_threadpool(hash_password, password)
+                if action == "add-director":
+                    directors.add(name, hashed, who)
+                    info = f"{name} can log in as a director now."
+                else:
+                    directors.set_password(who, hashed)
+                    info = "Your password is changed."
+            elif action == "remove-director":
+                name = str(form.get("name", ""))
+                directors.remove(name, who)
+                info = f"{name} is no director any more."
+            elif action == "player":
+                pid = str(form.get("id", "")).strip()
+                service.register(pid, str(form.get("name", "")),
                                  str(form.get("club", "")), str(form.get("tag", "")) or None)
+                service.store.add_audit(who, "player", f"registered {pid}")
                 info = "Player registered."
             elif action == "import":
                 rows, errors = parse_players_csv(str(form.get("csv", "")))
                 service.store.add_players([(r.id, r.name, r.club, r.tag) for r in rows])
+                service.store.add_audit(who, "player", f"imported {len(rows)} players")
                 service.register_done()
                 info = f"{len(rows)} players imported." + (
                     " Refused: " + "; ".join(errors) if errors else "")
             elif action == "present":
-                service.store.set_present(str(form.get("id")), form.get("present") == "1")
+                pid, here = str(form.get("id")), form.get("present") == "1"
+                service.store.set_present(pid, here)
+                service.store.add_audit(who, "player",
+                                        f"{pid} marked {'present' if here else 'absent'}")
                 service.register_done()
             elif action == "draw":
                 method = str(form.get("method", "")) or None
-                n = service.draw_series(method)
+                n = service.draw_series(method, who)
                 info = f"Series {n} is seated."
+            elif action == "redraw":
+                number = _int(str(form.get("series", ""))) or 0
+                empty = service.redraw_series(number, who, str(form.get("reason", "")))
+                info = f"Series {number} is seated again." + (
+                    f" Table {', '.join(empty)} has no players now: tell them (the old "
+                    "seating stays on its screen)." if empty else "")
             elif action in ("close", "reopen"):
                 number = int(str(form.get("series", "0")))
                 outcomes = service.set_series_state(
-                    number, "closed" if action == "close" else "running")
+                    number, "closed" if action == "close" else "running", who)
                 if action == "reopen":
                     counted = sum(o.kind in ("counted", "held") for o in outcomes)
                     info = (f"Series {number} is running again: {len(outcomes)} games "
@@ -385,7 +439,7 @@ def create_app(service: ClubService, hub: Hub | None = None) -> Starlette:
                 rev, seq = _int(str(form.get("revision", ""))), _int(str(form.get("refused", "")))
                 # its own field name: the game page has a choice form per version beside the
                 # correction form, each with a reason
-                service.choose(gid, "director", str(form.get("choice_reason", "")),
+                service.choose(gid, who, str(form.get("choice_reason", "")),
                                revision=rev, refused=seq)
             elif action == "paper":
                 series = int(str(form.get("series", "0")))
@@ -393,7 +447,7 @@ def create_app(service: ClubService, hub: Hub | None = None) -> Starlette:
                 try:
                     lines, sums = _paper_lines(form, cfg.tournament.games_for(
                         len(service.store.seating(series).get(table, []))))
-                    ids = service.enter_paper(series, table, lines, "director",
+                    ids = service.enter_paper(series, table, lines, who,
                                               str(form.get("reason", "")), sums)
                 except (TournamentError, GameCheckError, ValueError) as exc:
                     # the form again with what was typed: a list is long to type twice
@@ -407,7 +461,7 @@ def create_app(service: ClubService, hub: Hub | None = None) -> Starlette:
                 declarer_text = str(form.get("declarer", ""))
                 declarer = None if declarer_text in ("", "none") else int(declarer_text)
                 service.correct(
-                    gid, "director", str(form.get("reason", "")),
+                    gid, who, str(form.get("reason", "")),
                     declarer=declarer, won=str(form.get("won")) == "1",
                     value=_value(str(form.get("value", ""))),
                     annul=kind == "annul", restore=kind == "restore",
@@ -415,7 +469,7 @@ def create_app(service: ClubService, hub: Hub | None = None) -> Starlette:
                 info = "Correction saved."
             else:
                 return PlainTextResponse("unknown action", 404)
-        except (TournamentError, GameCheckError, ValueError) as exc:
+        except (TournamentError, GameCheckError, DirectorError, ValueError) as exc:
             sep = "&" if "?" in back else "?"
             from urllib.parse import quote
 
@@ -515,6 +569,15 @@ def _summary(raw: bytes, names: dict[str, tuple[str, str]]) -> str:
         return "passed in"
     pid = m.players[r.declarer] if r.declarer < len(m.players) else "?"
     return f"{names.get(pid, (pid, ''))[0]}: {contract_text(r.contract, False)} {r.value:+d}"
+
+
+def _redrawable(service: ClubService) -> int | None:
+    """The series the director may draw again: the last one, running, no game in."""
+    series = service.store.series()
+    if not series or series[-1]["state"] != "running":
+        return None
+    number = int(series[-1]["number"])
+    return None if service.started_tables(number) else number
 
 
 def _value(text: str) -> int:

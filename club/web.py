@@ -36,14 +36,17 @@ from starlette.routing import Mount, Route
 from starlette.staticfiles import StaticFiles
 
 from club import export
+from club.headers import SecurityHeaders
 from club.logins import FREE_FAILURES, LoginGuard
 from club.messages import PayloadError, game_message, parse_json
 from club.scoring import PAPER_CONTRACTS, GameCheckError
 from club.service import ClubService, PaperLine
+from club.sessions import DirectorSessionCheck, DirectorSessions
 from club.sheets import contract_text, player_stats, table_sheet
 from club.tournament import TournamentError, parse_players_csv
 
 HERE = Path(__file__).resolve().parent
+SESSION_AGE = 12 * 3600      # the director's cookie and its session on record
 
 
 class Hub:
@@ -120,6 +123,7 @@ class Hub:
 def create_app(service: ClubService, hub: Hub | None = None) -> Starlette:
     hub = hub or Hub()
     guard = LoginGuard(service.store)
+    sessions = DirectorSessions(service.store, SESSION_AGE)
     service.listeners.append(hub.notify)
     # the hub's version is the one a page was rendered with (live.js compares them)
     hub.version = hub._sent = service.version
@@ -230,7 +234,8 @@ def create_app(service: ClubService, hub: Hub | None = None) -> Starlette:
                     revisions=service.store.revisions(gid),
                     corrections=service.store.corrections(gid), refused=refused,
                     kinds=CORRECTION_KINDS, paper_contracts=PAPER_CONTRACTS,
-                    error=request.query_params.get("error"))
+                    error=sessions.take_notes(request.session.get("sid")).get("error")
+                    if director else None)
 
     async def events(request: Request) -> Response:
         return StreamingResponse(hub.stream(request), media_type="text/event-stream",
@@ -291,12 +296,14 @@ def create_app(service: ClubService, hub: Hub | None = None) -> Starlette:
                         error="Wrong password.")
         request.session.clear()
         request.session["director"] = True
+        request.session["sid"] = sessions.start(address)
         request.session["csrf"] = secrets.token_urlsafe(24)
         return RedirectResponse("/director", 303)
 
     async def logout(request: Request) -> Response:
         form = await request.form()
         if _csrf_ok(request, form):
+            sessions.end(request.session.get("sid"))   # a copy of the cookie dies with it
             request.session.clear()
         return RedirectResponse("/", 303)
 
@@ -304,11 +311,12 @@ def create_app(service: ClubService, hub: Hub | None = None) -> Starlette:
         if not request.session.get("director"):
             return RedirectResponse("/director/login", 303)
         held = [(g, service.held_reason(g.game_id)) for g in service.held()]
+        notes = sessions.take_notes(request.session.get("sid"))
         return page(request, "director.html", players=service.store.players(),
                     series=service.store.series(), rejected=service.store.rejected(100),
                     held=held, failed_logins=guard.recent_failures(),
-                    free_failures=FREE_FAILURES, error=request.query_params.get("error"),
-                    info=request.query_params.get("info"),
+                    free_failures=FREE_FAILURES, error=notes.get("error"),
+                    info=notes.get("info"),
                     max_series=cfg.tournament.series)
 
     def paper_page(request: Request, series: int, table: str, status: int = 200,
@@ -340,8 +348,8 @@ def create_app(service: ClubService, hub: Hub | None = None) -> Starlette:
         if not request.session.get("director"):
             return RedirectResponse("/director/login", 303)
         return paper_page(request, int(request.path_params["series"]),
-                          request.path_params["table"], error=request.query_params.get(
-                              "error", ""))
+                          request.path_params["table"], error=sessions.take_notes(
+                              request.session.get("sid")).get("error", ""))
 
     async def director_post(request: Request) -> Response:
         if not request.session.get("director"):
@@ -416,14 +424,12 @@ def create_app(service: ClubService, hub: Hub | None = None) -> Starlette:
             else:
                 return PlainTextResponse("unknown action", 404)
         except (TournamentError, GameCheckError, ValueError) as exc:
-            sep = "&" if "?" in back else "?"
-            from urllib.parse import quote
-
-            return RedirectResponse(f"{back}{sep}error={quote(str(exc))}", 303)
+            # kept for the next page of this session: never text in the address, which
+            # anyone could put in a link
+            sessions.note(request.session.get("sid"), "error", str(exc))
+            return RedirectResponse(back, 303)
         if info and back == "/director":
-            from urllib.parse import quote
-
-            back += f"?info={quote(info)}"
+            sessions.note(request.session.get("sid"), "info", info)
         return RedirectResponse(back, 303)
 
     @contextlib.asynccontextmanager
@@ -454,9 +460,11 @@ def create_app(service: ClubService, hub: Hub | None = None) -> Starlette:
         Route("/director/{action}", director_post, methods=["POST"]),
         Mount("/static", StaticFiles(directory=HERE / "static"), name="static"),
     ]
-    middleware = [Middleware(SessionMiddleware, secret_key=service.secret,
-                             session_cookie="skat_club", max_age=12 * 3600,
-                             same_site="strict", https_only=cfg.web.secure_cookies)]
+    middleware = [Middleware(SecurityHeaders),
+                  Middleware(SessionMiddleware, secret_key=service.secret,
+                             session_cookie="skat_club", max_age=SESSION_AGE,
+                             same_site="strict", https_only=cfg.web.secure_cookies),
+                  Middleware(DirectorSessionCheck, sessions=sessions)]
     return Starlette(routes=routes, middleware=middleware, lifespan=lifespan)
 
 

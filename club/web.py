@@ -163,6 +163,7 @@ def create_app(service: ClubService, hub: Hub | None = None) -> Starlette:
         pool, prizes = service.prizes()
         rows = service.ranking()
         response = page(request, "ranking.html", rows=rows, projector=projector,
+                        page_seconds=_page_seconds(request.query_params.get("seconds")),
                         live=True, pool=pool, prizes=prizes, version=version,
                         games=len(service.games()), not_ranked=service.not_ranked(),
                         entrants=len(service.participants()),
@@ -594,6 +595,12 @@ def _csrf_failed(page: Any, request: Request) -> Response:
 def _download(body: bytes | str, media: str, filename: str) -> Response:
     return Response(body, media_type=media,
                     headers={"Content-Disposition": f'attachment; filename="{filename}"'})
+
+
+def _page_seconds(text: str | None) -> int:
+    """How long the projector shows each page (``?seconds=``): 10 unless told, 2 to 600."""
+    seconds = _int(text)
+    return 10 if seconds is None else max(2, min(600, seconds))
 
 
 def _int(text: str | None) -> int | None:

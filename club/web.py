@@ -496,13 +496,14 @@ class RankingRows:
         e = html.escape
         cells = [f'<tr data-player="{e(r.player)}"><td class="num">{r.place}.</td>',
                  f'<td><a href="/players/{e(r.player)}">{e(r.name)}</a></td>']
+        # "opt": a column a phone leaves out (club.css), the place, name and total stay
         if not projector:
-            cells.append(f"<td>{e(r.club)}</td>")
-        cells += [f'<td class="num">{v}</td>' for v in r.series]
-        cells.append(f'<td class="num total">{r.total}</td><td class="num">{r.won}</td>'
-                     f'<td class="num">{r.lost}</td>')
+            cells.append(f'<td class="opt">{e(r.club)}</td>')
+        cells += [f'<td class="num opt">{v}</td>' for v in r.series]
+        cells.append(f'<td class="num total">{r.total}</td><td class="num opt">{r.won}</td>'
+                     f'<td class="num opt">{r.lost}</td>')
         if not projector:
-            cells.append(f'<td class="num">{r.abreizgeld:,.2f}</td>')
+            cells.append(f'<td class="num opt">{r.abreizgeld:,.2f}</td>')
             if prizes:
                 cells.append(f'<td class="num">{f"{r.prize:,.2f}" if r.prize else ""}</td>')
         return "".join(cells) + "</tr>"

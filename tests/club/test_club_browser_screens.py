@@ -70,7 +70,7 @@ def _screen(driver: Any, width: int, height: int, phone: bool) -> None:
 
 def _no_policy_violations(driver: Any) -> None:
     lines = [e["message"] for e in driver.get_log("browser")]
-    bad = [m for m in lines if "Content Security Policy" in m or "Refused to" in m]
+    bad = [m for m in lines if "Content Security Policy" in m or "violates" in m]
     assert not bad, bad
 
 

@@ -193,9 +193,10 @@ def test_projector_pages_whole_rows_and_keeps_its_page(chromium: Any, evening: E
     assert first > 0
     games = evening.published
     evening.play(1)
-    h1 = "#live h1"
-    _wait(lambda: f"{games + 12} games counted" in d.find_element("css selector", h1).text,
-          20, "the live update")
+    # read in the page: the heading is replaced by each update (a handle to it goes stale)
+    heading = "return document.querySelector('#live h1').textContent;"
+    _wait(lambda: f"{games + 12} games counted" in d.execute_script(heading), 20,
+          "the live update")
     after = d.execute_script(SHOWN)
     assert d.execute_script("return window.__notReloaded === true;")
     assert after["page"] == "3"     # (the number of pages may change: two-line names move)

@@ -22,9 +22,39 @@ from club.sheets import TableSheet, contract_text
 FONT_DIR = Path(__file__).resolve().parent.parent / "display" / "fonts"
 
 
+# A spreadsheet takes a cell beginning with one of these for a formula: a player registered as
+# '=HYPERLINK("http://x","click")' would become a link in the director's ranking.csv.
+FORMULA_START = ("=", "+", "-", "@", "\t", "\r")
+
+
+def csv_cell(value: Any) -> Any:
+    """A CSV cell a spreadsheet shows as text: a text that could start a formula gets a
+    leading single quote (OWASP's advice); numbers are written as they are.
+
+    >>> print(csv_cell('=HYPERLINK("http://x","click")'), csv_cell(" @SUM(A1)"), csv_cell(-96))
+    '=HYPERLINK("http://x","click") ' @SUM(A1) -96
+    >>> csv_cell("Anna Müller-Lüdenscheidt")
+    'Anna Müller-Lüdenscheidt'
+    """
+    # leading blanks too: some spreadsheets drop them before looking for a formula
+    if isinstance(value, str) and value.lstrip(" ").startswith(FORMULA_START):
+        return "'" + value
+    return value
+
+
+class _Writer:
+    """``csv.writer`` whose every cell goes through :func:`csv_cell`."""
+
+    def __init__(self, out: io.StringIO) -> None:
+        self._w = csv.writer(out)
+
+    def writerow(self, row: list[Any]) -> None:
+        self._w.writerow([csv_cell(v) for v in row])
+
+
 def ranking_csv(service: Any) -> str:
     out = io.StringIO()
-    w = csv.writer(out)
+    w = _Writer(out)
     n = service.config.tournament.series
     w.writerow(["place", "id", "name", "club", *[f"series_{s}" for s in range(1, n + 1)],
                 "total", "points", "won", "lost", "defender_bonus", "abreizgeld", "prize"])
@@ -36,7 +66,7 @@ def ranking_csv(service: Any) -> str:
 
 def sheet_csv(sheet: TableSheet) -> str:
     out = io.StringIO()
-    w = csv.writer(out)
+    w = _Writer(out)
     w.writerow(["game", "dealer", "declarer", "contract", "won", "value",
                 *[f"{name} ({pid})" for pid, name in sheet.players], "note"])
     for line in sheet.lines:

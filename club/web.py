@@ -38,15 +38,18 @@ from starlette.staticfiles import StaticFiles
 from club import export
 from club.config import hash_password
 from club.directors import DirectorError, Directors
+from club.headers import SecurityHeaders
 from club.logins import FREE_FAILURES, UNKNOWN, LoginGuard
 from club.messages import PayloadError, game_message, parse_json
 from club.scoring import PAPER_CONTRACTS, GameCheckError
 from club.service import ClubService, PaperLine
+from club.sessions import DirectorSessionCheck, DirectorSessions
 from club.sheets import contract_text, player_stats, table_sheet
 from club.tablestatus import shown_state
 from club.tournament import TournamentError, parse_players_csv
 
 HERE = Path(__file__).resolve().parent
+SESSION_AGE = 12 * 3600      # the director's cookie and its session on record
 
 
 class Hub:
@@ -125,6 +128,7 @@ def create_app(service: ClubService, hub: Hub | None = None) -> Starlette:
     guard = LoginGuard(service.store)
     directors = Directors(service.store, service.config.director_name,
                           service.config.director_hash)
+    sessions = DirectorSessions(service.store, SESSION_AGE)
     service.listeners.append(hub.notify)
     # the hub's version is the one a page was rendered with (live.js compares them)
     hub.version = hub._sent = service.version
@@ -170,6 +174,7 @@ def create_app(service: ClubService, hub: Hub | None = None) -> Starlette:
         pool, prizes = service.prizes()
         rows = service.ranking()
         response = page(request, "ranking.html", rows=rows, projector=projector,
+                        page_seconds=_page_seconds(request.query_params.get("seconds")),
                         live=True, pool=pool, prizes=prizes, version=version,
                         games=len(service.games()), not_ranked=service.not_ranked(),
                         entrants=len(service.participants()),
@@ -244,7 +249,8 @@ def create_app(service: ClubService, hub: Hub | None = None) -> Starlette:
                     revisions=service.store.revisions(gid),
                     corrections=service.store.corrections(gid), refused=refused,
                     kinds=CORRECTION_KINDS, paper_contracts=PAPER_CONTRACTS,
-                    error=request.query_params.get("error"))
+                    error=sessions.take_notes(request.session.get("sid")).get("error")
+                    if director else None)
 
     async def events(request: Request) -> Response:
         return StreamingResponse(hub.stream(request), media_type="text/event-stream",
@@ -311,12 +317,14 @@ def create_app(service: ClubService, hub: Hub | None = None) -> Starlette:
                         first=directors.first, name=name, error="Wrong password or name.")
         request.session.clear()
         request.session["director"] = name
+        request.session["sid"] = sessions.start(address)
         request.session["csrf"] = secrets.token_urlsafe(24)
         return RedirectResponse("/director", 303)
 
     async def logout(request: Request) -> Response:
         form = await request.form()
         if _csrf_ok(request, form):
+            sessions.end(request.session.get("sid"))   # a copy of the cookie dies with it
             request.session.clear()
         return RedirectResponse("/", 303)
 
@@ -325,11 +333,12 @@ def create_app(service: ClubService, hub: Hub | None = None) -> Starlette:
         if me is None:
             return RedirectResponse("/director/login", 303)
         held = [(g, service.held_reason(g.game_id)) for g in service.held()]
+        notes = sessions.take_notes(request.session.get("sid"))
         return page(request, "director.html", players=service.store.players(),
                     series=service.store.series(), rejected=service.store.rejected(100),
                     held=held, failed_logins=guard.recent_failures(),
-                    free_failures=FREE_FAILURES, error=request.query_params.get("error"),
-                    info=request.query_params.get("info"),
+                    free_failures=FREE_FAILURES, error=notes.get("error"),
+                    info=notes.get("info"),
                     max_series=cfg.tournament.series, audit=service.store.audit(50),
                     me=me, directors=directors.listing(), first_director=directors.first,
                     redrawable=_redrawable(service))
@@ -363,8 +372,8 @@ def create_app(service: ClubService, hub: Hub | None = None) -> Starlette:
         if director_name(request) is None:
             return RedirectResponse("/director/login", 303)
         return paper_page(request, int(request.path_params["series"]),
-                          request.path_params["table"], error=request.query_params.get(
-                              "error", ""))
+                          request.path_params["table"], error=sessions.take_notes(
+                              request.session.get("sid")).get("error", ""))
 
     async def director_post(request: Request) -> Response:
         who = director_name(request)
@@ -470,14 +479,12 @@ def create_app(service: ClubService, hub: Hub | None = None) -> Starlette:
             else:
                 return PlainTextResponse("unknown action", 404)
         except (TournamentError, GameCheckError, DirectorError, ValueError) as exc:
-            sep = "&" if "?" in back else "?"
-            from urllib.parse import quote
-
-            return RedirectResponse(f"{back}{sep}error={quote(str(exc))}", 303)
+            # kept for the next page of this session: never text in the address, which
+            # anyone could put in a link
+            sessions.note(request.session.get("sid"), "error", str(exc))
+            return RedirectResponse(back, 303)
         if info and back == "/director":
-            from urllib.parse import quote
-
-            back += f"?info={quote(info)}"
+            sessions.note(request.session.get("sid"), "info", info)
         return RedirectResponse(back, 303)
 
     @contextlib.asynccontextmanager
@@ -508,9 +515,11 @@ def create_app(service: ClubService, hub: Hub | None = None) -> Starlette:
         Route("/director/{action}", director_post, methods=["POST"]),
         Mount("/static", StaticFiles(directory=HERE / "static"), name="static"),
     ]
-    middleware = [Middleware(SessionMiddleware, secret_key=service.secret,
-                             session_cookie="skat_club", max_age=12 * 3600,
-                             same_site="strict", https_only=cfg.web.secure_cookies)]
+    middleware = [Middleware(SecurityHeaders),
+                  Middleware(SessionMiddleware, secret_key=service.secret,
+                             session_cookie="skat_club", max_age=SESSION_AGE,
+                             same_site="strict", https_only=cfg.web.secure_cookies),
+                  Middleware(DirectorSessionCheck, sessions=sessions)]
     return Starlette(routes=routes, middleware=middleware, lifespan=lifespan)
 
 
@@ -541,13 +550,14 @@ class RankingRows:
         e = html.escape
         cells = [f'<tr data-player="{e(r.player)}"><td class="num">{r.place}.</td>',
                  f'<td><a href="/players/{e(r.player)}">{e(r.name)}</a></td>']
+        # "opt": a column a phone leaves out (club.css), the place, name and total stay
         if not projector:
-            cells.append(f"<td>{e(r.club)}</td>")
-        cells += [f'<td class="num">{v}</td>' for v in r.series]
-        cells.append(f'<td class="num total">{r.total}</td><td class="num">{r.won}</td>'
-                     f'<td class="num">{r.lost}</td>')
+            cells.append(f'<td class="opt">{e(r.club)}</td>')
+        cells += [f'<td class="num opt">{v}</td>' for v in r.series]
+        cells.append(f'<td class="num total">{r.total}</td><td class="num opt">{r.won}</td>'
+                     f'<td class="num opt">{r.lost}</td>')
         if not projector:
-            cells.append(f'<td class="num">{r.abreizgeld:,.2f}</td>')
+            cells.append(f'<td class="num opt">{r.abreizgeld:,.2f}</td>')
             if prizes:
                 cells.append(f'<td class="num">{f"{r.prize:,.2f}" if r.prize else ""}</td>')
         return "".join(cells) + "</tr>"
@@ -649,6 +659,12 @@ def _csrf_failed(page: Any, request: Request) -> Response:
 def _download(body: bytes | str, media: str, filename: str) -> Response:
     return Response(body, media_type=media,
                     headers={"Content-Disposition": f'attachment; filename="{filename}"'})
+
+
+def _page_seconds(text: str | None) -> int:
+    """How long the projector shows each page (``?seconds=``): 10 unless told, 2 to 600."""
+    seconds = _int(text)
+    return 10 if seconds is None else max(2, min(600, seconds))
 
 
 def _int(text: str | None) -> int | None:

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import csv
 import io
+import re
 from dataclasses import replace
 from datetime import UTC, datetime
 from pathlib import Path
@@ -234,23 +235,27 @@ class _Pdf(FPDF):
             pt -= 0.5
 
     def _wrap(self, text: str, room: float) -> list[str]:
-        """Greedy word wrap at the current font; a word wider than a line is split."""
+        """Greedy wrap at the current font, at spaces and after hyphens
+        ("Hartmannsberger-" / "Schulze"); a part wider than a line is split."""
+        # (piece, glued to the one before): a double name breaks after its hyphen
+        pieces = [(part, i > 0) for word in text.split()
+                  for i, part in enumerate(re.findall(r"[^-]+-?|-", word))]
         lines: list[str] = []
         line = ""
-        for word in text.split():
-            trial = f"{line} {word}" if line else word
+        for piece, glued in pieces:
+            trial = line + piece if glued else (f"{line} {piece}" if line else piece)
             if self.get_string_width(trial) <= room:
                 line = trial
                 continue
             if line:
                 lines.append(line)
-            while self.get_string_width(word) > room and len(word) > 1:
-                cut = len(word) - 1
-                while cut > 1 and self.get_string_width(word[:cut]) > room:
+            while self.get_string_width(piece) > room and len(piece) > 1:
+                cut = len(piece) - 1
+                while cut > 1 and self.get_string_width(piece[:cut]) > room:
                     cut -= 1
-                lines.append(word[:cut])
-                word = word[cut:]
-            line = word
+                lines.append(piece[:cut])
+                piece = piece[cut:]
+            line = piece
         if line:
             lines.append(line)
         return lines or [""]

@@ -1,8 +1,8 @@
 """``club.toml``: the club server's configuration, read once at start.
 
 >>> cfg = ClubConfig.from_dict({"club": {"id": "skc"}, "tournament": {"id": "herbst"}})
->>> cfg.club_id, cfg.tournament.id, cfg.broker.url, cfg.web.port
-('skc', 'herbst', None, 8080)
+>>> cfg.club_id, cfg.tournament.id, cfg.broker.url, cfg.web.port, cfg.language
+('skc', 'herbst', None, 8080, 'de')
 >>> ClubConfig.from_dict({"club": {"id": "a/b"}, "tournament": {"id": "t"}})
 Traceback (most recent call last):
 ...
@@ -22,6 +22,8 @@ from decimal import Decimal, InvalidOperation
 from pathlib import Path
 from typing import Any
 from urllib.parse import urlsplit
+
+from club.i18n import LANGUAGES
 
 _ID = re.compile(r"^[A-Za-z0-9_.-]{1,64}$")
 TIE_BREAKS = {
@@ -112,6 +114,7 @@ class ClubConfig:
     director_hash: str | None = None
     director_name: str = "director"     # the first director, whose password is the hash above
     abreizgeld: Abreizgeld = field(default_factory=Abreizgeld)
+    language: str = "de"
 
     @classmethod
     def from_dict(cls, d: dict[str, Any], base: Path | None = None) -> ClubConfig:
@@ -119,6 +122,10 @@ class ClubConfig:
         club = _table(d, "club")
         club_id = _ident(club, "club", "id")
         db = Path(_str(club, "club", "database", "club.db"))
+        language = _str(club, "club", "language", "de")
+        if language not in LANGUAGES:
+            raise ClubConfigError(f"[club] language: {language!r} is not one of the club's "
+                                  f"languages ({', '.join(LANGUAGES)})")
         broker_d = _table(d, "broker", required=False)
         password = None
         if "password_file" in broker_d:
@@ -210,6 +217,7 @@ class ClubConfig:
             director_hash=None if dhash is None else str(dhash),
             director_name=dname,
             abreizgeld=abreiz,
+            language=language,
         )
 
 

@@ -12,34 +12,22 @@ from collections import Counter
 from dataclasses import dataclass, field
 from typing import Any
 
+from club.i18n import translator
 from club.scoring import ScoredGame
 
-CONTRACT_NAMES = {"C": "Kreuz", "S": "Pik", "H": "Herz", "D": "Karo", "G": "Grand", "N": "Null"}
 
-
-def contract_text(contract: str | None, passed_in: bool | None = None) -> str:
+def contract_text(contract: str | None, passed_in: bool | None = None,
+                  language: str = "de") -> str:
     """Words for a contract in ISS notation: ``"CH"`` -> ``"Kreuz Hand"``. No contract is a
     passed-in game, unless ``passed_in`` is False: a game typed from a paper list that does
-    not say what was played.
+    not say what was played. The words are the club's language's (``club.i18n``).
 
     >>> contract_text("GHZ"), contract_text("NO"), contract_text(None)
-    ('Grand Hand Schneider Schwarz angesagt', 'Null Ouvert', 'eingepasst')
-    >>> contract_text(None, passed_in=False)
-    '–'
+    ('Grand Hand Schwarz angesagt', 'Null Ouvert', 'eingepasst')
+    >>> contract_text(None, passed_in=False), contract_text("SH", language="fr")
+    ('–', 'Pique Hand')
     """
-    if not contract:
-        return "–" if passed_in is False else "eingepasst"
-    words = [CONTRACT_NAMES.get(contract[0], contract[0])]
-    mods = contract[1:]
-    if "H" in mods:
-        words.append("Hand")
-    if "Z" in mods:
-        words.append("Schneider Schwarz angesagt")
-    elif "S" in mods:
-        words.append("Schneider angesagt")
-    if "O" in mods:
-        words.append("Ouvert")
-    return " ".join(words)
+    return translator(language).contract(contract, passed_in)
 
 
 @dataclass
@@ -114,7 +102,7 @@ class PlayerStats:
     declared: int = 0
     won: int = 0
     lost: int = 0
-    contracts: Counter[str] = field(default_factory=Counter)
+    contracts: Counter[str] = field(default_factory=Counter)   # by the game's ISS letter
     value_sum: int = 0
     sf: int = 0
 
@@ -140,5 +128,5 @@ def player_stats(games: list[ScoredGame], pid: str) -> PlayerStats:
             st.won += g.won
             st.lost += not g.won
             st.value_sum += g.value
-            st.contracts[CONTRACT_NAMES.get((g.contract or "?")[0], "?")] += 1
+            st.contracts[(g.contract or "?")[0]] += 1
     return st

@@ -39,12 +39,13 @@ from club import export
 from club.config import hash_password
 from club.directors import DirectorError, Directors
 from club.headers import SecurityHeaders
+from club.i18n import N_, STATE_WORDS, translator
 from club.logins import FREE_FAILURES, UNKNOWN, LoginGuard
 from club.messages import PayloadError, game_message, parse_json
 from club.scoring import PAPER_CONTRACTS, GameCheckError
 from club.service import ClubService, PaperLine
 from club.sessions import DirectorSessionCheck, DirectorSessions
-from club.sheets import contract_text, player_stats, table_sheet
+from club.sheets import player_stats, table_sheet
 from club.tablestatus import shown_state
 from club.tournament import TournamentError, parse_players_csv
 
@@ -133,11 +134,16 @@ def create_app(service: ClubService, hub: Hub | None = None) -> Starlette:
     # the hub's version is the one a page was rendered with (live.js compares them)
     hub.version = hub._sent = service.version
     cfg = service.config
+    # one language for every page: [club] language (docs/club.md "Language")
+    _ = translator(cfg.language)
     env = Environment(loader=FileSystemLoader(HERE / "templates"),
                       autoescape=select_autoescape(["html"]), trim_blocks=True,
-                      lstrip_blocks=True)
-    env.globals.update(contract_text=contract_text, club_name=cfg.club_name,
-                       tournament=cfg.tournament)
+                      lstrip_blocks=True, extensions=["jinja2.ext.i18n"])
+    env.install_gettext_translations(_, newstyle=True)  # type: ignore[attr-defined]
+    env.globals.update(contract_text=_.contract, club_name=cfg.club_name,
+                       tournament=cfg.tournament, lang=cfg.language, messages=_.message,
+                       state_words={k: _(v) for k, v in STATE_WORDS.items()})
+    kinds = {k: _(v) for k, v in CORRECTION_KINDS.items()}
     env.filters["money"] = lambda d: f"{d:,.2f}"
     env.filters["signed"] = lambda v: "" if v is None else f"{v:+d}"
 
@@ -162,7 +168,7 @@ def create_app(service: ClubService, hub: Hub | None = None) -> Starlette:
     # --- public pages ------------------------------------------------------------------------
 
     fragments: dict[bool, tuple[int, str]] = {}
-    row_html = RankingRows()
+    row_html = RankingRows(_("No players registered yet."))
 
     async def ranking(request: Request) -> Response:
         projector = request.query_params.get("projector") == "1"
@@ -208,8 +214,8 @@ def create_app(service: ClubService, hub: Hub | None = None) -> Starlette:
         series = int(request.path_params["series"])
         sheet = table_sheet(service, series, request.path_params["table"])
         if sheet is None:
-            return page(request, "message.html", 404, title="No such table",
-                        text="That table does not play in that series.")
+            return page(request, "message.html", 404, title=_("No such table"),
+                        text=_("That table does not play in that series."))
         status = service.store.statuses().get(sheet.table, {})
         return page(request, "table.html", sheet=sheet, live=True, table_status=status,
                     held=service.held(series, sheet.table),
@@ -222,8 +228,8 @@ def create_app(service: ClubService, hub: Hub | None = None) -> Starlette:
         pid = request.path_params["pid"]
         names = service.players()
         if pid not in names:
-            return page(request, "message.html", 404, title="No such player",
-                        text=f"No player has the id {pid}.")
+            return page(request, "message.html", 404, title=_("No such player"),
+                        text=_("No player has the id %(id)s.") % {"id": pid})
         games = service.games(player=pid)
         rank = next((r for r in service.ranking() if r.player == pid), None)
         return page(request, "player.html", pid=pid, name=names[pid][0], club=names[pid][1],
@@ -239,16 +245,16 @@ def create_app(service: ClubService, hub: Hub | None = None) -> Starlette:
             with contextlib.suppress(TournamentError):
                 g = service.blank_game(gid)
         if g is None:
-            return page(request, "message.html", 404, title="No such game",
-                        text=f"No game {gid} has arrived.")
+            return page(request, "message.html", 404, title=_("No such game"),
+                        text=_("No game %(id)s has arrived.") % {"id": gid})
         names = service.players()
-        refused = [dict(r, summary=_summary(r["raw"], names))
+        refused = [dict(r, summary=_summary(r["raw"], names, _))
                    for r in service.store.rejected(50, game_id=gid)]
         return page(request, "game.html", g=g, state=state, names=names,
                     held_reason=service.held_reason(gid) if state == "held" else "",
                     revisions=service.store.revisions(gid),
                     corrections=service.store.corrections(gid), refused=refused,
-                    kinds=CORRECTION_KINDS, paper_contracts=PAPER_CONTRACTS,
+                    kinds=kinds, paper_contracts=PAPER_CONTRACTS,
                     error=sessions.take_notes(request.session.get("sid")).get("error")
                     if director else None)
 
@@ -293,7 +299,7 @@ def create_app(service: ClubService, hub: Hub | None = None) -> Starlette:
                         first=directors.first)
         form = await request.form()
         if not _csrf_ok(request, form):
-            return _csrf_failed(page, request)
+            return _csrf_failed(page, request, _)
         address = request.client.host if request.client else "unknown"
         # no name typed: the first director, as before directors had names
         name = " ".join(str(form.get("name", "")).split())[:100] or directors.first
@@ -303,8 +309,8 @@ def create_app(service: ClubService, hub: Hub | None = None) -> Starlette:
         if wait:
             return page(request, "login.html", 429, configured=configured,
                         first=directors.first, name=name,
-                        error=f"Too many wrong passwords from this address: try again in "
-                              f"{wait} s.")
+                        error=_("Too many wrong passwords from this address: try again in "
+                                "%(seconds)s s.") % {"seconds": wait})
         ok = False
         try:
             # scrypt takes tens of milliseconds of CPU: never on the event loop, which serves
@@ -314,7 +320,7 @@ def create_app(service: ClubService, hub: Hub | None = None) -> Starlette:
             guard.finish(address, ok, key)
         if not ok:
             return page(request, "login.html", 401, configured=configured,
-                        first=directors.first, name=name, error="Wrong password or name.")
+                        first=directors.first, name=name, error=_("Wrong password or name."))
         request.session.clear()
         request.session["director"] = name
         request.session["sid"] = sessions.start(address)
@@ -347,8 +353,8 @@ def create_app(service: ClubService, hub: Hub | None = None) -> Starlette:
                    error: str = "", form: Any = None) -> Response:
         pids = service.store.seating(series).get(table)
         if pids is None:
-            return page(request, "message.html", 404, title="No such table",
-                        text="That table does not play in that series.")
+            return page(request, "message.html", 404, title=_("No such table"),
+                        text=_("That table does not play in that series."))
         names = service.players()
         n = len(pids)
         lines = []
@@ -357,12 +363,12 @@ def create_app(service: ClubService, hub: Hub | None = None) -> Starlette:
             g, state = service.game_state(gid)
             there = ""
             if g is not None:
-                how = "from the paper list" if g.source == "paper" else (
-                    "corrected" if service.is_corrected(gid) else "from the table")
-                there = (f"{state}, {how}: "
-                         + ("passed in" if g.declarer is None else
+                how = _("from the paper list") if g.source == "paper" else (
+                    _("corrected") if service.is_corrected(gid) else _("from the table"))
+                there = (f"{_(state)}, {how}: "
+                         + (_("passed in") if g.declarer is None else
                             f"{names.get(g.players[g.declarer], ('', ''))[0]} "
-                            f"{contract_text(g.contract, g.passed_in)} {g.value:+d}"))
+                            f"{_.contract(g.contract, g.passed_in)} {g.value:+d}"))
             lines.append(dict(game=number, game_id=gid, dealer=(number - 1) % n, there=there))
         return page(request, "paper.html", status, series=series, table=table, lines=lines,
                     players=[(p, names.get(p, (p, ""))[0]) for p in pids],
@@ -381,7 +387,7 @@ def create_app(service: ClubService, hub: Hub | None = None) -> Starlette:
             return RedirectResponse("/director/login", 303)
         form = await request.form()
         if not _csrf_ok(request, form):
-            return _csrf_failed(page, request)
+            return _csrf_failed(page, request, _)
         action = request.path_params["action"]
         back = "/director"
         info = ""
@@ -396,27 +402,28 @@ def create_app(service: ClubService, hub: Hub | None = None) -> Starlette:
                 hashed = await run_in_threadpool(hash_password, password)
                 if action == "add-director":
                     directors.add(name, hashed, who)
-                    info = f"{name} can log in as a director now."
+                    info = _("%(name)s can log in as a director now.") % {"name": name}
                 else:
                     directors.set_password(who, hashed)
-                    info = "Your password is changed."
+                    info = _("Your password is changed.")
             elif action == "remove-director":
                 name = str(form.get("name", ""))
                 directors.remove(name, who)
-                info = f"{name} is no director any more."
+                info = _("%(name)s is no director any more.") % {"name": name}
             elif action == "player":
                 pid = str(form.get("id", "")).strip()
                 service.register(pid, str(form.get("name", "")),
                                  str(form.get("club", "")), str(form.get("tag", "")) or None)
                 service.store.add_audit(who, "player", f"registered {pid}")
-                info = "Player registered."
+                info = _("Player registered.")
             elif action == "import":
                 rows, errors = parse_players_csv(str(form.get("csv", "")))
                 service.store.add_players([(r.id, r.name, r.club, r.tag) for r in rows])
                 service.store.add_audit(who, "player", f"imported {len(rows)} players")
                 service.register_done()
-                info = f"{len(rows)} players imported." + (
-                    " Refused: " + "; ".join(errors) if errors else "")
+                info = _.ngettext("%(num)s player imported.", "%(num)s players imported.",
+                                  len(rows)) % {"num": len(rows)} + (
+                    " " + _("Refused:") + " " + "; ".join(errors) if errors else "")
             elif action == "present":
                 pid, here = str(form.get("id")), form.get("present") == "1"
                 service.store.set_present(pid, here)
@@ -426,22 +433,25 @@ def create_app(service: ClubService, hub: Hub | None = None) -> Starlette:
             elif action == "draw":
                 method = str(form.get("method", "")) or None
                 n = service.draw_series(method, who)
-                info = f"Series {n} is seated."
+                info = _("Series %(series)s is seated.") % {"series": n}
             elif action == "redraw":
                 number = _int(str(form.get("series", ""))) or 0
                 empty = service.redraw_series(number, who, str(form.get("reason", "")))
-                info = f"Series {number} is seated again." + (
-                    f" Table {', '.join(empty)} has no players now: tell them (the old "
-                    "seating stays on its screen)." if empty else "")
+                info = _("Series %(series)s is seated again.") % {"series": number} + (
+                    " " + _("Table %(tables)s has no players now: tell them (the old seating "
+                            "stays on its screen).") % {"tables": ", ".join(empty)}
+                    if empty else "")
             elif action in ("close", "reopen"):
                 number = int(str(form.get("series", "0")))
                 outcomes = service.set_series_state(
                     number, "closed" if action == "close" else "running", who)
                 if action == "reopen":
                     counted = sum(o.kind in ("counted", "held") for o in outcomes)
-                    info = (f"Series {number} is running again: {len(outcomes)} games "
-                            f"refused while it was closed were checked again, {counted} of "
-                            "them counted or held.")
+                    info = _("Series %(series)s is running again: %(checked)s games refused "
+                             "while it was closed were checked again, %(counted)s of them "
+                             "counted or held.") % {"series": number,
+                                                     "checked": len(outcomes),
+                                                     "counted": counted}
             elif action == "choose":
                 gid = str(form.get("game_id", ""))
                 back = f"/games/{gid}"
@@ -462,7 +472,9 @@ def create_app(service: ClubService, hub: Hub | None = None) -> Starlette:
                     # the form again with what was typed: a list is long to type twice
                     return paper_page(request, series, table, 400, str(exc), form)
                 back = f"/tables/{series}/{table}"
-                info = f"{len(ids)} games entered from the paper list."
+                info = _.ngettext("%(num)s game entered from the paper list.",
+                                  "%(num)s games entered from the paper list.",
+                                  len(ids)) % {"num": len(ids)}
             elif action == "correct":
                 gid = str(form.get("game_id", ""))
                 back = f"/games/{gid}"
@@ -475,7 +487,7 @@ def create_app(service: ClubService, hub: Hub | None = None) -> Starlette:
                     value=_value(str(form.get("value", ""))),
                     annul=kind == "annul", restore=kind == "restore",
                     contract=_contract(str(form.get("contract", ""))))
-                info = "Correction saved."
+                info = _("Correction saved.")
             else:
                 return PlainTextResponse("unknown action", 404)
         except (TournamentError, GameCheckError, DirectorError, ValueError) as exc:
@@ -527,12 +539,13 @@ class RankingRows:
     """The ranking's table rows as HTML, each row built once and kept while it is unchanged
     (a game changes a few players' sums; a large field re-renders only what moved)."""
 
-    def __init__(self) -> None:
+    def __init__(self, empty: str = "No players registered yet.") -> None:
         self._cache: dict[tuple[Any, bool, bool], str] = {}
+        self.empty = empty
 
     def render(self, rows: list[Any], projector: bool, prizes: bool) -> str:
         if not rows:
-            return '<tr><td colspan="9">No players registered yet.</td></tr>'
+            return f'<tr><td colspan="9">{html.escape(self.empty)}</td></tr>'
         cache, fresh = self._cache, {}
         out = []
         for r in rows:
@@ -563,12 +576,12 @@ class RankingRows:
         return "".join(cells) + "</tr>"
 
 
-CORRECTION_KINDS = {"correct": "corrected", "annul": "annulled",
-                    "restore": "table's result restored", "choose": "version chosen",
-                    "paper": "entered from the paper list"}
+CORRECTION_KINDS = {"correct": N_("corrected"), "annul": N_("annulled"),
+                    "restore": N_("table's result restored"), "choose": N_("version chosen"),
+                    "paper": N_("entered from the paper list")}
 
 
-def _summary(raw: bytes, names: dict[str, tuple[str, str]]) -> str:
+def _summary(raw: bytes, names: dict[str, tuple[str, str]], _: Any) -> str:
     """A refused game message's own result in a few words (nothing, if it has none)."""
     try:
         m = game_message(parse_json(raw))
@@ -576,9 +589,9 @@ def _summary(raw: bytes, names: dict[str, tuple[str, str]]) -> str:
         return ""
     r = m.result
     if r.passed_in or r.declarer is None:
-        return "passed in"
+        return str(_("passed in"))
     pid = m.players[r.declarer] if r.declarer < len(m.players) else "?"
-    return f"{names.get(pid, (pid, ''))[0]}: {contract_text(r.contract, False)} {r.value:+d}"
+    return f"{names.get(pid, (pid, ''))[0]}: {_.contract(r.contract, False)} {r.value:+d}"
 
 
 def _redrawable(service: ClubService) -> int | None:
@@ -650,10 +663,10 @@ def _csrf_ok(request: Request, form: Any) -> bool:
     return bool(want) and isinstance(got, str) and hmac.compare_digest(want, got)
 
 
-def _csrf_failed(page: Any, request: Request) -> Response:
-    return page(request, "message.html", 403, title="Form out of date",
-                text="This form was not sent from this server's page, or it is too old. "
-                     "Reload the page and try again.")
+def _csrf_failed(page: Any, request: Request, _: Any) -> Response:
+    return page(request, "message.html", 403, title=_("Form out of date"),
+                text=_("This form was not sent from this server's page, or it is too old. "
+                       "Reload the page and try again."))
 
 
 def _download(body: bytes | str, media: str, filename: str) -> Response:

@@ -45,6 +45,7 @@ def write_config(directory: Path, broker: Any | None, *, club: str = "c1",
 id = "{club}"
 name = "Skatclub Kreuz Bube"
 database = "club.db"
+language = "en"                     # the tests read the pages' English words
 
 [broker]
 {broker_toml}

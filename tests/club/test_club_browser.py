@@ -196,14 +196,14 @@ def test_live_pages_director_and_pdf_in_chromium(tmp_path: Path, browser: Any,
         # --- the lists as PDF, checked with pdftotext
         with urllib.request.urlopen(f"{base}/export/list/1/{table}.pdf", timeout=30) as r:
             text = _pdftotext(r.read(), tmp_path)
-        assert f"Spielliste Tisch {table}" in text and "Seeger-Fabian" in text
+        assert f"Score sheet of table {table}" in text and "Seeger-Fabian" in text
         player_names = {f"p{i}": n for i, n in enumerate(names, 1)}
         for p in sim.players:
             assert player_names[p] in text
-        assert "korr." in text
+        assert "corr." in text
         with urllib.request.urlopen(f"{base}/export/ranking.pdf", timeout=30) as r:
             text = _pdftotext(r.read(), tmp_path)
-        assert "Rangliste" in text and "Anna Łukasiewicz" in text
+        assert "Ranking" in text and "Anna Łukasiewicz" in text
         assert f"{expected}" in text
         with urllib.request.urlopen(f"{base}/export/ranking.csv", timeout=30) as r:
             csv_text = r.read().decode()

@@ -23,6 +23,9 @@ from pathlib import Path
 from typing import Any
 from urllib.parse import urlsplit
 
+from club.prizes import PrizeRules, parse_prizes
+from club.teams import TeamRule, parse_teams
+
 _ID = re.compile(r"^[A-Za-z0-9_.-]{1,64}$")
 TIE_BREAKS = {
     "won-minus-lost": "more games won minus games lost",
@@ -111,6 +114,10 @@ class ClubConfig:
     web: WebConfig = field(default_factory=WebConfig)
     director_hash: str | None = None
     abreizgeld: Abreizgeld = field(default_factory=Abreizgeld)
+    # the director's tools beyond the evening: member registry, teams, prizes beyond shares
+    registry: Path | None = None
+    teams: TeamRule = field(default_factory=TeamRule)
+    prize_rules: PrizeRules = field(default_factory=PrizeRules)
 
     @classmethod
     def from_dict(cls, d: dict[str, Any], base: Path | None = None) -> ClubConfig:
@@ -196,6 +203,15 @@ class ClubConfig:
             then=_money(a, "abreizgeld", "then", a.get("then", "1.00")),
             to_prizes=bool(a.get("to_prizes", False)),
         )
+        registry = club.get("registry")
+        if registry is not None:
+            registry = Path(_str(club, "club", "registry"))
+            registry = registry if registry.is_absolute() else base / registry
+        try:
+            teams = parse_teams(_table(d, "teams", required=False))
+            prize_rules = parse_prizes(d.get("prizes", []))
+        except ValueError as exc:
+            raise ClubConfigError(str(exc)) from None
         return cls(
             club_id=club_id,
             club_name=_str(club, "club", "name", club_id),
@@ -205,6 +221,9 @@ class ClubConfig:
             web=web,
             director_hash=None if dhash is None else str(dhash),
             abreizgeld=abreiz,
+            registry=registry,
+            teams=teams,
+            prize_rules=prize_rules,
         )
 
 

@@ -85,6 +85,14 @@ def teams_from_csv(text: str) -> tuple[dict[str, str], list[str]]:
     return out, errors
 
 
+def import_teams(store: Any, text: str, imported: set[str]) -> list[str]:
+    """Put the players just imported from a players CSV in the teams its ``team`` column
+    names; returns one message per bad row (nothing else is refused for it)."""
+    found, errors = teams_from_csv(text)
+    store.set_teams({pid: team for pid, team in found.items() if pid in imported})
+    return errors
+
+
 @dataclass(frozen=True)
 class Member:
     player: str

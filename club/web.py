@@ -41,7 +41,9 @@ from club.messages import PayloadError, game_message, parse_json
 from club.scoring import PAPER_CONTRACTS, GameCheckError
 from club.service import ClubService, PaperLine
 from club.sheets import contract_text, player_stats, table_sheet
+from club.teams import import_teams
 from club.tournament import TournamentError, parse_players_csv
+from club.web_tools import tool_routes
 
 HERE = Path(__file__).resolve().parent
 
@@ -360,6 +362,8 @@ def create_app(service: ClubService, hub: Hub | None = None) -> Starlette:
             elif action == "import":
                 rows, errors = parse_players_csv(str(form.get("csv", "")))
                 service.store.add_players([(r.id, r.name, r.club, r.tag) for r in rows])
+                errors += import_teams(service.store, str(form.get("csv", "")),
+                                       {r.id for r in rows})
                 service.register_done()
                 info = f"{len(rows)} players imported." + (
                     " Refused: " + "; ".join(errors) if errors else "")
@@ -435,6 +439,8 @@ def create_app(service: ClubService, hub: Hub | None = None) -> Starlette:
             await hub.stop()
 
     routes = [
+        # the director's tools: blank lists, teams, prizes, season (club/web_tools.py)
+        *tool_routes(service, page, env),
         Route("/", ranking),
         Route("/tables", tables),
         Route("/tables/{series:int}/{table}", table_list),

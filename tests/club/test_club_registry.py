@@ -52,7 +52,8 @@ def play(svc: ClubService, series: int, seed: int = 1) -> None:
     for tid, pids in svc.store.seating(series).items():
         table = SimTable(t.id, series, tid, pids, seed=seed, games=t.games_for(len(pids)))
         while not table.finished:
-            assert svc.handle(topic("skc", tid), encode(table.play_one())).kind == "counted"
+            out = svc.handle(topic(svc.config.club_id, tid), encode(table.play_one()))
+            assert out.kind == "counted", out
 
 
 def pdftext(data: bytes, tmp: Path) -> str:

@@ -338,3 +338,11 @@ def test_a_name_shared_by_two_members_needs_a_tag_or_a_link(tmp_path: Path) -> N
     assert b.id in season and a.id not in season
     evening, results = evening_of(svc)
     assert evening.series == 1 and len(results) == 6
+    # the next evening's players from 'season members' (ids m<number>) are found by their id
+    again = service(tmp_path, [(f"m{b.id}", "Hans Müller", None), *NAMES[:5]], tid="winter",
+                    registry=reg_path, games_four=4, games_three=3, series=1)
+    again.draw_series()
+    play(again, 1)
+    again.set_series_state(1, "closed")
+    import_evening(again, registry, "2026")
+    assert {r.member: r.evenings for r in season_ranking(registry, "2026")}[b.id] == 2

@@ -15,6 +15,9 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
     serve.add_argument("--config", required=True, help="the club's TOML config (club.toml)")
     hp = sub.add_parser("hash-password", help="print a [director] password_hash")
     hp.add_argument("--stdin", action="store_true", help="read the password from stdin")
+    from club.season import add_season_arguments
+
+    add_season_arguments(sub)
 
 
 def cmd_club(args: argparse.Namespace) -> int:
@@ -32,6 +35,10 @@ def cmd_club(args: argparse.Namespace) -> int:
             return 2
         print(hash_password(password))
         return 0
+    if args.club_command == "season":
+        from club.season import cmd_season
+
+        return cmd_season(args)
     if args.club_command == "serve":
         from club.config import ClubConfigError, load_config
 

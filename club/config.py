@@ -24,6 +24,8 @@ from typing import Any
 from urllib.parse import urlsplit
 
 from club.i18n import LANGUAGES
+from club.prizes import PrizeRules, parse_prizes
+from club.teams import TeamRule, parse_teams
 
 _ID = re.compile(r"^[A-Za-z0-9_.-]{1,64}$")
 TIE_BREAKS = {
@@ -115,6 +117,10 @@ class ClubConfig:
     director_name: str = "director"     # the first director, whose password is the hash above
     abreizgeld: Abreizgeld = field(default_factory=Abreizgeld)
     language: str = "de"
+    # the director's tools beyond the evening: member registry, teams, prizes beyond shares
+    registry: Path | None = None
+    teams: TeamRule = field(default_factory=TeamRule)
+    prize_rules: PrizeRules = field(default_factory=PrizeRules)
 
     @classmethod
     def from_dict(cls, d: dict[str, Any], base: Path | None = None) -> ClubConfig:
@@ -207,6 +213,15 @@ class ClubConfig:
             then=_money(a, "abreizgeld", "then", a.get("then", "1.00")),
             to_prizes=bool(a.get("to_prizes", False)),
         )
+        registry = club.get("registry")
+        if registry is not None:
+            registry = Path(_str(club, "club", "registry"))
+            registry = registry if registry.is_absolute() else base / registry
+        try:
+            teams = parse_teams(_table(d, "teams", required=False))
+            prize_rules = parse_prizes(d.get("prizes", []))
+        except ValueError as exc:
+            raise ClubConfigError(str(exc)) from None
         return cls(
             club_id=club_id,
             club_name=_str(club, "club", "name", club_id),
@@ -218,6 +233,9 @@ class ClubConfig:
             director_name=dname,
             abreizgeld=abreiz,
             language=language,
+            registry=registry,
+            teams=teams,
+            prize_rules=prize_rules,
         )
 
 

@@ -369,6 +369,12 @@ def ranking_pdf(service: Any) -> bytes:
         pdf.multi_cell(0, 5, pdf.text_(
             _("Prize money %(pool)s:") % {"pool": f"{pool:.2f}"} + " "
             + ", ".join(f"{i}. {p:.2f}" for i, p in enumerate(prizes, 1))))
+    # the prize list and the teams: sections of their own, when configured
+    from club import prizes as prize_list
+    from club import teams
+
+    prize_list.pdf_section(pdf, service)
+    teams.pdf_section(pdf, service)
     return bytes(pdf.output())
 
 

@@ -59,6 +59,16 @@ CREATE TABLE IF NOT EXISTS directors (
     added_by TEXT NOT NULL);
 """
 
+# --- teams and the director's prize awards (club/teams.py, club/prizes.py) ---------------------
+# Their own block, run on every open: a database from before gets the tables, empty.
+TEAM_PRIZE_SCHEMA = """
+CREATE TABLE IF NOT EXISTS team_members (
+    player TEXT PRIMARY KEY, team TEXT NOT NULL, set_at TEXT NOT NULL);
+CREATE TABLE IF NOT EXISTS prize_awards (
+    prize TEXT PRIMARY KEY, player TEXT NOT NULL, who TEXT NOT NULL, at TEXT NOT NULL,
+    reason TEXT NOT NULL DEFAULT '');
+"""
+
 # Columns added since the first databases were written: a database from before gets them on
 # open (SQLite's ALTER TABLE ADD COLUMN keeps every row, with the default).
 LATER_COLUMNS = (
@@ -118,6 +128,7 @@ class Store:
             self._db.execute("PRAGMA journal_mode=WAL")
             self._db.execute("PRAGMA synchronous=FULL")
             self._db.executescript(SCHEMA)
+            self._db.executescript(TEAM_PRIZE_SCHEMA)
             for table, column, decl in LATER_COLUMNS:
                 have = {r[1] for r in self._db.execute(f"PRAGMA table_info({table})")}
                 if column not in have:
@@ -177,6 +188,35 @@ class Store:
     def set_setting(self, key: str, value: str) -> None:
         with self.transaction() as db:
             db.execute("INSERT OR REPLACE INTO settings VALUES (?, ?)", (key, value))
+
+    # --- teams and prize awards (club/teams.py, club/prizes.py) -----------------------------
+
+    def set_teams(self, teams: dict[str, str]) -> None:
+        """Player id -> team name; an empty name takes the player out of his team."""
+        at = now()
+        with self.transaction() as db:
+            for pid, team in teams.items():
+                if team:
+                    db.execute("INSERT OR REPLACE INTO team_members VALUES (?, ?, ?)",
+                               (pid, team, at))
+                else:
+                    db.execute("DELETE FROM team_members WHERE player = ?", (pid,))
+
+    def teams(self) -> dict[str, str]:
+        return dict(self._all("SELECT player, team FROM team_members ORDER BY team, player"))
+
+    def set_award(self, prize: str, player: str | None, who: str, reason: str = "") -> None:
+        """The director gives a prize to a player (None: takes it back)."""
+        with self.transaction() as db:
+            if player is None:
+                db.execute("DELETE FROM prize_awards WHERE prize = ?", (prize,))
+            else:
+                db.execute("INSERT OR REPLACE INTO prize_awards VALUES (?, ?, ?, ?, ?)",
+                           (prize, player, who, now(), reason))
+
+    def awards(self) -> dict[str, dict[str, str]]:
+        return {r[0]: dict(player=r[1], who=r[2], at=r[3], reason=r[4]) for r in
+                self._all("SELECT prize, player, who, at, reason FROM prize_awards")}
 
     # --- players -----------------------------------------------------------------------------
 

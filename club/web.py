@@ -47,7 +47,9 @@ from club.service import ClubService, PaperLine
 from club.sessions import DirectorSessionCheck, DirectorSessions
 from club.sheets import player_stats, table_sheet
 from club.tablestatus import shown_state
+from club.teams import import_teams
 from club.tournament import TournamentError, parse_players_csv
+from club.web_tools import tool_routes
 
 HERE = Path(__file__).resolve().parent
 SESSION_AGE = 12 * 3600      # the director's cookie and its session on record
@@ -419,6 +421,8 @@ def create_app(service: ClubService, hub: Hub | None = None) -> Starlette:
             elif action == "import":
                 rows, errors = parse_players_csv(str(form.get("csv", "")))
                 service.store.add_players([(r.id, r.name, r.club, r.tag) for r in rows])
+                errors += import_teams(service.store, str(form.get("csv", "")),
+                                       {r.id for r in rows})
                 service.store.add_audit(who, "player", f"imported {len(rows)} players")
                 service.register_done()
                 info = _.ngettext("%(num)s player imported.", "%(num)s players imported.",
@@ -508,6 +512,8 @@ def create_app(service: ClubService, hub: Hub | None = None) -> Starlette:
             await hub.stop()
 
     routes = [
+        # the director's tools: blank lists, teams, prizes, season (club/web_tools.py)
+        *tool_routes(service, page, env),
         Route("/", ranking),
         Route("/tables", tables),
         Route("/tables/{series:int}/{table}", table_list),

@@ -105,8 +105,9 @@ class ClubBroker:
             self._own(d / sub, 0o755)
         passwd = d / "skat-club" / "passwd"
         passwd.write_text("".join(f"{u}:{p}\n" for u, p in self.users.items()), encoding="utf-8")
-        subprocess.run(["mosquitto_passwd", "-U", str(passwd)], check=True, timeout=30,
-                       capture_output=True)
+        if self.users:
+            subprocess.run(["mosquitto_passwd", "-U", str(passwd)], check=True, timeout=30,
+                           capture_output=True)
         self._own(passwd, 0o600)
         acl = d / "skat-club" / "acl"
         shutil.copyfile(MOSQUITTO / "skat-club.acl", acl)
@@ -341,3 +342,161 @@ def test_the_broker_saves_its_state_within_seconds(club_broker: ClubBroker) -> N
     one.subscribe("skat/c1/table/1/seating")
     assert one.wait(lambda: one.messages), "the retained seating was lost"
     one.close()
+
+
+# ---- the unit ---------------------------------------------------------------------------------
+
+
+def _unit_keys() -> dict[str, list[str]]:
+    keys: dict[str, list[str]] = {}
+    for line in UNIT.read_text(encoding="utf-8").splitlines():
+        if "=" in line and not line.lstrip().startswith("#"):
+            k, _, v = line.partition("=")
+            keys.setdefault(k.strip(), []).append(v.strip())
+    return keys
+
+
+def test_the_club_unit_restarts_a_failed_server_but_not_a_wrong_config() -> None:
+    s = _unit_keys()
+    assert s["ExecStart"] == [
+        "/opt/skat-club/venv/bin/skat-table club serve --config /etc/skat-club/club.toml"]
+    assert s["Restart"] == ["on-failure"] and s["RestartPreventExitStatus"] == ["2"]
+    assert s["User"] == ["skat-club"] and s["StateDirectory"] == ["skat-club"]
+    assert s["ReadWritePaths"] == ["/var/lib/skat-club"]
+    assert s["ProtectSystem"] == ["strict"] and s["NoNewPrivileges"] == ["yes"]
+    assert "PrivateNetwork" not in s and "AF_INET" in s["RestrictAddressFamilies"][0]
+    assert "mosquitto.service" in s["After"][0]
+    table = (ROOT / "systemd" / "skat-table.service").read_text(encoding="utf-8")
+    for key in ("ProtectKernelTunables", "RestrictNamespaces", "SystemCallFilter",
+                "MemoryDenyWriteExecute", "LockPersonality"):
+        assert key in s and key in table, key
+
+
+def _verify(text: str, tmp_path: Path) -> subprocess.CompletedProcess[str]:
+    # verify checks that ExecStart exists and the user resolves: stand in for the club box's
+    text = text.replace("/opt/skat-club/venv/bin/skat-table", shutil.which("true") or "/bin/true")
+    text = text.replace("User=skat-club", "User=root").replace("Group=skat-club", "Group=root")
+    path = tmp_path / "skat-table-club.service"
+    path.write_text(text, encoding="utf-8")
+    return subprocess.run(["systemd-analyze", "verify", str(path)], capture_output=True,
+                          text=True, timeout=60)
+
+
+@pytest.mark.skipif(shutil.which("systemd-analyze") is None, reason="no systemd-analyze here")
+def test_systemd_analyze_verifies_the_club_unit(tmp_path: Path) -> None:
+    text = UNIT.read_text(encoding="utf-8")
+    done = _verify(text, tmp_path)
+    assert done.returncode == 0 and "skat-table-club.service" not in done.stderr, done.stderr
+    broken = _verify(text.replace("Restart=on-failure", "Restart=on-failures"), tmp_path)
+    assert "on-failures" in broken.stderr  # the check sees a broken unit
+
+
+# ---- the installer ----------------------------------------------------------------------------
+
+
+def _sandbox() -> Any:
+    spec = importlib.util.spec_from_file_location(
+        "installsandbox", ROOT / "tests" / "controller" / "installsandbox.py")
+    assert spec is not None and spec.loader is not None
+    module = importlib.util.module_from_spec(spec)
+    sys.modules.setdefault("installsandbox", module)
+    spec.loader.exec_module(module)
+    return module
+
+
+SANDBOX = _sandbox()
+sandbox = pytest.mark.skipif(SANDBOX.sandbox_works() is not None,
+                             reason=f"{SANDBOX.sandbox_works()}")
+
+
+def test_the_installer_is_valid_shell() -> None:
+    done = subprocess.run(["sh", "-n", str(INSTALL_CLUB)], capture_output=True, text=True,
+                          timeout=30)
+    assert done.returncode == 0, done.stderr
+
+
+@sandbox
+def test_a_fresh_club_install_and_a_second_run_that_changes_nothing(tmp_path: Path) -> None:
+    done = SANDBOX.run_install(tmp_path, "3.11", script=INSTALL_CLUB, runs=2)
+    assert done.returncode == 0, done.stderr
+    first = done.calls[:done.index("--- run 2")]
+    second = done.calls[done.index("--- run 2"):]
+    # Packages, the user, the package with its club extras, the broker, the unit.
+    assert first[0].startswith("apt-get update")
+    assert "mosquitto" in first[1].split() and "python3-venv" in first[1].split()
+    assert any(c.startswith("useradd --system") and c.endswith("skat-club") for c in first)
+    pips = [c for c in first if c.startswith("pip ")]
+    assert len(pips) == 1 and pips[0].split()[-2].endswith("/opt/skat-club/src[club]"), pips
+    for call in ("systemctl enable mosquitto.service", "systemctl restart mosquitto.service",
+                 "systemctl daemon-reload", "systemctl enable skat-table-club.service",
+                 "systemctl restart skat-table-club.service"):
+        assert call in first, (call, first)
+    assert first.index("systemctl restart mosquitto.service") < first.index(
+        "systemctl restart skat-table-club.service")
+    verify = [c for c in first if c.startswith("systemd-analyze verify")]
+    assert verify == ["systemd-analyze verify /etc/systemd/system/skat-table-club.service"]
+    # The files and their modes.
+    unit = done.wrote("/etc/systemd/system/skat-table-club.service")
+    assert unit.read_bytes() == UNIT.read_bytes()
+    conf = done.wrote("/etc/mosquitto/conf.d/skat-club.conf")
+    assert conf.read_bytes() == (MOSQUITTO / "skat-club.conf").read_bytes()
+    acl = done.wrote("/etc/mosquitto/skat-club/acl")
+    assert acl.read_bytes() == (MOSQUITTO / "skat-club.acl").read_bytes()
+    passwd = done.wrote("/etc/mosquitto/skat-club/passwd")
+    config = done.wrote("/etc/skat-club/club.toml")
+    server_pw = done.wrote("/etc/skat-club/server.password")
+    modes = {p: p.stat().st_mode & 0o777 for p in (acl, passwd, config, server_pw)}
+    assert modes == {acl: 0o600, passwd: 0o600, config: 0o640, server_pw: 0o640}, modes
+    assert done.wrote("/etc/skat-club").stat().st_mode & 0o777 == 0o750
+    assert done.wrote("/etc/skat-club/tables").stat().st_mode & 0o777 == 0o700
+    assert done.wrote("/var/lib/skat-club").stat().st_mode & 0o777 == 0o750
+    # One account per table (12) and the server's, each password hashed in the broker's file
+    # and in clear in the file the table gets.
+    lines = passwd.read_text().splitlines()
+    assert [line.split(":")[0] for line in lines] == ["server", *map(str, range(1, 13))]
+    assert all(line.split(":", 1)[1].startswith("$7$") for line in lines), lines
+    table_pw = done.wrote("/etc/skat-club/tables/7.password")
+    assert table_pw.stat().st_mode & 0o777 == 0o600
+    assert len(table_pw.read_text().strip()) == 24
+    assert _password_matches(passwd, "7", table_pw.read_text().strip(), tmp_path)
+    # The config it wrote loads, with the server's broker password.
+    from club.config import load_config
+
+    cfg = load_config(config)
+    assert cfg.broker.username == "server" and cfg.broker.url == "mqtt://127.0.0.1:1883"
+    assert cfg.broker.password == server_pw.read_text().strip()
+    assert str(cfg.database) == "/var/lib/skat-club/club.db"
+    assert "no director password yet" in done.stdout
+    link = done.wrote("/usr/local/bin/skat-table")
+    assert str(link.readlink()) == "/opt/skat-club/venv/bin/skat-table"
+    # The second run: nothing built, nothing restarted, no account or password changed.
+    assert not [c for c in second if c.startswith("pip ")], second
+    assert not [c for c in second if "restart" in c or "reload " in c], second
+    assert "systemctl start skat-table-club.service" in second
+    assert "systemctl start mosquitto.service" in second
+    assert "nothing changed: the club server runs on as it is" in done.stdout
+    assert done.stdout.count("new broker accounts") == 1
+    assert passwd.read_text().splitlines() == lines
+
+
+def _password_matches(passwd: Path, user: str, password: str, tmp: Path) -> bool:
+    """Whether Mosquitto lets ``user`` in with ``password`` from this password file."""
+    d = Path(tempfile.mkdtemp(prefix="skat-club-pw-"))
+    d.chmod(0o755)
+    try:
+        broker = ClubBroker(d, {})
+        conf = broker.write()
+        target = d / "skat-club" / "passwd"
+        shutil.copyfile(passwd, target)
+        broker._own(target, 0o600)
+        broker.write = lambda: conf  # type: ignore[method-assign]
+        broker.start()
+        try:
+            c = Client(broker.port, user, password)
+            ok = not c.refused
+            c.close()
+            return ok
+        finally:
+            broker.stop()
+    finally:
+        shutil.rmtree(d, ignore_errors=True)

@@ -105,6 +105,7 @@ class Outcome:
     elapsed: float = 0.0
     latencies_ms: list[float] = field(default_factory=list)
     not_seen: int = 0
+    page_error: str = ""
     totals_agree: bool = False
     differing: list[str] = field(default_factory=list)
     errors: list[str] = field(default_factory=list)
@@ -216,13 +217,19 @@ class PageWatcher(threading.Thread):
         self.visible: dict[str, float] = {}
         self.connected = threading.Event()
         self.stopping = False
+        self.error = ""
 
     def run(self) -> None:
+        # A lost connection is taken up again, as the browser's EventSource does.
+        while not self.stopping:
+            self._watch()
+            time.sleep(0.5)
+
+    def _watch(self) -> None:
         try:
             events = http.client.HTTPConnection(self.host, self.port, timeout=3600)
             events.request("GET", "/events")
             stream = events.getresponse()
-            page = http.client.HTTPConnection(self.host, self.port, timeout=120)
             self.connected.set()
             kind, data = "", ""
             while not self.stopping:
@@ -237,14 +244,20 @@ class PageWatcher(threading.Thread):
                 elif line == "" and kind:
                     if kind == "changed":
                         ids = json.loads(data).get("ids", [])
-                        page.request("GET", "/", headers={"X-Fragment": "1"})
-                        page.getresponse().read()
+                        # A connection of its own each time: the server closes one left idle
+                        # for 5 s (a browser opens another without a word; http.client fails)
+                        page = http.client.HTTPConnection(self.host, self.port, timeout=120)
+                        try:
+                            page.request("GET", "/", headers={"X-Fragment": "1"})
+                            page.getresponse().read()
+                        finally:
+                            page.close()
                         now = time.time()
                         for i in ids:
                             self.visible.setdefault(i, now)
                     kind, data = "", ""
-        except (OSError, ValueError, http.client.HTTPException):
-            return
+        except (OSError, ValueError, http.client.HTTPException) as exc:
+            self.error = f"{type(exc).__name__}: {exc}"
         finally:
             self.connected.set()
 
@@ -388,6 +401,7 @@ def rehearse(p: Plan, director_password: str, work: Path, say: Any = print) -> O
     out.sent = len(tables.games)
     out.counted = int(final.get("games", 0))
     out.errors = list(tables.errors)
+    out.page_error = watcher.error
     for gid, at in tables.games.items():
         if gid in watcher.visible:
             out.latencies_ms.append((watcher.visible[gid] - at) * 1000)
@@ -433,6 +447,9 @@ def report(p: Plan, out: Outcome) -> list[str]:
                      f"p99 {percentile(out.latencies_ms, 0.99):.0f} ms, max "
                      f"{max(out.latencies_ms):.0f} ms ({len(out.latencies_ms)} games)"
                      + (f"; {out.not_seen} never seen on the page" if out.not_seen else ""))
+    else:
+        lines.append("ingest to page: not measured (no game was seen on the ranking page"
+                     + (f": {out.page_error})" if out.page_error else ")"))
     lines.append("ranking: every player's total equals the engine's" if out.totals_agree else
                  f"ranking: {len(out.differing)} players' totals differ from the engine's: "
                  + ", ".join(out.differing[:10]))

@@ -1,5 +1,6 @@
 """``skat-table club``: ``serve --config club.toml`` runs the club server; ``hash-password``
-prints the ``[director] password_hash`` for a password read from the terminal or stdin.
+prints the ``[director] password_hash`` for a password read from the terminal or stdin;
+``rehearse`` plays an evening of simulated tables into a running server (``club/rehearse.py``).
 
 Kept light at module level (the CLI imports it to build its parser)."""
 
@@ -18,6 +19,12 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
     from club.season import add_season_arguments
 
     add_season_arguments(sub)
+
+    from club.rehearse import add_arguments as rehearse_arguments
+
+    rehearse_arguments(sub.add_parser(
+        "rehearse", help="an evening before the evening: simulated tables through real links "
+                         "into a running server"))
 
 
 def cmd_club(args: argparse.Namespace) -> int:
@@ -50,5 +57,10 @@ def cmd_club(args: argparse.Namespace) -> int:
         from club.server import run
 
         return run(config)
-    print("skat-table club: say 'serve --config club.toml' or 'hash-password'", file=sys.stderr)
+    if args.club_command == "rehearse":
+        from club.rehearse import cmd_rehearse
+
+        return cmd_rehearse(args)
+    print("skat-table club: say 'serve --config club.toml', 'hash-password' or 'rehearse'",
+          file=sys.stderr)
     return 2

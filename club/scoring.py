@@ -11,8 +11,8 @@ for each lost game to the declarer, and on each lost game 40 to each of the two 
 three-player table, 30 to each of the three others at a four-player table.
 
 Ties: the Skatwettspielordnung ranks by this "Leistung" alone and names no tie-break, so equal
-totals share a place and split the prizes of the places they hold (DESIGN of this package,
-docs/club.md). A tournament that announces a tie-break in its invitation names it in
+totals share a place and split the prizes of the places they hold (docs/club.md, "Ties").
+A tournament that announces a tie-break in its invitation names it in
 ``[tournament] tie_break`` (``won-minus-lost``, ``last-series``), applied in the order given.
 """
 

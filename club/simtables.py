@@ -1,8 +1,8 @@
 """Simulated tables for tests and the bench: real engine games, published as a table would.
 
 Each table plays its series through ``engine.series.Series`` (random legal moves, ISkO) and
-turns every finished deal into the DESIGN.md game message: ``result`` is the deal's
-``replay --json`` entry, ``iss`` the engine's ISS record.
+turns every finished deal into the game message of docs/club-link.md ("The contract"):
+``result`` is the deal's ``replay --json`` entry, ``iss`` the engine's ISS record.
 
 >>> t = SimTable("herbst", 1, "3", ["p1", "p2", "p3"], seed=7)
 >>> m = t.play_one()

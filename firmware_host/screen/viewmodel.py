@@ -63,7 +63,7 @@ def build_view(session: Any, refusal: Refusal | None = None, simulator: bool = F
         hint_seat=session.hint_seat(), hint=_hint(session),
         # the deal being dealt or played is a Bock deal: said before and during play (the
         # result of a finished deal names its own Bock factor and the round still to come)
-        bock=table.series.bock_pending if phase not in ("scored", "over") else 0,
+        bock=_bock_left(table.series) if phase not in ("scored", "over") else 0,
         stats=_stats(session, table),
     )
     if settings is not None:
@@ -144,6 +144,14 @@ def _hint(session: Any) -> Any:
 
     seat, h = session.hint
     return from_hint(seat, h)
+
+
+def _bock_left(series: Any) -> int:
+    """The Bock deals this series will still play: a round triggered near the end of a series
+    of fixed length is cut where the series ends (the players are not promised deals that
+    never come; the last deal's result announces none)."""
+    left = series.deals_left
+    return series.bock_pending if left is None else min(series.bock_pending, left)
 
 
 def _pushing_view(table: Table, d: DealState, simulator: bool) -> Any:
@@ -394,7 +402,7 @@ def _result_view(table: Table, d: DealState) -> Any:
         overbid=r.overbid, passed_in=r.passed_in, ending=r.ending,
         breakdown=k.levels, base_value=k.base, multiplier=k.multiplier,
         game_value=k.game_value, factors=k.factors,
-        bock_next=table.series.bock_pending,  # d is the last deal: the round still to come
+        bock_next=_bock_left(table.series),  # d is the last deal: the round still to come
         skat=tuple(mask_cards(game.deal.skat)),
         discards=tuple(mask_cards(game.skat)), next_dealer=table.series.dealer,
         losers=tuple(d.seats[p] for p in r.losers),

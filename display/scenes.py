@@ -340,9 +340,12 @@ class SceneBuilder:
                        colour=GOLD_DARK, fill=GOLD, role="turn", ellipsize=True)
             role = v.role_of(seat)
             parts = [self.tr.role(role)] if role else []
-            if status:  # what the seat said or did: before the dealer mark, which may be cut
+            if status:  # what the seat said or did
                 parts.append(status)
-            if v.dealer == seat:
+            # The dealer is said where nothing else says it: at three the dealer is always
+            # rearhand (the word only cut the line short: "Rearhand · said 18 · dea…"), at
+            # four the dealer sits out and has no role.
+            if v.dealer == seat and role != "rearhand":
                 parts.append(_("dealer"))
             f.text(x + 8, y + top + 28, pw - 16 - (turn_w + 6 if pill_below else 0), 24,
                    " · ".join(parts) or " ", size=18, colour=MUTED, align="left",

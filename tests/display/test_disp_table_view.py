@@ -106,3 +106,28 @@ def test_every_trick_on_the_table_lays_out_cleanly(renderer, size: tuple[int, in
                     problems += [f"{language} front {front} {cards} cards sim {simulator}: {x}"
                                  for x in check_layout(renderer.layout(v, size), size)]
     assert not problems, "\n".join(problems[:20])
+
+
+@pytest.mark.parametrize("scene", ["deal", "bidding", "play"])
+def test_a_seat_line_says_the_dealer_where_nothing_else_does_and_is_never_cut(
+        renderer, scene: str) -> None:
+    """At three the dealer is rearhand: the line says "Rearhand" (and what the seat said),
+    not "dealer" besides, and is never cut at 800x480 in any language, whoever declares; at
+    four the dealer, out of the deal, is called the dealer."""
+    from display.i18n import Translator
+
+    for language in LANGUAGES:
+        view = sample_view(scene, language)
+        rear = view.positions[2]
+        assert view.dealer == rear
+        if view.play is not None:   # the rearhand declares: the longest line
+            view = replace(view, play=replace(view.play, declarer=rear))
+        els = renderer.layout(view, (800, 480))
+        lines = [e.text for e in els if e.role == "seat-role"]
+        assert not [t for t in lines if t.endswith("…")], (language, lines)
+        dealer = Translator(language)("dealer")
+        assert dealer not in lines[rear].split(" · "), (language, lines)
+    four = extra_views("en")[f"{scene}-four"]
+    els = renderer.layout(four, (800, 480))
+    lines = [e.text for e in els if e.role == "seat-role"]
+    assert "dealer" in lines[four.dealer].split(" · "), lines

@@ -52,19 +52,11 @@ if command -v apt-get >/dev/null 2>&1; then
 fi
 
 # 1. The user.
-if ! id "$USER_NAME" >/dev/null 2>&1; then
-    useradd --system --home-dir /var/lib/skat-club --no-create-home \
-        --shell /usr/sbin/nologin --user-group "$USER_NAME"
-fi
+skat_system_user "$USER_NAME" /var/lib/skat-club
 
-# 2. Source and virtual environment (the table's strength lab stays out, as on a table).
+# 2. Source and virtual environment.
 CHANGED=0
-mkdir -p "$PREFIX/src"
-if command -v rsync >/dev/null 2>&1; then
-    rsync -a --delete --exclude .git --exclude .venv --exclude '*.egg-info' --exclude /lab "$SRC/" "$PREFIX/src/"
-else
-    (cd "$SRC" && tar --exclude .git --exclude .venv --exclude '*.egg-info' --exclude ./lab -cf - .) | (cd "$PREFIX/src" && tar -xf -)
-fi
+skat_copy_source "$SRC" "$PREFIX/src"
 [ -x "$PREFIX/venv/bin/python" ] || "$PYTHON" -m venv "$PREFIX/venv"
 INSTALLED="$(skat_fingerprint "$PREFIX/src" "$PREFIX/venv/bin/python")"
 STAMP="$PREFIX/installed.sha256"

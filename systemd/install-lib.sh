@@ -54,6 +54,29 @@ skat_fingerprint() {
     ) | sha256sum | cut -d' ' -f1
 }
 
+# skat_system_user NAME HOME: the service's own system user and group, made once (no login,
+# no home directory made: HOME is the state directory systemd makes).
+skat_system_user() {
+    if ! id "$1" >/dev/null 2>&1; then
+        useradd --system --home-dir "$2" --no-create-home --shell /usr/sbin/nologin \
+            --user-group "$1"
+    fi
+}
+
+# skat_copy_source SRC DEST: the checkout SRC copied to DEST as it is (deleted files go too),
+# without git's files, a virtual environment, what pip built, or the strength lab (lab/):
+# neither the table nor the club server runs it.
+skat_copy_source() {
+    mkdir -p "$2"
+    if command -v rsync >/dev/null 2>&1; then
+        rsync -a --delete --exclude .git --exclude .venv --exclude '*.egg-info' --exclude /lab \
+            "$1/" "$2/"
+    else
+        (cd "$1" && tar --exclude .git --exclude .venv --exclude '*.egg-info' --exclude ./lab \
+            -cf - .) | (cd "$2" && tar -xf -)
+    fi
+}
+
 # skat_install_file FROM TO: install FROM as TO (mode 0644) when TO differs, and then set
 # CHANGED=1 (install.sh restarts the running table only when something it runs changed).
 skat_install_file() {

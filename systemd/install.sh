@@ -52,20 +52,11 @@ fi
 for group in video render input spi gpio dialout; do
     getent group "$group" >/dev/null || groupadd --system "$group"
 done
-if ! id "$USER_NAME" >/dev/null 2>&1; then
-    useradd --system --home-dir /var/lib/skat-table --no-create-home \
-        --shell /usr/sbin/nologin --user-group "$USER_NAME"
-fi
+skat_system_user "$USER_NAME" /var/lib/skat-table
 usermod -a -G video,render,input,spi,gpio,dialout "$USER_NAME"
 
 # 2. Source and virtual environment.
-# The strength lab (lab/) stays in the checkout: the table never runs it.
-mkdir -p "$PREFIX/src"
-if command -v rsync >/dev/null 2>&1; then
-    rsync -a --delete --exclude .git --exclude .venv --exclude '*.egg-info' --exclude /lab "$SRC/" "$PREFIX/src/"
-else
-    (cd "$SRC" && tar --exclude .git --exclude .venv --exclude '*.egg-info' --exclude ./lab -cf - .) | (cd "$PREFIX/src" && tar -xf -)
-fi
+skat_copy_source "$SRC" "$PREFIX/src"
 [ -x "$PREFIX/venv/bin/python" ] || "$PYTHON" -m venv "$PREFIX/venv"
 # What is installed is the copy, its pinned requirements and this Python: when that is what
 # was installed last time (the stamp), pip is not run again (it would compile the C core and

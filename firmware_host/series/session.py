@@ -956,7 +956,9 @@ def game_payload(session: Session, d: Any, revision: int) -> dict[str, Any]:
         "players": list(table.names), "seats": list(d.seats), "dealer": d.dealer,
         "result": deal_json(d), "iss": iss, "at": time.time(),
         # who confirmed the result ([]: sent unconfirmed); absent where nobody confirms
-        **({"confirmed_by": [_player_id(session.seating.players[s]) for s in d.confirmed]}
+        # (all of those who confirm it, or nobody: a game sent before they all confirmed)
+        **({"confirmed_by": [_player_id(session.seating.players[s]) for s in d.confirmed]
+                            if confirmed(d) else []}
            if table.confirming and session.seating is not None else {}),
         **({"club": {"tournament": session.seating.tournament,
                      "series": session.seating.series,

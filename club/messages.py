@@ -213,10 +213,13 @@ class GameMessage:
     result: Claim
     iss: str
     at: str
+    # the players who confirmed the result at the table; [] not confirmed; None: the table
+    # does not ask for confirmations (or was built before they were asked)
+    confirmed_by: tuple[str, ...] | None = None
 
 
 GAME_FIELDS = {"id", "revision", "tournament", "series", "table", "game", "players", "dealer",
-               "result", "iss", "at"}
+               "result", "iss", "at", "confirmed_by"}
 RESULT_FIELDS = {"number", "dealer", "declarer", "contract", "bid", "won", "value", "points",
                  "tricks", "matadors", "schneider", "schwarz", "overbid", "passed_in",
                  "scores"}
@@ -259,11 +262,33 @@ def game_message(d: dict[str, Any]) -> GameMessage:
     if not isinstance(at, str) or len(at) > 64:
         raise PayloadError(f'"at" must be a text of at most 64 characters, not {show(at)}')
     _unicode(at, "at", "")
+    confirmed_by = _confirmed_by(d.get("confirmed_by"), players)
     _extras(d, GAME_FIELDS)
     assert revision is not None and series is not None and table is not None
     assert game is not None and dealer is not None and iss is not None
     return GameMessage(gid, revision, tournament, series, table, game, tuple(players), dealer,
-                       claim(result, len(players)), iss, at)
+                       claim(result, len(players)), iss, at, confirmed_by)
+
+
+def _confirmed_by(v: Any, players: list[str]) -> tuple[str, ...] | None:
+    """``confirmed_by``: absent or null (a table that does not ask), or a list of at most
+    three of the game's players, each once (those who confirmed the result at the table).
+
+    >>> _confirmed_by(["b", "c"], ["a", "b", "c"])
+    ('b', 'c')
+    >>> try:
+    ...     _confirmed_by(["b", "b"], ["a", "b", "c"])
+    ... except PayloadError as exc:
+    ...     "must be a list of at most 3 of the game's players, each once" in str(exc)
+    True
+    """
+    if v is None:
+        return None
+    if (not isinstance(v, list) or len(v) > 3 or len(set(map(repr, v))) != len(v)
+            or not all(isinstance(p, str) and p in players for p in v)):
+        raise PayloadError('"confirmed_by" must be a list of at most 3 of the game\'s players, '
+                           f"each once, not {show(v)}")
+    return tuple(v)
 
 
 def claim(r: dict[str, Any], n: int) -> Claim:

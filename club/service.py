@@ -266,7 +266,7 @@ class ClubService:
                 "other content: the director can choose one version on the game's page",
                 code="conflict", game_id=g.game_id, series=g.series)
         self.store.add_revision(g.game_id, g.revision, g.series, g.table, g.game, d,
-                                g.to_json(), deal_key(m.iss))
+                                g.to_json(), deal_key(m.iss), confirmed_by=m.confirmed_by)
         gid = g.game_id
         top = g.revision > self._table_rev.get(gid, 0)
         if top:

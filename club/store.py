@@ -80,6 +80,8 @@ LATER_COLUMNS = (
     ("seats", "name", "TEXT"),                  # the player's name the seating went out with
     ("revisions", "deal", "TEXT"),              # the 32 cards' distribution (club.forgery)
     ("logins", "name", "TEXT"),                 # the director named at the login
+    # who confirmed the result at the table (a JSON list; '[]' nobody), NULL: not asked
+    ("revisions", "confirmed_by", "TEXT"),
 )
 
 
@@ -305,16 +307,35 @@ class Store:
 
     def add_revision(self, game_id: str, revision: int, series: int, table_id: str, game: int,
                      payload: dict[str, Any], scored: dict[str, Any],
-                     deal: str | None = None) -> bool:
+                     deal: str | None = None,
+                     confirmed_by: tuple[str, ...] | None = None) -> bool:
         """Store one revision; False when this (id, revision) is already stored."""
         with self.transaction() as db:
             cur = db.execute(
                 "INSERT OR IGNORE INTO revisions (game_id, revision, series, table_id, game, "
-                "payload, scored, received_at, deal) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)",
+                "payload, scored, received_at, deal, confirmed_by) "
+                "VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
                 (game_id, revision, series, table_id, game,
                  json.dumps(payload, ensure_ascii=False, sort_keys=True),
-                 json.dumps(scored, ensure_ascii=False), now(), deal))
+                 json.dumps(scored, ensure_ascii=False), now(), deal,
+                 None if confirmed_by is None else json.dumps(list(confirmed_by))))
             return cur.rowcount == 1
+
+    def confirmations(self, series: int | None = None,
+                      game_id: str | None = None) -> dict[str, list[str] | None]:
+        """Per game, who confirmed its newest revision at the table ([] nobody; None the
+        table did not ask)."""
+        where, args = [], []
+        if series is not None:
+            where.append("series = ?")
+            args.append(series)
+        if game_id is not None:
+            where.append("game_id = ?")
+            args.append(game_id)
+        rows = self._all("SELECT game_id, confirmed_by FROM revisions "
+                         + ("WHERE " + " AND ".join(where) + " " if where else "")
+                         + "ORDER BY game_id, revision", tuple(args))
+        return {r[0]: None if r[1] is None else json.loads(r[1]) for r in rows}
 
     def deal_seen(self, deal: str, other_than: str) -> tuple[str, str] | None:
         """The first stored game other than ``other_than`` with this deal: (id, received)."""

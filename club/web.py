@@ -37,6 +37,7 @@ from starlette.staticfiles import StaticFiles
 
 from club import export
 from club.config import hash_password
+from club.confirmations import unconfirmed_games
 from club.directors import DirectorError, Directors
 from club.headers import SecurityHeaders
 from club.i18n import N_, STATE_WORDS, translator
@@ -148,6 +149,8 @@ def create_app(service: ClubService, hub: Hub | None = None) -> Starlette:
     kinds = {k: _(v) for k, v in CORRECTION_KINDS.items()}
     env.filters["money"] = lambda d: f"{d:,.2f}"
     env.filters["signed"] = lambda v: "" if v is None else f"{v:+d}"
+    # a player id as the pages name them (names: id -> (name, club)); an unknown id as itself
+    env.filters["player_name"] = lambda pid, names: names.get(pid, (pid, ""))[0]
 
     def director_name(request: Request) -> str | None:
         """The logged-in director (None: nobody, or a director removed since)."""
@@ -220,6 +223,7 @@ def create_app(service: ClubService, hub: Hub | None = None) -> Starlette:
                         text=_("That table does not play in that series."))
         status = service.store.statuses().get(sheet.table, {})
         return page(request, "table.html", sheet=sheet, live=True, table_status=status,
+                    confirmations=service.store.confirmations(series),
                     held=service.held(series, sheet.table),
                     held_waiting=service.progress(series, sheet.table) + 1)
 
@@ -253,6 +257,7 @@ def create_app(service: ClubService, hub: Hub | None = None) -> Starlette:
         refused = [dict(r, summary=_summary(r["raw"], names, _))
                    for r in service.store.rejected(50, game_id=gid)]
         return page(request, "game.html", g=g, state=state, names=names,
+                    confirmed_by=service.store.confirmations(game_id=gid).get(gid),
                     held_reason=service.held_reason(gid) if state == "held" else "",
                     revisions=service.store.revisions(gid),
                     corrections=service.store.corrections(gid), refused=refused,
@@ -342,9 +347,10 @@ def create_app(service: ClubService, hub: Hub | None = None) -> Starlette:
             return RedirectResponse("/director/login", 303)
         held = [(g, service.held_reason(g.game_id)) for g in service.held()]
         notes = sessions.take_notes(request.session.get("sid"))
+        unconfirmed = unconfirmed_games(service)
         return page(request, "director.html", players=service.store.players(),
                     series=service.store.series(), rejected=service.store.rejected(100),
-                    held=held, failed_logins=guard.recent_failures(),
+                    held=held, unconfirmed=unconfirmed, failed_logins=guard.recent_failures(),
                     free_failures=FREE_FAILURES, error=notes.get("error"),
                     info=notes.get("info"),
                     max_series=cfg.tournament.series, audit=service.store.audit(50),

@@ -22,9 +22,9 @@ from typing import Literal
 from engine.cards import Card
 
 PressName = Literal["bid", "yes", "pass", "skat", "undo", "concede", "kontra", "re", "claim",
-                    "agree", "disagree", "enforce", "play-on"]
+                    "agree", "disagree", "enforce", "play-on", "confirm"]
 PRESSES: tuple[PressName, ...] = ("bid", "yes", "pass", "skat", "undo", "concede", "kontra", "re",
-                                  "claim", "agree", "disagree", "enforce", "play-on")
+                                  "claim", "agree", "disagree", "enforce", "play-on", "confirm")
 
 
 class CommandError(ValueError):

@@ -192,6 +192,18 @@ def _result(v: View) -> View:
             next_dealer=(v.dealer + 1) % len(v.players) if v.dealer is not None else None))
 
 
+def _confirming(v: View, done: int) -> View:
+    """``v``'s result at a club table whose results are confirmed, by ``done`` of its
+    players so far (display.confirmscene)."""
+    r = v.result
+    assert r is not None
+    seats = [s for s in range(len(v.players)) if s != r.declarer and s != v.dealer][:3]
+    if len(v.players) == 3 or r.declarer is None:
+        seats = [s for s in range(len(v.players)) if s != r.declarer][:3]
+    return replace(v, result=replace(r, confirmers=tuple(seats),
+                                        confirmed=tuple(seats[:done])))
+
+
 def _sheet_scene(v: View) -> View:
     return replace(v, scene="sheet", game_number=8, sheet=_sheet(len(v.players), finished=True))
 
@@ -286,6 +298,16 @@ def extra_views(language: str = "de", card_style: str = "french") -> dict[str, V
             breakdown=(("ramsch", 47),), factors=(("jungfrau", 2),), skat=tuple(SKAT),
             losers=(1,), ramsch_points=(73, 47, 0), ending="played", next_dealer=0)),
         **pub_views(language, card_style),
+        # A club's result to confirm: one opponent has, one to go; a passed-in deal (all
+        # three confirm), long names, and with the open-card analysis under it.
+        "result-confirm": _confirming(sample_view("result", language, card_style), 1),
+        "result-confirm-passed-in": _confirming(replace(
+            sample_view("result", language, card_style, players=long_names),
+            result=ResultView(declarer=None, contract=None, bid=0, won=False, value=0,
+                              passed_in=True, skat=tuple(SKAT), discards=tuple(SKAT),
+                              next_dealer=0)), 0),
+        "result-confirm-four": _confirming(
+            sample_view("result", language, card_style, players=four), 1),
         "result-hand": replace(sample_view("result", language, card_style), result=ResultView(
             declarer=2, contract="NH", bid=35, won=True, value=35, points=0, tricks=0,
             breakdown=(("null", 35),), base_value=35, multiplier=1, skat=tuple(SKAT),

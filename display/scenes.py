@@ -13,6 +13,7 @@ from engine.cards import Card
 
 from . import commands as cmd
 from .analysis import analysis_scene, result_line
+from .confirmscene import CONFIRM_H, confirm_block
 from .hints import hint_banner, hint_button
 from .i18n import LANGUAGE_NAMES, Translator
 from .layout import (
@@ -1339,6 +1340,10 @@ class SceneBuilder:
         lw = f.W * 0.6
         f.panel(8, y, lw - 8, bottom - y, role="result-panel")
         x, w = 22.0, lw - 36
+        left_bottom = bottom  # the left panel's: its foot holds a club's confirmation
+        if r.confirmers:
+            confirm_block(self, x, bottom - CONFIRM_H - 6, w)
+            left_bottom -= CONFIRM_H + 8
         if r.passed_in:
             f.text(x, y + 16, w, 64, _("Passed in"), size=48, face="bold", role="result-head")
             f.text(x, y + 90, w, 60, _("Nobody bid: the next player deals"), size=24,
@@ -1390,10 +1395,10 @@ class SceneBuilder:
                     self.tr.ngettext("{tricks} trick", "{tricks} tricks", tricks).format(
                         tricks=tricks))), size=22, align="left", role="result-points")
                 ly += 38
-            notes_bottom = bottom
+            notes_bottom = left_bottom
             if v.analysis is not None and v.analysis.state != "none":
-                notes_bottom = bottom - 80  # the open-card analysis takes the last lines
-                result_line(self, x - 6, bottom - 76, w + 12, 72, cmd.ShowAnalysis())
+                notes_bottom = left_bottom - 80  # the open-card analysis takes the last lines
+                result_line(self, x - 6, left_bottom - 76, w + 12, 72, cmd.ShowAnalysis())
             for line in result_notes(r, self.tr):
                 if ly + 56 > notes_bottom - 4:
                     break

@@ -268,6 +268,10 @@ class ResultView:
     next_dealer: int | None = None
     losers: tuple[int, ...] = ()     # Ramsch: the seat(s) with the most points
     ramsch_points: tuple[int, ...] = ()  # Ramsch: card points per seat (when known)
+    # A club table whose results are confirmed: the seats that confirm this one, and those
+    # that have (display.confirmscene); () everywhere else.
+    confirmers: tuple[int, ...] = ()
+    confirmed: tuple[int, ...] = ()
 
 
 @dataclass(frozen=True)

@@ -163,7 +163,8 @@ def refusal_detail(fault: Fault, tr: Translator) -> str:
     all already, or when there are no words for it in this language (never English words
     under a German sentence)."""
     if fault.kind in ("revoke", "out-of-turn", "bid-not-higher", "bid-not-legal",
-                      "already-dealt", "short-deal", "duplicate-tag"):
+                      "already-dealt", "short-deal", "duplicate-tag", "confirm-twice",
+                      "confirm-not-now", "confirm-stranger", "confirm-off"):
         return ""
     if fault.kind == "storage":
         _ = tr
@@ -211,6 +212,16 @@ def fault_sentence(fault: Fault, tr: Translator, players: tuple[str, ...]) -> st
         return _("{name} does not hold {card}").format(name=nm(fault.seat), card=card)
     if k == "foreign-tag":
         return _("This tag is not a card of this deck")
+    if k == "confirm-not-opponent":  # a club's result: the declarer's opponents confirm it
+        return _("{name} does not confirm this game").format(name=nm(fault.seat))
+    if k == "confirm-twice":
+        return _("{name} has already confirmed").format(name=nm(fault.seat))
+    if k == "confirm-not-now":
+        return _("There is no result to confirm now")
+    if k == "confirm-stranger":
+        return _("This player tag belongs to no one at this table")
+    if k == "confirm-off":
+        return _("Results are not confirmed at this table")
     if k == "already-dealt":
         return _("{card} has already been dealt").format(card=card)
     if k == "duplicate-tag":

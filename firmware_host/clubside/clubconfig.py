@@ -33,7 +33,8 @@ ID_RE = re.compile(r"^[A-Za-z0-9][A-Za-z0-9._-]{0,63}$")
 BROKER_RE = re.compile(r"^(mqtts?)://(\[[0-9A-Fa-f:.]+\]|[A-Za-z0-9.-]+)(?::(\d{1,5}))?/?$")
 DEFAULT_PORTS = {"mqtt": 1883, "mqtts": 8883}
 KEYS = {"broker", "club", "table", "username", "password_file", "ca_file", "keepalive",
-        "player_tags", "resend_seconds"}
+        "player_tags", "resend_seconds", "confirm_results"}
+SWITCHES = {"confirm_results": False}  # true or false, and the default
 NUMBERS = {"keepalive": (5, 3600, 30), "resend_seconds": (0, 86400, 10)}  # (least, most, default)
 
 
@@ -56,6 +57,9 @@ class ClubConfig:
     # before it last answered are sent again: a broker that crashed loses what it acknowledged
     # since it last saved (Mosquitto: autosave_interval). docs/club-link.md, "The broker".
     resend_seconds: int = 10
+    # The declarer's opponents confirm each tournament game's result on the kiosk before it
+    # is sent (docs/club-link.md, "Confirming a result").
+    confirm_results: bool = False
 
     @property
     def tls(self) -> bool:
@@ -86,7 +90,7 @@ def parse_club(sec: Mapping[str, Any], base_dir: Path | None = None) -> ClubConf
             }[key])
     values = {}
     for key in sec:
-        if key in NUMBERS:
+        if key in NUMBERS or key in SWITCHES:
             continue
         value = sec[key]
         if not isinstance(value, str) or not value.strip():
@@ -119,9 +123,16 @@ def parse_club(sec: Mapping[str, Any], base_dir: Path | None = None) -> ClubConf
         if isinstance(value, bool) or not isinstance(value, int) or not least <= value <= most:
             raise _error(key, f"must be whole seconds from {least} to {most}, not {quoted(value)}")
         numbers[key] = value
+    switches = {}
+    for key, default in SWITCHES.items():
+        value = sec.get(key, default)
+        if not isinstance(value, bool):
+            raise _error(key, f"must be true or false, not {quoted(value)}")
+        switches[key] = value
     keepalive = numbers["keepalive"]
     return ClubConfig(broker=values["broker"], scheme=scheme, host=host, port=port,
                       club=values["club"], table=values["table"], username=username,
                       password_file=path("password_file"), ca_file=ca_file, keepalive=keepalive,
                       player_tags=path("player_tags") if "player_tags" in values else None,
-                      resend_seconds=numbers["resend_seconds"])
+                      resend_seconds=numbers["resend_seconds"],
+                      confirm_results=switches["confirm_results"])

@@ -11,6 +11,11 @@ Each seat confirms by laying their player tag on their pad (or anywhere, when th
 pads) or by touching their name; when every seat has confirmed, the session starts the series
 with the tournament's players, games and first dealer (:meth:`Session.start_seated_series`).
 A player tag is never passed to the game: laid at any other time it is answered with a note.
+
+Where the declarer's opponents confirm each result (``[club] confirm_results``), a player tag
+laid while a result waits confirms it for its player (a journalled ``confirm`` press, refused
+in the players' words where it makes no sense). The last game of a series has no next deal
+to send it on: left unconfirmed for :data:`RELEASE_SECONDS`, it is sent marked unconfirmed.
 """
 
 from __future__ import annotations
@@ -37,11 +42,14 @@ from firmware_host.table.inputs import TagGone, TagLaid
 
 log = logging.getLogger("skat-table")
 BUSY = ("bidding", "skat", "discard", "declaration", "pushing", "play")
+# The series' last result waits this long for its confirmations before it is sent without
+# them (the players may have left; the club's evening must not wait for them).
+RELEASE_SECONDS = 120.0
 
 
 class ClubDesk:
     def __init__(self, spool: Path, tags: PlayerTags | None = None,
-                 clock: Any = time.localtime) -> None:
+                 clock: Any = time.localtime, now: Any = time.monotonic) -> None:
         self.spool = Path(spool)
         self.tags = tags or PlayerTags()
         self.clock = clock
@@ -52,6 +60,9 @@ class ClubDesk:
         self.banner: str | None = None  # a player tag laid where a card was expected
         self._seen: dict[str, float | None] = {}
         self._table_written: TableState | None = None
+        self.now = now
+        self.outcome: Any = None  # a player tag's confirmation of a result: see take_outcome
+        self._last_waits_since: float | None = None
 
     # ---- polling ---------------------------------------------------------------------------
 
@@ -64,8 +75,27 @@ class ClubDesk:
         if self._changed(SEATING_FILE):
             changed |= self._new_seating(session)
         self._start_if_confirmed(session)
+        changed |= self._release_last(session)
         self._write_table(session)
         return changed
+
+    def _release_last(self, session: Any) -> bool:
+        """The series' last result still unconfirmed after :data:`RELEASE_SECONDS`: sent
+        marked unconfirmed. True when it was."""
+        waiting = getattr(session, "awaiting_confirmation", lambda: None)()
+        if waiting is None or session.table.stage != "over":
+            self._last_waits_since = None
+            return False
+        now = self.now()
+        if self._last_waits_since is None:
+            self._last_waits_since = now
+            return False
+        if now - self._last_waits_since < RELEASE_SECONDS:
+            return False
+        if session.release_unconfirmed():
+            log.info("club: game %s was not confirmed: sent unconfirmed", waiting.number)
+            return True
+        return False
 
     def _changed(self, name: str) -> bool:
         m = mtime(self.spool / name)
@@ -125,6 +155,10 @@ class ClubDesk:
         if pid is None:
             return False
         seats = self._seats_of(pid)
+        if self.pending is None and getattr(session, "awaiting_confirmation",
+                                            lambda: None)() is not None:
+            self._confirm_result(pid, inp.zone, session)
+            return True
         if self.pending is not None and self.between_games(session) and seats:
             zone_seat = int(inp.zone[4:]) if inp.zone.startswith("seat") else None
             seat = zone_seat if zone_seat in seats else seats[0]
@@ -135,6 +169,27 @@ class ClubDesk:
             self.banner = f"the player tag of {pid} is not a card"
             log.info("club: %s (laid on %s)", self.banner, inp.zone)
         return True
+
+    def _confirm_result(self, pid: str, zone: str, session: Any) -> None:
+        """A player tag laid while a result waits: its player confirms it (a journalled press;
+        the session refuses it when that player is not one who confirms, or did already)."""
+        from firmware_host.table.controller import Outcome, Refusal
+        from firmware_host.table.inputs import Press
+
+        seated = session.seating.players if session.seating is not None else ()
+        seat = next((p.seat for p in seated if p.id == pid), None)
+        if seat is None:
+            self.outcome = Outcome("refused", Refusal(
+                "confirm-stranger", f"the player tag of {pid}: {pid} does not play at this "
+                "table", zone=zone))
+            log.info("club: %s", self.outcome.refusal.reason)
+            return
+        self.outcome = session.submit(Press(seat, "confirm"))
+
+    def take_outcome(self) -> Any:
+        """What the last player tag's confirmation came to (the kiosk shows a refusal), once."""
+        out, self.outcome = self.outcome, None
+        return out
 
     def _seats_of(self, pid: str) -> list[int]:
         if self.pending is None:

@@ -10,7 +10,7 @@ from typing import Any
 
 from engine.cards import Card, mask_cards
 from engine.deal import DEAL_PATTERN, SKAT
-from firmware_host.table.controller import DealState, Refusal, Table
+from firmware_host.table.controller import DealState, Refusal, Table, confirmers
 
 PACKET_SIZES = (3, 3, 3, 2, 4, 4, 4, 3, 3, 3)
 # The score sheet's rows in a view: the last deals, more than the tallest screen shows (a
@@ -406,7 +406,8 @@ def _result_view(table: Table, d: DealState) -> Any:
         skat=tuple(mask_cards(game.deal.skat)),
         discards=tuple(mask_cards(game.skat)), next_dealer=table.series.dealer,
         losers=tuple(d.seats[p] for p in r.losers),
-        ramsch_points=_by_seat(table, d, r.ramsch_points) if r.ramsch_points else ())
+        ramsch_points=_by_seat(table, d, r.ramsch_points) if r.ramsch_points else (),
+        confirmers=confirmers(d) if table.confirming else (), confirmed=d.confirmed)
 
 
 def _by_seat(table: Table, d: DealState, per_position: tuple[int, ...]) -> tuple[int, ...]:

@@ -266,6 +266,7 @@ def summarise(mark: SeriesMark, entries: Iterable[Entry]) -> SeriesSummary:
         raise ValueError(f"series {mark.series}: its config cannot be read: {exc}") from None
     # bounded as the table that wrote it was: undo reaches back as far as it did then
     table = Table(config, bounded=bool(mark.identity.get("table")))
+    table.confirming = mark.config.get("confirm_results") is True  # as the session had it
     started = ended = 0.0
     for entry in entries:
         started = started or entry.at
@@ -273,7 +274,7 @@ def summarise(mark: SeriesMark, entries: Iterable[Entry]) -> SeriesSummary:
         if entry.status == "restart":
             table.forget_present()
             continue
-        if entry.status in ("prompt", "declined") or "raw" in entry.input:
+        if entry.status in ("prompt", "declined", "released") or "raw" in entry.input:
             continue  # the computer's suggestion or answer; a line nobody could read
         try:
             inp = from_json(entry.input)

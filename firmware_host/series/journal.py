@@ -84,7 +84,9 @@ APPLICATION_FAMILY = 0x536B5400
 # The record kinds this version reads; any other, in a journal of this format, is damage.
 KINDS = frozenset({"journal", "series", "input", "finish", "lost", "checkpoint", "notice",
                    "confirm"})
-INPUT_STATUSES = frozenset({"accepted", "refused", "ignored", "prompt", "restart", "declined"})
+# "released": a series' last game sent to the club unconfirmed (Session.release_unconfirmed)
+INPUT_STATUSES = frozenset({"accepted", "refused", "ignored", "prompt", "restart", "declined",
+                            "released"})
 GENESIS = hashlib.sha256(b"skat-table journal v2").digest()
 # A bounded table's series (see Journal.checkpoint): resuming starts at the checkpoint this
 # many deals before the last one written, and the input records before the checkpoint
@@ -394,6 +396,9 @@ def _input_problem(body: Mapping[str, Any]) -> str | None:
             missing = {"deal", "position", "level", "contract"} - set(inp)
             if missing:
                 return f"a refusal without {', '.join(sorted(missing))}"
+        elif status == "released":
+            if not isinstance(inp.get("release"), int):
+                return "a released game without its number"
         elif status != "restart" and "raw" not in inp:
             from_json(inp)
     except (ValueError, KeyError, TypeError, AttributeError) as exc:  # ScriptError, CardError

@@ -39,8 +39,8 @@ from firmware_host.series.journal import (
     storage_kind,
 )
 from firmware_host.table.computers import Move, Player, ask, make_player, to_move
-from firmware_host.table.controller import DealState, Outcome, Refusal, Table
-from firmware_host.table.inputs import Input, ScriptError, TagLaid, from_json, parse_line
+from firmware_host.table.controller import DealState, Outcome, Refusal, Table, confirmers
+from firmware_host.table.inputs import Input, Press, ScriptError, TagLaid, from_json, parse_line
 
 RAW_KEPT = 500  # characters of an unreadable line kept in the journal
 REJECTIONS_KEPT = 1000
@@ -99,6 +99,12 @@ class Session:
         # (None: the table's own players). See start_seated_series.
         self.base_config = self.config
         self.seating: Seating | None = None
+        # Whether the opponents confirm each result (see confirms): as the journalled series
+        # was started (None: as the config says now).
+        self._journalled_confirms: bool | None = None
+        # The finished deals of this series sent to the club unconfirmed at the series' end
+        # (journalled "released"; see release_unconfirmed).
+        self._released: set[int] = set()
         self.table = self._new_table()
         self.series_id: int | None = None
         self.rejected: list[Rejection] = []
@@ -137,7 +143,20 @@ class Session:
         and undoes as fast as a short one. A replayed script keeps everything."""
         table = Table(self.config, bounded=bool(self.identity.get("table")))
         table.computers = frozenset(self.computer_seats)
+        table.confirming = self.confirms
         return table
+
+    @property
+    def confirms(self) -> bool:
+        """The declarer's opponents confirm each result before it is sent: a tournament
+        series (a club seating) at a table with ``[club] confirm_results``, or a journalled
+        series that was started so (it keeps its rule when the config changes)."""
+        if self.seating is None:
+            return False
+        if self._journalled_confirms is not None:
+            return self._journalled_confirms
+        club = getattr(self.base_config, "club", None)
+        return bool(club is not None and club.confirm_results)
 
     def _reject(self, rejection: Rejection) -> None:
         """One more refusal of the series (a replay's result lists them all); the live table
@@ -182,6 +201,7 @@ class Session:
             # only when not the default, so that journals written before the key still match
             **({"violations": t.violations} if t.violations != "refuse" else {}),
             **({"club": self.seating.to_json()} if self.seating is not None else {}),
+            **({"confirm_results": True} if self.confirms else {}),
         }
 
     def resume(self, finished_too: bool = False, strict: bool = False) -> int:
@@ -237,6 +257,9 @@ class Session:
                 continue
             if entry.status == "restart":
                 self.table.forget_present()
+                continue
+            if entry.status == "released":  # the series' last game, sent unconfirmed
+                self._released.add(entry.input["release"])
                 continue
             if entry.status == "declined":  # a computer seat said no Kontra/Re: asked
                 i = entry.input
@@ -363,9 +386,12 @@ class Session:
             self.storage_failed(exc)
             return False
 
-    def _seat(self, seating: Seating | None) -> None:
-        """Play with ``seating``'s players, games and first dealer (None: the table's own)."""
+    def _seat(self, seating: Seating | None, confirms: bool | None = None) -> None:
+        """Play with ``seating``'s players, games and first dealer (None: the table's own);
+        ``confirms``: as a journalled series was started (None: as the config says)."""
         self.seating = seating
+        self._journalled_confirms = confirms
+        self._released = set()
         self.config = self.base_config if seating is None else seated_config(
             self.base_config, seating)
         self.table = self._new_table()
@@ -376,13 +402,14 @@ class Session:
         if not isinstance(club, dict):
             return
         try:
-            self._seat(parse_seating(club))
+            self._seat(parse_seating(club), confirms=fingerprint.get("confirm_results") is True)
         except SeatingError as exc:  # a verified record; never fatal
             self.problems.append(f"the series' club seating cannot be read: {exc}")
 
     def start_seated_series(self, seating: Seating) -> None:
         """Every seat confirmed the club's seating: a new series with its players, its number
         of games and its first dealer; each finished game carries the tournament's ids."""
+        self.release_unconfirmed()
         self._seat(seating)
         self._begin_series()
 
@@ -398,6 +425,7 @@ class Session:
             except JournalError as exc:  # the choice cannot be saved: the series goes on
                 self.storage_failed(exc)
                 return
+        self.release_unconfirmed()
         self._seat(None)
         self._begin_series()
 
@@ -440,6 +468,8 @@ class Session:
     def _finish_if_over(self) -> None:
         if self.journal is None or self.series_id is None or self.table.stage != "over":
             return
+        if self.awaiting_confirmation() is not None:
+            return  # the last game waits for its confirmations: resumed with them after a cut
         try:
             self.journal.finish_series(self.series_id)
         except JournalError as exc:  # written with the next write that works
@@ -458,15 +488,57 @@ class Session:
             return False
         return True
 
-    def _outbox(self, finished_before: int) -> list[OutboxItem]:
+    def _outbox(self, finished_before: int, deals_before: int = 0,
+                inp: Input | None = None) -> list[OutboxItem]:
         """The game this input finished (also again after an undo reopened it), for the club:
-        written with the input, in the same transaction (DESIGN.md, "Club")."""
+        written with the input, in the same transaction (DESIGN.md, "Club").
+
+        Where the opponents confirm results (:attr:`confirms`) a finished game waits: it is
+        written with the confirmation that completes it, or with the first card of the next
+        deal (then marked unconfirmed: a table never stalls), never before."""
         deals = self.table.finished_deals
-        if self.journal is None or self.series_id is None or len(deals) <= finished_before:
+        if self.journal is None or self.series_id is None or not deals:
             return []
-        d = deals[-1]
-        revision = self.journal.next_revision(self.series_id, d.number)
-        return [OutboxItem(d.number, revision, game_payload(self, d, revision))]
+        if not self.table.confirming:
+            return [self._item(deals[-1])] if len(deals) > finished_before else []
+        started = len(self.table.deals) > deals_before and self.table.stage != "scored"
+        if started and not confirmed(deals[-1]):
+            return [self._item(deals[-1])]
+        if isinstance(inp, Press) and inp.press == "confirm" and confirmed(deals[-1]):
+            return [self._item(deals[-1])]
+        return []
+
+    def _item(self, d: DealState) -> OutboxItem:
+        revision = self.journal.next_revision(self.series_id, d.number)  # type: ignore[union-attr,arg-type]
+        return OutboxItem(d.number, revision, game_payload(self, d, revision))
+
+    def awaiting_confirmation(self) -> DealState | None:
+        """The finished deal whose result waits for its opponents' confirmations now (the
+        result is on the screen), or None."""
+        table = self.table
+        if not table.confirming or table.stage not in ("scored", "over") \
+                or not table.finished_deals:
+            return None
+        d = table.finished_deals[-1]
+        if confirmed(d) or d.number in self._released:
+            return None
+        return d
+
+    def release_unconfirmed(self) -> bool:
+        """The series is over and its last game still waits for confirmations: it is sent
+        marked unconfirmed (a "released" journal row with its outbox item), and the series is
+        finished. Called when the table goes on to another series, and by the club desk when
+        nobody confirmed for a while at the series' end. True when a game was released."""
+        d = self.awaiting_confirmation()
+        if d is None or self.table.stage != "over" or self.journal is None \
+                or self.series_id is None:
+            return False
+        self._released.add(d.number)
+        if not self._write({"release": d.number}, "released",
+                           {"source": "table", "outbox": [self._item(d)]}):
+            self._released.discard(d.number)
+            return False
+        return True
 
     def storage_failed(self, exc: BaseException) -> None:
         """The storage did not take a write (or the journal could not be opened for writing):
@@ -591,7 +663,7 @@ class Session:
         if out.refusal is not None:
             extra["reason"] = out.refusal.reason
         elif out.accepted:
-            outbox = self._outbox(finished_before)
+            outbox = self._outbox(finished_before, deals_before, inp)
             if outbox:
                 extra["outbox"] = outbox
         if saved:
@@ -794,6 +866,11 @@ class Session:
         return None
 
 
+def confirmed(d: DealState) -> bool:
+    """Every seat that confirms ``d``'s result has confirmed it."""
+    return set(confirmers(d)) <= set(d.confirmed)
+
+
 def _not_saved(out: Outcome) -> bool:
     """The input was refused because the storage cannot save it."""
     return out.refusal is not None and out.refusal.kind == "storage"
@@ -878,9 +955,18 @@ def game_payload(session: Session, d: Any, revision: int) -> dict[str, Any]:
         "series": session.series_id, "game": d.number, "revision": revision,
         "players": list(table.names), "seats": list(d.seats), "dealer": d.dealer,
         "result": deal_json(d), "iss": iss, "at": time.time(),
+        # who confirmed the result ([]: sent unconfirmed); absent where nobody confirms
+        # (all of those who confirm it, or nobody: a game sent before they all confirmed)
+        **({"confirmed_by": [_player_id(session.seating.players[s]) for s in d.confirmed]
+                            if confirmed(d) else []}
+           if table.confirming and session.seating is not None else {}),
         **({"club": {"tournament": session.seating.tournament,
                      "series": session.seating.series,
-                     "players": [p.id if p.id is not None else p.name
-                                 for p in session.seating.players]}}
+                     "players": [_player_id(p) for p in session.seating.players]}}
            if session.seating is not None else {}),
     }
+
+
+def _player_id(p: Any) -> str:
+    """A seated player as the club knows them: the id, or a guest's name."""
+    return p.id if p.id is not None else p.name

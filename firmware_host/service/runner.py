@@ -195,7 +195,13 @@ class EventLoop:
             self.last_refusal = Refusal("other", text, zone=event.zone)
             self.sound("refused")
         elif self.club is not None and self.club.intercept(event, self.session):
-            pass  # a player tag or a seat confirming the club's seating: never a card
+            # a player tag or a seat confirming the club's seating: never a card; a player
+            # tag confirming a result is a journalled press, refused as any other
+            out = self.club.take_outcome()
+            if out is not None:
+                self.last_refusal = out.refusal
+                if out.refusal is not None:
+                    self.sound("refused")
         else:
             if self.club is not None:
                 self.club.banner = None

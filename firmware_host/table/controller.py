@@ -23,7 +23,7 @@ from __future__ import annotations
 import copy
 import logging
 from collections.abc import Callable, Iterator, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Any, Literal
 
 from engine import actions as a
@@ -104,6 +104,9 @@ class DealState:
     declared: str | None = None  # the contract as declared, for records
     result: Any = None  # engine.game.GameResult once scored
     entry: Any = None  # engine.series.SheetEntry once scored
+    # The seats that confirmed this result, in order (a club table with confirm_results).
+    # A tuple, replaced whole: a finished deal is shared with the undo checkpoints.
+    confirmed: tuple[int, ...] = ()
 
     def position_of(self, seat: int) -> int | None:
         return self.seats.index(seat) if seat in self.seats else None
@@ -159,6 +162,20 @@ class _Finished(Sequence[DealState]):
         return f"<{self._n} finished deals>"
 
 
+def confirmers(d: DealState) -> tuple[int, ...]:
+    """The seats that confirm a finished deal's result: the declarer's opponents; in a deal
+    without a declarer (a Ramsch, passed in) the players of the deal whose score it does not
+    change (all but the Ramsch's loser, or the Durchmarsch's taker; passed in: all three).
+    The dealer who sits out at four never confirms."""
+    entry = d.entry
+    if entry is None:
+        return ()
+    if entry.declarer is not None:
+        return tuple(s for s in d.seats if s != entry.declarer)
+    untouched = tuple(s for s in d.seats if not entry.scores[s])
+    return untouched or tuple(d.seats)
+
+
 def positions_for(dealer: int, n: int) -> tuple[int, int, int]:
     """Table seats of forehand, middlehand and rearhand: clockwise from the dealer's left.
 
@@ -200,6 +217,9 @@ class Table:
         # The seats the computer plays (the session sets them): a card of theirs is laid once
         # the computer has chosen it (a prompt), never before (see handle).
         self.computers: frozenset[int] = frozenset()
+        # The opponents confirm each result (a club's tournament series with
+        # ``[club] confirm_results``; the session sets it): see _confirm.
+        self.confirming = False
         self.n = config.n_players
         self.names = config.table.players
         self.rules = engine_rules(config)
@@ -799,6 +819,8 @@ class Table:
     # ---- presses ---------------------------------------------------------------------------
 
     def _press(self, seat: int, press: str, value: int | None, level: str | None = None) -> str:
+        if press == "confirm":
+            return self._confirm(seat)
         if self.stage == "dealing":
             known = self.deal.cards_known()
             # Some cards dealt and someone wants to go on: a card was not read (a short deal).
@@ -853,6 +875,31 @@ class Table:
             self._push(a.Re(pos), seat)
             return f"{self.name(seat)}: Re!"
         raise Refused(Refusal("other", f"unknown press {press!r}", seat=seat))
+
+    def _confirm(self, seat: int) -> str:
+        """An opponent confirms the result of the deal just finished (a club table with
+        ``[club] confirm_results``): refused when there is none, when ``seat`` is no one who
+        confirms it, and the second time."""
+        if not self.confirming:
+            raise Refused(Refusal("confirm-off", "results are not confirmed at this table",
+                                  seat=seat))
+        if self.stage not in ("scored", "over") or not self.finished_deals:
+            raise Refused(Refusal("confirm-not-now", "there is no result to confirm now",
+                                  seat=seat))
+        d = self.deals[-1]
+        who = confirmers(d)
+        if seat not in who:
+            names = " and ".join(self.name(s) for s in who)
+            raise Refused(Refusal(
+                "confirm-not-opponent",
+                f"{self.name(seat)} does not confirm this game: {names} confirm it",
+                seat=seat))
+        if seat in d.confirmed:
+            raise Refused(Refusal("confirm-twice", f"{self.name(seat)} has already confirmed "
+                                  "this game", seat=seat))
+        # replaced, not changed in place: the checkpoints share finished deals (see _copy)
+        self.deals[-1] = replace(d, confirmed=(*d.confirmed, seat))
+        return f"{self.name(seat)} confirms the result"
 
     # ---- Schieberamsch (house rule): each in turn takes the skat and pushes two on, or passes
 

@@ -23,7 +23,7 @@ from typing import Any
 
 ZONES = ("deal", "centre", "skat", "seat0", "seat1", "seat2", "seat3")
 PRESSES = ("bid", "yes", "pass", "skat", "undo", "concede", "kontra", "re", "claim", "agree",
-           "disagree", "enforce", "play-on")
+           "disagree", "enforce", "play-on", "confirm")
 CLAIM_LEVELS = ("schneider", "schwarz")
 _HEX = re.compile(r"^[0-9a-f]{2,40}$")
 

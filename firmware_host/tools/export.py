@@ -82,9 +82,10 @@ def rebuild(journal: Any, series_id: int) -> tuple[Any, list[str]]:
     # not the live table's identity: an export keeps every game (the live table lets old
     # ones go)
     session = Session(config_from_fingerprint(fp), identity={"export": True})
+    session.table.confirming = fp.get("confirm_results") is True  # as the live table had it
     lines: list[str] = []
     for entry in journal.iter_entries(series_id):
-        if entry.status in ("prompt", "restart", "declined"):
+        if entry.status in ("prompt", "restart", "declined", "released"):
             continue  # the computer's suggestion or answer, not something the table was told
         if "raw" in entry.input:
             lines.append(str(entry.input["raw"]))

@@ -65,6 +65,9 @@ def game_message(cfg: ClubConfig, *, series: int, game: int, revision: int,
         "result": payload.get("result"),
         "iss": payload.get("iss"),
         "at": iso(payload.get("at")),
+        # who confirmed the result at the table ([]: nobody; absent: the table does not ask)
+        **({"confirmed_by": list(payload["confirmed_by"])}
+           if isinstance(payload.get("confirmed_by"), list) else {}),
     }
 
 

@@ -631,11 +631,15 @@ class Kiosk:
         digits = [pygame.K_1, pygame.K_2, pygame.K_3, pygame.K_4, pygame.K_5, pygame.K_6,
                   pygame.K_7, pygame.K_8, pygame.K_9, pygame.K_0, pygame.K_MINUS,
                   pygame.K_EQUALS]
-        confirms = [e for e in actionable if e.role.startswith("confirm-result")]
+        # (every name's button, confirmed or not: a name keeps its key once the other has
+        # confirmed)
+        confirms = [e for e in self.elements if e.role.startswith("confirm-result")]
         if key in digits and confirms and view.scene == "result":
             # A club's result to confirm: 1, 2, 3 touch the first, second, third name.
             i = digits.index(key)
-            return self._activate(confirms[i]) if i < len(confirms) else []
+            if i < len(confirms) and confirms[i] in actionable:
+                return self._activate(confirms[i])
+            return []
         if key in digits and view.turn is not None:
             # The n-th card of the hand of the seat to act (simulator: lay it).
             hand = [e for e in actionable if e.role == f"hand{view.turn}"]

@@ -427,7 +427,8 @@ def create_app(service: ClubService, hub: Hub | None = None) -> Starlette:
                 service.register_done()
                 info = _.ngettext("%(num)s player imported.", "%(num)s players imported.",
                                   len(rows)) % {"num": len(rows)} + (
-                    " " + _("Refused:") + " " + "; ".join(errors) if errors else "")
+                    " " + _("Refused:") + " " + "; ".join(_.message(e) for e in errors)
+                    if errors else "")
             elif action == "present":
                 pid, here = str(form.get("id")), form.get("present") == "1"
                 service.store.set_present(pid, here)

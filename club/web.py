@@ -10,7 +10,6 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
-import hmac
 import html
 import json
 import secrets
@@ -38,6 +37,7 @@ from starlette.staticfiles import StaticFiles
 from club import export
 from club.config import hash_password
 from club.directors import DirectorError, Directors
+from club.forms import _csrf, _csrf_failed, _csrf_ok, _download
 from club.headers import SecurityHeaders
 from club.i18n import N_, STATE_WORDS, translator
 from club.logins import FREE_FAILURES, UNKNOWN, LoginGuard
@@ -654,31 +654,6 @@ def _paper_lines(form: Any, due: int) -> tuple[list[PaperLine], list[int | None]
         except ValueError as exc:
             raise ValueError(f"the Seeger-Fabian sum: {exc}") from None
     return lines, sums if any(v is not None for v in sums) else None
-
-
-def _csrf(session: Any) -> str:
-    token = session.get("csrf")
-    if not token:
-        token = secrets.token_urlsafe(24)
-        session["csrf"] = token
-    return str(token)
-
-
-def _csrf_ok(request: Request, form: Any) -> bool:
-    want = request.session.get("csrf")
-    got = form.get("csrf")
-    return bool(want) and isinstance(got, str) and hmac.compare_digest(want, got)
-
-
-def _csrf_failed(page: Any, request: Request, _: Any) -> Response:
-    return page(request, "message.html", 403, title=_("Form out of date"),
-                text=_("This form was not sent from this server's page, or it is too old. "
-                       "Reload the page and try again."))
-
-
-def _download(body: bytes | str, media: str, filename: str) -> Response:
-    return Response(body, media_type=media,
-                    headers={"Content-Disposition": f'attachment; filename="{filename}"'})
 
 
 def _page_seconds(text: str | None) -> int:

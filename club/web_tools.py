@@ -18,13 +18,12 @@ from starlette.routing import Route
 from club import prizes as prize_tools
 from club import teams as team_tools
 from club.blanks import blank_lists, blanks_pdf
+from club.forms import _csrf_failed, _csrf_ok, _download
 from club.i18n import translator
 
 
 def tool_routes(service: Any, page: Callable[..., Response], env: Any) -> list[Route]:
     """The routes; ``page`` renders a template as :func:`club.web.create_app` does."""
-    from club.web import _csrf_failed, _csrf_ok, _download
-
     cfg = service.config
     _ = translator(cfg.language)
 

@@ -20,6 +20,7 @@ from typing import Any
 from fpdf.enums import XPos, YPos
 
 from club.export import _Pdf
+from club.i18n import translator
 
 FIRST_DEALER = 0            # as club.service seats it: seat 0 deals game 1
 PAGE_H = 297.0
@@ -61,7 +62,8 @@ def blank_lists(service: Any, series: int, table: str | None = None) -> list[Bla
 def blanks_pdf(service: Any, lists: list[BlankList]) -> bytes:
     """One PDF, one list per page (a long series goes on to a second page)."""
     t = service.config.tournament
-    pdf = _Pdf(f"{service.config.club_name} · {t.name or t.id}")
+    pdf = _Pdf(f"{service.config.club_name} · {t.name or t.id}",
+               translator(service.config.language))
     pdf.set_margins(10, 10, 10)
     pdf.set_auto_page_break(False)
     for blank in lists:
@@ -70,26 +72,29 @@ def blanks_pdf(service: Any, lists: list[BlankList]) -> bytes:
 
 
 def _one(pdf: Any, b: BlankList) -> None:
+    _ = pdf.tr
     n = len(b.players)
     pdf.add_page()
     pdf.font(15, True)
-    pdf.cell(0, 8, pdf.text_(f"Spielliste · Serie {b.series} · Tisch {b.table}"),
+    pdf.cell(0, 8, pdf.text_(_("Score sheet · series %(series)s · table %(table)s")
+                             % {"series": b.series, "table": b.table}),
              new_x=XPos.LMARGIN, new_y=YPos.NEXT)
     pdf.font(9)
-    pdf.cell(0, 5, pdf.text_(f"{b.games} Spiele · Seeger-Fabian · Datum: ______________"),
+    pdf.cell(0, 5, pdf.text_(_("%(games)s games · Seeger-Fabian · date: ______________")
+                             % {"games": b.games}),
              new_x=XPos.LMARGIN, new_y=YPos.NEXT)
-    pdf.multi_cell(0, 5, pdf.text_("Sitzplätze: " + "   ".join(
+    pdf.multi_cell(0, 5, pdf.text_(_("Seats:") + " " + "   ".join(
         f"{seat + 1}. {name} ({pid})" for seat, (pid, name) in enumerate(b.players))
-        + f"   · 1. Spiel gibt {b.players[b.dealer(1)][1]}"),
+        + "   · " + _("%(name)s deals game 1") % {"name": b.players[b.dealer(1)][1]}),
         new_x=XPos.LMARGIN, new_y=YPos.NEXT)
     pdf.ln(1)
     width = 190.0
     no_w, dealer_w, passed_w = 9.0, 30.0, 20.0
     pw = (width - no_w - dealer_w - passed_w) / n
     foot_h = 5 * FOOT_ROW_H + 16.0
-    head = [("Nr.", no_w), ("Geber", dealer_w)]
-    head += [(f"{s + 1}. {name}", pw) for s, (_, name) in enumerate(b.players)]
-    head += [("eingepasst", passed_w)]
+    head = [(_("No."), no_w), (_("Dealer"), dealer_w)]
+    head += [(f"{s + 1}. {name}", pw) for s, (_pid, name) in enumerate(b.players)]
+    head += [(_("passed in"), passed_w)]
 
     def header_row() -> None:
         # two lines per cell: a long name is wrapped, not cut
@@ -130,13 +135,16 @@ def _one(pdf: Any, b: BlankList) -> None:
         pdf.add_page()
     pdf.ln(1)
     bonus = 40 if n == 3 else 30
-    for label in ("Spielpunkte", "gewonnene Spiele × 50", "verlorene Spiele × 50",
-                  f"verl. Spiele der anderen × {bonus}", "Seeger-Fabian (Ergebnis)"):
+    foot = (_("Points (game values)"), _("Won games × 50"), _("Lost games × 50"),
+            # shorter than the score sheet's words: the column is narrow
+            _("Lost by the others × %(bonus)s") % {"bonus": bonus},
+            _("Seeger-Fabian (result)"))
+    for label in foot:
         pdf.row([(label, no_w + dealer_w, "L")] + [("", pw, "R")] * n + [("", passed_w, "L")],
-                h=FOOT_ROW_H, bold=label.startswith("Seeger"), size=7, border=1)
+                h=FOOT_ROW_H, bold=label is foot[-1], size=7, border=1, names=(0,))
     pdf.ln(8)
     pdf.font(8)
-    for _ in b.players:
+    for _seat in b.players:
         pdf.cell(width / n, 4, "_" * 26, new_x=XPos.RIGHT, new_y=YPos.TOP)
     pdf.ln(4)
     for _pid, name in b.players:

@@ -56,8 +56,8 @@ STATE_WORDS = {"idle": N_("idle"), "playing": N_("playing"), "offline": N_("offl
 # The director reads the server's own sentences too: why a game is held or was refused, what
 # became of a refused message, why a form was refused. The server writes them in English (its
 # log's language); these are their shapes, so that the pages can show them in the club's
-# language. A sentence of no known shape is shown as written. A ``reason`` part is itself
-# looked up again ("game 4: 47 is no game value ...").
+# language. A sentence of no known shape is shown as written. A ``reason`` or ``what`` part is
+# itself looked up again ("game 4: 47 is no game value ...").
 MESSAGE_SHAPES = (
     N_("game %(game)s is ahead of table %(table)s's list: it counts once game %(waiting)s is "
        "there"),
@@ -91,14 +91,62 @@ MESSAGE_SHAPES = (
     N_("the Seeger-Fabian sums do not agree (a line typed wrong?): %(sums)s"),
     N_("the Seeger-Fabian sum: %(reason)s"),
     N_("game %(game)s: %(reason)s"),
+    # the directors, and drawing a series again
+    N_("a director's name has 1..%(max)s letters, digits or spaces"),
+    N_("a director's password needs at least %(min)s characters"),
+    N_("that password is too long (1024 characters at most)"),
+    N_("there is a director named %(name)s already"),
+    N_("%(name)s is set up in club.toml: change it there"),
+    N_("a director cannot remove themself: ask another director"),
+    N_("there is no director named %(name)s"),
+    N_("%(name)s's password is set in club.toml: change it there"),
+    N_("say why: drawing a series again needs a reason"),
+    N_("series %(series)s has not been drawn"),
+    N_("series %(series)s is drawn already: only the last series can be drawn again"),
+    N_("series %(series)s is closed: it cannot be drawn again"),
+    N_("series %(series)s has started (games of table %(tables)s are in): it cannot be drawn "
+       "again; seat a late arrival in the next series"),
+    # what the directors did (the audit), as the server records it; the longest shapes first:
+    # a drawing again names who is seated now, who no longer, and why
+    N_("%(what)s; why: %(why)s"),
+    N_("%(what)s; no longer seated: %(ids)s"),
+    N_("%(what)s; seated now: %(ids)s"),
+    N_("series %(series)s drawn again (%(method)s, seed %(seed)s): %(players)s players at "
+       "%(tables)s tables"),
+    N_("series %(series)s drawn (%(method)s, seed %(seed)s): %(players)s players at "
+       "%(tables)s tables"),
+    N_("series %(series)s closed"),
+    N_("series %(series)s reopened"),
+    N_("registered %(id)s"),
+    N_("imported %(players)s players"),
+    N_("%(id)s marked present"),
+    N_("%(id)s marked absent"),
+    N_("added director %(name)s"),
+    N_("removed director %(name)s"),
+    N_("%(name)s changed their password"),
+    # teams, prizes and the season
+    N_("line %(line)s: %(reason)s"),
+    N_("team name %(name)s... is longer than %(max)s characters"),
+    N_("there is no special prize %(prize)s to award by hand"),
+    N_("player %(player)s does not take part in the evening"),
+    N_("no series has been drawn: there is nothing to import"),
+    N_("series %(series)s is still running: close it first (the season counts finished "
+       "evenings only)"),
+    N_("%(name)s (%(date)s) imported into season %(season)s: %(count)s players, %(new)s new "
+       "members"),
+    N_("%(name)s (%(date)s) imported again into season %(season)s: %(count)s players, "
+       "%(new)s new members"),
 )
+# the fields that hold a sentence of their own, looked up again
+_NESTED = ("reason", "what")
 _FIELD = re.compile(r"%\((\w+)\)s")
 
 
 # what each field of a shape may hold: numbers are numbers, a table or a game id one word
 _FIELD_TEXT = {"game": r"\d+", "waiting": r"\d+", "series": r"\d+", "revision": r"\d+",
                "seq": r"\d+", "players": r"\d+", "value": r"[-+]?\d+", "table": r"[^\s:']+",
-               "game_id": r"[^\s:]+"}
+               "game_id": r"[^\s:]+", "line": r"\d+", "count": r"\d+", "new": r"\d+",
+               "id": r"\S+"}
 
 
 def _shape(template: str) -> re.Pattern[str]:
@@ -142,7 +190,7 @@ class Translator:
         for template, shape in _SHAPES:
             m = shape.match(text)
             if m is not None:
-                parts = {k: self.message(v) if k == "reason" else v
+                parts = {k: self.message(v) if k in _NESTED else v
                          for k, v in m.groupdict().items()}
                 return self(template) % parts
         return text

@@ -36,13 +36,16 @@ from dataclasses import dataclass, replace
 from decimal import ROUND_DOWN, Decimal, InvalidOperation
 from typing import Any
 
+from club.i18n import N_, Translator, translator
+
+# (the default name, the rule in words: a message id, shown in the club's language)
 SPECIALS = {
     "best-game": ("Bestes Spiel des Abends",
-                  "the highest value of a game won (counted, not annulled)"),
-    "best-series": ("Beste Serie", "the best Seeger-Fabian result of a single series"),
-    "most-won": ("Meiste gewonnene Spiele", "the most games won as declarer"),
-    "last-place": ("Trostpreis", "the last place of the ranking"),
-    "director": ("Sonderpreis", "awarded by the director on the prizes page"),
+                  N_("the highest value of a game won (counted, not annulled)")),
+    "best-series": ("Beste Serie", N_("the best Seeger-Fabian result of a single series")),
+    "most-won": ("Meiste gewonnene Spiele", N_("the most games won as declarer")),
+    "last-place": ("Trostpreis", N_("the last place of the ranking")),
+    "director": ("Sonderpreis", N_("awarded by the director on the prizes page")),
 }
 MAX_GOODS = 120
 CENT = Decimal("0.01")
@@ -205,11 +208,12 @@ def place_lines(rows: Sequence[Any], rules: PrizeRules) -> list[PlaceLine]:
 
 
 def special_lines(rows: Sequence[Any], games: Iterable[Any], rules: PrizeRules,
-                  awards: dict[str, dict[str, str]]) -> list[SpecialLine]:
+                  awards: dict[str, dict[str, str]], tr: Translator | None = None
+                  ) -> list[SpecialLine]:
     """Who wins each special prize, from the ranking ``rows`` (players taking part) and the
-    counted ``games``; ``awards``: the director's choices by prize name."""
-    from club.sheets import contract_text
-
+    counted ``games``; ``awards``: the director's choices by prize name; ``tr``: the
+    language of the details (English unless given)."""
+    _ = tr or translator("en")
     names = {r.player: r.name for r in rows}
     played = [g for g in games if not g.annulled]
     out = []
@@ -221,8 +225,11 @@ def special_lines(rows: Sequence[Any], games: Iterable[Any], rules: PrizeRules,
             best = max((g.value for g in won), default=None)
             tops = [g for g in won if g.value == best]
             winners = list(dict.fromkeys(g.players[g.declarer] for g in tops))
-            detail = "; ".join(f"{contract_text(g.contract, False)} {g.value:+d} (series "
-                               f"{g.series}, table {g.table}, game {g.game})" for g in tops)
+            detail = "; ".join(
+                _("%(contract)s %(value)s (series %(series)s, table %(table)s, game "
+                  "%(game)s)") % {"contract": _.contract(g.contract, False),
+                                  "value": f"{g.value:+d}", "series": g.series,
+                                  "table": g.table, "game": g.game} for g in tops)
         elif prize.kind == "best-series":
             sums: dict[tuple[str, int], int] = {}
             for g in played:
@@ -230,17 +237,20 @@ def special_lines(rows: Sequence[Any], games: Iterable[Any], rules: PrizeRules,
                     sums[(pid, g.series)] = sums.get((pid, g.series), 0) + g.sf[seat]
             best = max(sums.values(), default=None)
             tops2 = sorted(k for k, v in sums.items() if v == best)
-            winners = list(dict.fromkeys(pid for pid, _ in tops2))
-            detail = "; ".join(f"series {s}: {best}" for _, s in tops2)
+            winners = list(dict.fromkeys(pid for pid, _s in tops2))
+            detail = "; ".join(_("series %(series)s: %(total)s") % {"series": s, "total": best}
+                               for _pid, s in tops2)
         elif prize.kind == "most-won":
             best = max((r.won for r in rows), default=0)
             if best:
                 winners = [r.player for r in rows if r.won == best]
-                detail = f"{best} games won"
+                detail = _.ngettext("%(num)s game won", "%(num)s games won",
+                                    best) % {"num": best}
         elif prize.kind == "last-place" and len(rows) > 1:
             last = rows[-1].place
             winners = [r.player for r in rows if r.place == last]
-            detail = f"place {last}, {rows[-1].total}"
+            detail = _("place %(place)s, %(total)s") % {"place": last,
+                                                         "total": rows[-1].total}
         elif prize.kind == "director":
             award = awards.get(prize.name)
             if award is not None and award["player"] in names:
@@ -258,7 +268,8 @@ def prize_list(service: Any) -> tuple[list[PlaceLine], list[SpecialLine]]:
     rows = service.ranking()
     rules = service.config.prize_rules
     return (place_lines(rows, rules),
-            special_lines(rows, service.games(), rules, service.store.awards()))
+            special_lines(rows, service.games(), rules, service.store.awards(),
+                          translator(service.config.language)))
 
 
 def award(service: Any, prize: str, player: str, who: str, reason: str = "") -> None:
@@ -288,30 +299,32 @@ def pdf_section(pdf: Any, service: Any, new_page: bool = True) -> bool:
     lines, specials = prize_list(service)
     if not lines and not specials:
         return False
+    _ = pdf.tr
     if new_page:
         pdf.add_page()
     pdf.font(14, True)
-    pdf.cell(0, 9, pdf.text_("Preisliste / Prizes"), new_x=XPos.LMARGIN, new_y=YPos.NEXT)
+    pdf.cell(0, 9, pdf.text_(_("Prize list")), new_x=XPos.LMARGIN, new_y=YPos.NEXT)
     pdf.font(9)
     if shares:
-        pdf.cell(0, 5, pdf.text_(f"Preisgeld aus dem Topf {money(pool)}"), new_x=XPos.LMARGIN,
-                 new_y=YPos.NEXT)
-    cols = [("Platz", 12, "R"), ("Name", 56, "L"), ("Topf", 20, "R"), ("fest", 20, "R"),
-            ("Geld", 20, "R"), ("Sachpreis", 58, "L")]
+        pdf.cell(0, 5, pdf.text_(_("Prize pool %(pool)s") % {"pool": money(pool)}),
+                 new_x=XPos.LMARGIN, new_y=YPos.NEXT)
+    cols = [(_("Place"), 12, "R"), (_("Name"), 56, "L"), (_("Pool share"), 20, "R"),
+            (_("Fixed"), 20, "R"), (_("Money"), 20, "R"), (_("Goods"), 58, "L")]
     pdf.set_fill_color(230, 238, 234)
-    pdf.row(cols, bold=True, fill=True)
+    # names and column heads set whole, as on the ranking (never cut with an ellipsis)
+    pdf.row(cols, bold=True, fill=True, names=tuple(range(len(cols))))
     for p in lines:
-        goods = (" oder ".join(p.goods) if p.shared > 1 else ", ".join(p.goods))
+        goods = ((" " + _("or") + " ").join(p.goods) if p.shared > 1 else ", ".join(p.goods))
         pdf.row([(f"{p.place}.", 12, "R"), (p.name, 56, "L"),
                  (money(p.share) if p.share else "", 20, "R"),
                  (money(p.fixed) if p.fixed else "", 20, "R"), (money(p.money), 20, "R"),
-                 (goods, 58, "L")])
+                 (goods, 58, "L")], names=(1, 5))
     if specials:
         pdf.ln(3)
         pdf.font(11, True)
-        pdf.cell(0, 7, pdf.text_("Sonderpreise"), new_x=XPos.LMARGIN, new_y=YPos.NEXT)
+        pdf.cell(0, 7, pdf.text_(_("Special prizes")), new_x=XPos.LMARGIN, new_y=YPos.NEXT)
         for s in specials:
-            who = ", ".join(n for _, n in s.winners) or "noch offen"
+            who = ", ".join(n for _pid, n in s.winners) or _("open")
             gift = " + ".join(x for x in (money(s.each) if s.prize.amount else "",
                                           s.prize.goods) if x)
             pdf.font(9)

@@ -27,6 +27,7 @@ from __future__ import annotations
 
 import argparse
 import getpass
+import html
 import http.client
 import http.cookiejar
 import json
@@ -50,6 +51,7 @@ from pathlib import Path
 from typing import Any
 
 from club.config import ClubConfig, ClubConfigError, load_config
+from club.i18n import translator
 from club.tournament import TournamentError, table_sizes
 
 TABLE_SIDE = "firmware_host.clubside.link.rehearsal"
@@ -368,7 +370,11 @@ def rehearse(p: Plan, director_password: str, work: Path, say: Any = print) -> O
     registered = p.players + p.absent
     rows = [f"r{i:02d},Rehearsal {i:02d},rehearsal" for i in range(1, registered + 1)]
     page = director.post("/director/import", {"csv": "id,name,club\n" + "\n".join(rows)})
-    if f"{registered} players imported" not in page:
+    # the server's own words, in the club's language (German unless the config says)
+    _ = translator(p.config.language)
+    imported = _.ngettext("%(num)s player imported.", "%(num)s players imported.",
+                          registered) % {"num": registered}
+    if imported not in html.unescape(page):
         raise RehearsalError(f"importing the players: {director.info(page) or 'refused'}")
     for i in range(p.players + 1, registered + 1):
         director.post("/director/present", {"id": f"r{i:02d}", "present": "0"})
@@ -383,7 +389,8 @@ def rehearse(p: Plan, director_password: str, work: Path, say: Any = print) -> O
         t0 = time.monotonic()
         for s in range(1, p.series + 1):
             page = director.post("/director/draw", {"method": "draw" if s == 1 else ""})
-            if f"Series {s} is seated" not in page:
+            seated = _("Series %(series)s is seated.") % {"series": s}
+            if seated not in html.unescape(page):
                 raise RehearsalError(f"drawing series {s}: {director.info(page) or 'refused'}")
             say(f"series {s}: seated, {p.tables} tables playing")
             longest = max(p.config.tournament.games_for(n) for n in p.sizes)

@@ -190,27 +190,30 @@ def pdf_section(pdf: Any, service: Any, new_page: bool = True) -> bool:
     ranked, short = service_team_ranking(service)
     if not ranked and not short:
         return False
+    _ = pdf.tr
     size = service.config.teams.size
     n = service.config.tournament.series
     if new_page:
         pdf.add_page()
     pdf.font(14, True)
-    pdf.cell(0, 9, pdf.text_("Mannschaftswertung / Teams"), new_x=XPos.LMARGIN,
-             new_y=YPos.NEXT)
+    pdf.cell(0, 9, pdf.text_(_("Team ranking")), new_x=XPos.LMARGIN, new_y=YPos.NEXT)
     pdf.font(9)
     pdf.multi_cell(0, 5, pdf.text_(
-        f"Summe der Seeger-Fabian-Ergebnisse der {size} besten Mitglieder je Mannschaft."),
-        new_x=XPos.LMARGIN, new_y=YPos.NEXT)
+        _("The Seeger-Fabian totals of the %(size)s best members of each team.")
+        % {"size": size}), new_x=XPos.LMARGIN, new_y=YPos.NEXT)
     pdf.ln(1)
-    cols = [("Platz", 12, "R"), ("Mannschaft", 52, "L")]
-    cols += [(f"S{s}", 14, "R") for s in range(1, n + 1)]
-    cols += [("Gesamt", 18, "R")]
+    cols = [(_("Place"), 12, "R"), (_("Team"), 52, "L")]
+    cols += [(_("S%(series)s") % {"series": s}, 14, "R") for s in range(1, n + 1)]
+    cols += [(_("Total"), 18, "R")]
     pdf.set_fill_color(230, 238, 234)
-    pdf.row(cols, bold=True, fill=True)
+    # the column heads and the team's name set whole, as the ranking's
+    pdf.row(cols, bold=True, fill=True, names=tuple(range(len(cols))))
+    not_counted = " (" + _("not counted") + ")"
     for t in ranked:
         vals = [f"{t.place}.", t.team, *t.series, t.total]
-        pdf.row([(v, w, a) for v, (_, w, a) in zip(vals, cols, strict=True)], bold=True)
-        members = ", ".join(f"{m.name} {m.total}" + ("" if m.counted else " (nicht gewertet)")
+        pdf.row([(v, w, a) for v, (_c, w, a) in zip(vals, cols, strict=True)], bold=True,
+                names=(1,))
+        members = ", ".join(f"{m.name} {m.total}" + ("" if m.counted else not_counted)
                             for m in t.members)
         pdf.font(8)
         pdf.multi_cell(0, 4.5, pdf.text_("    " + members), new_x=XPos.LMARGIN,
@@ -219,7 +222,8 @@ def pdf_section(pdf: Any, service: Any, new_page: bool = True) -> bool:
         pdf.ln(2)
         pdf.font(9)
         pdf.multi_cell(0, 5, pdf.text_(
-            f"Unvollständig (weniger als {size} Mitglieder gespielt): " + "; ".join(
+            _("Not ranked, fewer than %(size)s members playing:") % {"size": size} + " "
+            + "; ".join(
                 f"{t.team} ({', '.join(m.name for m in t.members) or '-'})" for t in short)),
             new_x=XPos.LMARGIN, new_y=YPos.NEXT)
     return True

@@ -10,7 +10,6 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
-import hmac
 import html
 import json
 import secrets
@@ -39,6 +38,7 @@ from club import export
 from club.config import hash_password
 from club.confirmations import unconfirmed_games
 from club.directors import DirectorError, Directors
+from club.forms import _csrf, _csrf_failed, _csrf_ok, _download
 from club.headers import SecurityHeaders
 from club.i18n import N_, STATE_WORDS, translator
 from club.logins import FREE_FAILURES, UNKNOWN, LoginGuard
@@ -433,7 +433,8 @@ def create_app(service: ClubService, hub: Hub | None = None) -> Starlette:
                 service.register_done()
                 info = _.ngettext("%(num)s player imported.", "%(num)s players imported.",
                                   len(rows)) % {"num": len(rows)} + (
-                    " " + _("Refused:") + " " + "; ".join(errors) if errors else "")
+                    " " + _("Refused:") + " " + "; ".join(_.message(e) for e in errors)
+                    if errors else "")
             elif action == "present":
                 pid, here = str(form.get("id")), form.get("present") == "1"
                 service.store.set_present(pid, here)
@@ -659,31 +660,6 @@ def _paper_lines(form: Any, due: int) -> tuple[list[PaperLine], list[int | None]
         except ValueError as exc:
             raise ValueError(f"the Seeger-Fabian sum: {exc}") from None
     return lines, sums if any(v is not None for v in sums) else None
-
-
-def _csrf(session: Any) -> str:
-    token = session.get("csrf")
-    if not token:
-        token = secrets.token_urlsafe(24)
-        session["csrf"] = token
-    return str(token)
-
-
-def _csrf_ok(request: Request, form: Any) -> bool:
-    want = request.session.get("csrf")
-    got = form.get("csrf")
-    return bool(want) and isinstance(got, str) and hmac.compare_digest(want, got)
-
-
-def _csrf_failed(page: Any, request: Request, _: Any) -> Response:
-    return page(request, "message.html", 403, title=_("Form out of date"),
-                text=_("This form was not sent from this server's page, or it is too old. "
-                       "Reload the page and try again."))
-
-
-def _download(body: bytes | str, media: str, filename: str) -> Response:
-    return Response(body, media_type=media,
-                    headers={"Content-Disposition": f'attachment; filename="{filename}"'})
 
 
 def _page_seconds(text: str | None) -> int:

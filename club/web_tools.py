@@ -18,22 +18,23 @@ from starlette.routing import Route
 from club import prizes as prize_tools
 from club import teams as team_tools
 from club.blanks import blank_lists, blanks_pdf
+from club.forms import _csrf_failed, _csrf_ok, _download
+from club.i18n import translator
 
 
 def tool_routes(service: Any, page: Callable[..., Response], env: Any) -> list[Route]:
     """The routes; ``page`` renders a template as :func:`club.web.create_app` does."""
-    from club.web import _csrf_failed, _csrf_ok, _download
-
     cfg = service.config
+    _ = translator(cfg.language)
 
     def nav() -> list[tuple[str, str]]:
         out = []
         if service.store.teams():
-            out.append(("/teams", "Teams"))
+            out.append(("/teams", _("Teams")))
         if cfg.prize_rules.places or cfg.prize_rules.specials:
-            out.append(("/prizes", "Prizes"))
+            out.append(("/prizes", _("Prizes")))
         if cfg.registry is not None:
-            out.append(("/season", "Season"))
+            out.append(("/season", _("Season")))
         return out
 
     env.globals.update(tool_nav=nav, prize_list=lambda: prize_tools.prize_list(service))
@@ -45,8 +46,10 @@ def tool_routes(service: Any, page: Callable[..., Response], env: Any) -> list[R
         lists = blank_lists(service, series, table)
         if not lists:
             return PlainTextResponse(
-                f"series {series} has no table {table}" if table else
-                f"series {series} has not been drawn", 404)
+                _("series %(series)s has no table %(table)s") % {"series": series,
+                                                                 "table": table}
+                if table else
+                _("series %(series)s has not been drawn") % {"series": series}, 404)
         name = f"blank-s{series}" + (f"-t{table}" if table else "") + ".pdf"
         return _download(blanks_pdf(service, lists), "application/pdf", name)
 
@@ -66,22 +69,27 @@ def tool_routes(service: Any, page: Callable[..., Response], env: Any) -> list[R
             return RedirectResponse("/director/login", 303)
         form = await request.form()
         if not _csrf_ok(request, form):
-            return _csrf_failed(page, request)
+            return _csrf_failed(page, request, _)
         text = str(form.get("csv", ""))
         found, errors = team_tools.teams_from_csv(text)
         if not found and not errors and "team" not in text.split("\n", 1)[0].lower():
-            errors = ["the first line must name the columns id and team"]
+            errors = [_("the first line must name the columns id and team")]
         known = service.players()
-        errors += [f"no player has the id {pid!r}" for pid in found if pid not in known]
+        errors += [_("no player has the id %(id)s") % {"id": repr(pid)}
+                   for pid in found if pid not in known]
         # an empty team on a line takes the player out of his team
         cleared = _cleared(text)
         if errors:
-            return teams_page(request, 400, error="Nothing changed: " + "; ".join(errors[:10]),
-                              text=text)
+            return teams_page(request, 400, error=_("Nothing changed:") + " " + "; ".join(
+                _.message(e) for e in errors[:10]), text=text)
         service.store.set_teams({**{pid: "" for pid in cleared if pid in known}, **found})
         service.register_done()
-        return teams_page(request, info=f"{len(found)} players put in teams"
-                          + (f", {len(cleared)} taken out" if cleared else "") + ".")
+        info = _.ngettext("%(num)s player put in a team.", "%(num)s players put in teams.",
+                          len(found)) % {"num": len(found)}
+        if cleared:
+            info += " " + _.ngettext("%(num)s player taken out.", "%(num)s players taken out.",
+                                     len(cleared)) % {"num": len(cleared)}
+        return teams_page(request, info=info)
 
     async def teams_export(request: Request) -> Response:
         fmt = request.path_params["fmt"]
@@ -93,11 +101,11 @@ def tool_routes(service: Any, page: Callable[..., Response], env: Any) -> list[R
         from club.export import _Pdf
 
         t = cfg.tournament
-        pdf = _Pdf(f"{cfg.club_name} · {t.name or t.id}")
+        pdf = _Pdf(f"{cfg.club_name} · {t.name or t.id}", _)
         if not team_tools.pdf_section(pdf, service):
             pdf.add_page()
             pdf.font(11)
-            pdf.cell(0, 8, pdf.text_("Keine Mannschaften / no teams"))
+            pdf.cell(0, 8, pdf.text_(_("No player belongs to a team yet.")))
         return _download(bytes(pdf.output()), "application/pdf", "teams.pdf")
 
     # --- prizes ------------------------------------------------------------------------------
@@ -118,24 +126,24 @@ def tool_routes(service: Any, page: Callable[..., Response], env: Any) -> list[R
             return RedirectResponse("/director/login", 303)
         form = await request.form()
         if not _csrf_ok(request, form):
-            return _csrf_failed(page, request)
+            return _csrf_failed(page, request, _)
         prize = str(form.get("prize", ""))
         try:
             prize_tools.award(service, prize, str(form.get("player", "")), "director",
                               str(form.get("reason", "")))
         except ValueError as exc:
             return prizes_page(request, 400, error=str(exc))
-        return prizes_page(request, info=f"{prize}: saved.")
+        return prizes_page(request, info=_("%(prize)s: saved.") % {"prize": prize})
 
     async def prizes_pdf(request: Request) -> Response:
         from club.export import _Pdf
 
         t = cfg.tournament
-        pdf = _Pdf(f"{cfg.club_name} · {t.name or t.id}")
+        pdf = _Pdf(f"{cfg.club_name} · {t.name or t.id}", _)
         if not prize_tools.pdf_section(pdf, service):
             pdf.add_page()
             pdf.font(11)
-            pdf.cell(0, 8, pdf.text_("Keine Preise eingetragen / no prizes configured"))
+            pdf.cell(0, 8, pdf.text_(_("No prizes are configured.")))
         return _download(bytes(pdf.output()), "application/pdf", "prizes.pdf")
 
     # --- the season --------------------------------------------------------------------------
@@ -146,15 +154,16 @@ def tool_routes(service: Any, page: Callable[..., Response], env: Any) -> list[R
         from club.season import season_ranking, unfinished
 
         if cfg.registry is None:
-            return page(request, "message.html", 404, title="No season",
-                        text="This club keeps no member registry: the director sets "
-                             "[club] registry in the config.")
+            return page(request, "message.html", 404, title=_("No season"),
+                        text=_("This club keeps no member registry: the director sets "
+                               "[club] registry in the config."))
         seasons, rows, evenings, chosen = [], [], [], ""
         if cfg.registry.exists():
             try:
                 registry = Registry(cfg.registry)
             except RegistryError as exc:
-                return page(request, "message.html", 500, title="No season", text=str(exc))
+                return page(request, "message.html", 500, title=_("No season"),
+                            text=_.message(str(exc)))
             try:
                 seasons = registry.seasons()
                 want = request.query_params.get("season")
@@ -179,7 +188,7 @@ def tool_routes(service: Any, page: Callable[..., Response], env: Any) -> list[R
             return RedirectResponse("/director/login", 303)
         form = await request.form()
         if not _csrf_ok(request, form):
-            return _csrf_failed(page, request)
+            return _csrf_failed(page, request, _)
         if cfg.registry is None:
             return season_page(request)
         name = " ".join(str(form.get("season", "")).split())[:40] or None

@@ -197,27 +197,33 @@ def test_the_command_line_without_the_lab_says_so_in_one_line() -> None:
 
 
 def test_the_pi_install_leaves_the_lab_out(tmp_path: Path) -> None:
-    """install.sh copies the source without lab/ (both ways it can copy: rsync and tar), so
-    the package pip builds on the Pi holds the table and not the lab."""
+    """install.sh and install-club.sh copy the source with install-lib.sh's
+    skat_copy_source, which leaves lab/ out both ways it can copy (rsync, or tar where rsync
+    is missing), so the package pip builds on the Pi holds the table and not the lab."""
     import shutil
 
-    script = (ROOT / "systemd" / "install.sh").read_text(encoding="utf-8")
-    copies = [line.strip() for line in script.splitlines()
-              if line.strip().startswith(("rsync -a", "(cd \"$SRC\" && tar"))]
-    assert len(copies) == 2, copies
+    for name in ("install.sh", "install-club.sh"):
+        script = (ROOT / "systemd" / name).read_text(encoding="utf-8")
+        assert 'skat_copy_source "$SRC" "$PREFIX/src"' in script, name
     src = tmp_path / "src"
     for d in ("lab/anchor", "firmware_host/table", "engine"):
         (src / d).mkdir(parents=True)
         (src / d / "x.py").write_text("")
-    for copy in copies:
-        if copy.startswith("rsync") and shutil.which("rsync") is None:
+    lib = ROOT / "systemd" / "install-lib.sh"
+    for tool in ("rsync", "tar"):
+        if shutil.which(tool) is None:
             continue
-        prefix = tmp_path / ("p-" + copy.split()[0].strip("("))
-        (prefix / "src").mkdir(parents=True)
-        subprocess.run(["bash", "-c", copy], check=True, timeout=60,
-                       env={"SRC": str(src), "PREFIX": str(prefix), "PATH": "/usr/bin:/bin"})
-        assert (prefix / "src" / "firmware_host" / "table" / "x.py").exists(), copy
-        assert not (prefix / "src" / "lab").exists(), copy
+        # a PATH with the tools the copy needs: rsync only in the first round
+        bin_dir = tmp_path / f"bin-{tool}"
+        bin_dir.mkdir()
+        for need in {"tar", "mkdir", tool}:
+            (bin_dir / need).symlink_to(shutil.which(need))
+        dest = tmp_path / f"p-{tool}" / "src"
+        copy = f'. "{lib}" && skat_copy_source "$SRC" "$DEST"'
+        subprocess.run([shutil.which("bash") or "/bin/bash", "-c", copy], check=True, timeout=60,
+                       env={"SRC": str(src), "DEST": str(dest), "PATH": str(bin_dir)})
+        assert (dest / "firmware_host" / "table" / "x.py").exists(), tool
+        assert not (dest / "lab").exists(), tool
 
 
 @pytest.mark.parametrize("package", PACKAGES)

@@ -32,7 +32,7 @@ def free_port() -> int:
 
 def write_config(directory: Path, broker: Any | None, *, club: str = "c1",
                  web_port: int | None = None, embedded_port: int | None = None,
-                 series: int = 3, extra: str = "") -> Path:
+                 series: int = 3, extra: str = "", language: str = "en") -> Path:
     directory.mkdir(parents=True, exist_ok=True)
     web_port = web_port or free_port()
     if broker is not None:
@@ -45,7 +45,7 @@ def write_config(directory: Path, broker: Any | None, *, club: str = "c1",
 id = "{club}"
 name = "Skatclub Kreuz Bube"
 database = "club.db"
-language = "en"                     # the tests read the pages' English words
+language = "{language}"                     # most tests read the pages' English words
 
 [broker]
 {broker_toml}
@@ -156,7 +156,7 @@ class Director:
     def import_players(self, n: int) -> None:
         rows = "\n".join(f"p{i},Spieler {i:03d},SC {i % 7}" for i in range(1, n + 1))
         page = self.post("/director/import", {"csv": "id,name,club\n" + rows})
-        assert f"{n} players imported" in page
+        assert f"{n} {'player' if n == 1 else 'players'} imported" in page
 
     def draw(self, method: str = "draw") -> None:
         page = self.post("/director/draw", {"method": method})

@@ -52,7 +52,8 @@ def served(svc: ClubService) -> Iterator[str]:
 def with_password(tmp_path: Path, players: int = 7, **director: str) -> ClubService:
     svc = make_service(tmp_path, players=players, games_three=4, games_four=4)
     cfg = ClubConfig.from_dict({
-        "club": {"id": "skc", "database": str(tmp_path / "c.db")},
+        # the tests read the pages' English words
+        "club": {"id": "skc", "database": str(tmp_path / "c.db"), "language": "en"},
         "tournament": {"id": "herbst", "seed": "42", "games_three": 4, "games_four": 4},
         "director": {"password_hash": hash_password(PASSWORD), **director}})
     return ClubService(cfg, svc.store)

@@ -190,6 +190,18 @@ def test_the_servers_sentences_in_the_clubs_language() -> None:
     assert de.message("game 4: 47 is no game value a declarer can win") == (
         "Spiel 4: 47 ist kein Spielwert, den ein Alleinspieler gewinnen kann")
     assert de.message("something new") == "something new"
+    # what the directors did: a drawing again names who came, who left and why, each part
+    # looked up in turn
+    assert de.message("series 2 drawn again (draw, seed 7/2/2): 8 players at 2 tables; seated "
+                      "now: p8; no longer seated: p3; why: Nachzügler") == (
+        "Serie 2 neu ausgelost (draw, Startwert 7/2/2): 8 Spieler an 2 Tischen; neu gesetzt: "
+        "p8; nicht mehr gesetzt: p3; Grund: Nachzügler")
+    assert de.message("line 3: team name 'Kreuz Bube und die'... is longer than 60 "
+                      "characters") == ("Zeile 3: Mannschaftsname 'Kreuz Bube und die'... ist "
+                                        "länger als 60 Zeichen")
+    assert translator("pl").message("series 1 is still running: close it first (the season "
+                                    "counts finished evenings only)") == (
+        "seria 1 jeszcze trwa: najpierw ją zamknij (sezon liczy tylko zakończone wieczory)")
 
 
 # --- the pages, served -----------------------------------------------------------------------
@@ -223,17 +235,25 @@ class Served:
 @pytest.fixture(scope="module")
 def evening(tmp_path_factory: pytest.TempPathFactory) -> ClubConfig:
     """A small evening: seven players and one absent, series 1 played at two tables with a
-    correction, a held game and a game refused because the series was closed early."""
+    correction, a held game and a game refused because the series was closed early; teams of
+    two (one short of a member), a prize list with special prizes, a member registry."""
     tmp = tmp_path_factory.mktemp("evening")
     cfg = ClubConfig.from_dict({
-        "club": {"id": "skc", "name": "Skatclub Kreuz Bube", "database": str(tmp / "c.db")},
+        "club": {"id": "skc", "name": "Skatclub Kreuz Bube", "database": str(tmp / "c.db"),
+                 "registry": str(tmp / "members.db")},
         "director": {"password_hash": hash_password(PASSWORD)},
         "tournament": {"id": "herbst", "name": "Herbstpreisskat", "seed": "7", "series": 2,
                        "games_three": 6, "games_four": 8, "entry_fee": "10",
-                       "prize_shares": [50, 30]}})
+                       "prize_shares": [50, 30]},
+        "teams": {"size": 2},
+        "prizes": [{"places": "1", "goods": "Präsentkorb"},
+                   {"special": "best-game", "amount": "5"},
+                   {"special": "director", "name": "Bester Neuling", "goods": "Buch"}]})
     svc = ClubService(cfg, Store(cfg.database))
     for i, name in enumerate(NAMES, 1):
         svc.register(f"p{i}", name, "SC Herz Dame")
+    svc.store.set_teams({"p1": "Kreuz Bube", "p2": "Kreuz Bube", "p3": "Pik Dame",
+                         "p4": "Pik Dame", "p5": "Karo Sieben"})
     svc.register("p8", "Hanna Ilse", "SC Herz Dame")
     svc.store.set_present("p8", False)
     svc.register_done()
@@ -306,7 +326,7 @@ def test_public_pages_speak_the_clubs_language(site: tuple[str, Served]) -> None
     check_labels(lang, get(s.base + "/?projector=1"), ["Ranking", "Place", "Total", "Won"])
     check_labels(lang, get(s.base + "/tables?series=1"), [*HEADER,
         ("Table %(table)s", {"table": three}), ("series %(series)s", {"series": 1}),
-        "unknown"])
+        "idle"])
     check_labels(lang, get(s.base + f"/tables/1/{three}"), [*HEADER,
         "No.", "Dealer", "Game", "PDF list", "Won games × 50", "Lost games × 50",
         "Points (game values)", "no status yet",
@@ -369,6 +389,55 @@ def test_director_pages_speak_the_clubs_language(site: tuple[str, Served]) -> No
             "%(value)s is no game value a declarer can win") % {"value": 47}})])
 
 
+def test_the_tools_pages_speak_the_clubs_language(site: tuple[str, Served]) -> None:
+    """Teams, prizes, the season, the directors and what they did: public and director's
+    words, the server's own sentences among them."""
+    lang, s = site
+    tools = [*HEADER, "Teams", "Prizes", "Season"]          # the nav links to the tools
+    check_labels(lang, get(s.base + "/teams"), [*tools,
+        ("Seeger-Fabian of the %(size)s best members of each team", {"size": 2}), "Place",
+        "Team", "Total", "Members", ("Not ranked, fewer than %(size)s members playing:",
+                                     {"size": 2})])
+    check_labels(lang, get(s.base + "/prizes"), [*tools,
+        "Place", "Name", "Pool share", "Money", "Goods", "Special prizes", "Rule", "Won by",
+        "Money each", "the highest value of a game won (counted, not annulled)",
+        "awarded by the director on the prizes page", "open"])
+    check_labels(lang, get(s.base + "/season"), [*tools, "No evening has been imported yet."])
+    d = Director(s.base)
+    d.post("/director/login", {"password": PASSWORD}, csrf_from="/director/login")
+    check_labels(lang, d.get("/teams"), ["Put players in teams", "Save teams"])
+    check_labels(lang, d.get("/prizes"), [("Award %(prize)s to", {"prize": "Bester Neuling"}),
+                                          "nobody", "Save"])
+    check_labels(lang, d.get("/"), ["Prizes for the director:", "Prize list"])
+    check_labels(lang, d.get("/season"), ["Import this evening", "into season",
+                                          "importing again replaces its results"])
+    page = d.get("/director")
+    check_labels(lang, page, ["Directors", ("you are %(name)s", {"name": "director"}),
+        "Added", "By", "Add director", "What the directors did", "When", "Who", "What",
+        ("series %(series)s drawn (%(method)s, seed %(seed)s): %(players)s players at "
+         "%(tables)s tables", {"series": 1, "method": "draw", "seed": "7/1", "players": 7,
+                               "tables": 2}),
+        ("series %(series)s closed", {"series": 1})])
+    # refused forms of the tools: the reason in the club's language, never a server error
+    with pytest.raises(urllib.error.HTTPError) as err:
+        d.post("/director/teams", {"csv": "id,team\nzz,Herz Ass\n"}, csrf_from="/teams")
+    assert err.value.code == 400
+    check_labels(lang, err.value.read().decode(), ["Nothing changed:",
+                                                   ("no player has the id %(id)s",
+                                                    {"id": "'zz'"})])
+    with pytest.raises(urllib.error.HTTPError) as err:
+        d.post("/director/award", {"prize": "Bester Neuling", "player": "p8"},
+               csrf_from="/prizes")                                # p8 is absent
+    assert err.value.code == 400
+    check_labels(lang, err.value.read().decode(), [(
+        "player %(player)s does not take part in the evening", {"player": "'p8'"})])
+    for path in ("/director/teams", "/director/award", "/director/season-import"):
+        with pytest.raises(urllib.error.HTTPError) as err:
+            d.post(path, {"csrf": "stale"})
+        assert err.value.code == 403
+        check_labels(lang, err.value.read().decode(), ["Form out of date"])
+
+
 def _pdftotext(data: bytes, tmp: Path) -> str:
     exe = shutil.which("pdftotext")
     if exe is None:
@@ -388,6 +457,21 @@ def test_the_pdfs_speak_the_clubs_language(site: tuple[str, Served], tmp_path: P
     check_labels(lang, sheet, [
         ("Score sheet of table %(table)s · series %(series)s", {"table": three, "series": 1}),
         "Dealer", "Points (game values)", "Won games × 50", "Signatures:"])
+    # the prize list and the teams: sections of the ranking's PDF, and PDFs of their own
+    check_labels(lang, ranking, ["Prize list", "Pool share", "Goods", "Special prizes",
+                                 "Team ranking"])
+    check_labels(lang, _pdftotext(_bytes(s.base + "/export/teams.pdf"), tmp_path), [
+        "Team ranking", ("The Seeger-Fabian totals of the %(size)s best members of each team.",
+                         {"size": 2}), "Team", ("Not ranked, fewer than %(size)s members "
+                                                "playing:", {"size": 2})])
+    check_labels(lang, _pdftotext(_bytes(s.base + "/export/prizes.pdf"), tmp_path), [
+        "Prize list", "Fixed", "Money", "open"])
+    blank = _pdftotext(_bytes(s.base + f"/export/blank/1/{three}.pdf"), tmp_path)
+    check_labels(lang, blank, [
+        ("Score sheet · series %(series)s · table %(table)s", {"series": 1, "table": three}),
+        ("%(games)s games · Seeger-Fabian · date: ______________", {"games": 6}), "Seats:",
+        "No.", "Dealer", "passed in", "Points (game values)", "Won games × 50",
+        ("Lost by the others × %(bonus)s", {"bonus": 40}), "Seeger-Fabian (result)"])
 
 
 def _bytes(url: str) -> bytes:

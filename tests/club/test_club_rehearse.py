@@ -49,8 +49,9 @@ def _broker_for(broker_factory, tables: int):
 def test_a_short_rehearsal_counts_every_game_it_sends(broker_factory, tmp_path: Path,
                                                      record_property) -> None:
     broker = _broker_for(broker_factory, 3)
+    # the server speaks German, as a club's does unless told: the rehearsal reads its words
     config = write_config(tmp_path / "server", broker, series=1,
-                          extra="games_three = 5\ngames_four = 5\n")
+                          extra="games_three = 5\ngames_four = 5\n", language="de")
     server = ServerProcess(config).start()
     try:
         done = _rehearse(config, broker, tmp_path, "--tables", "3", "--players", "10",

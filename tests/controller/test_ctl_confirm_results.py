@@ -122,3 +122,32 @@ def test_a_table_that_does_not_ask_sends_at_once(tmp_path: Path) -> None:
     assert len(rows) == 1 and "confirmed_by" not in rows[0].payload
     assert s.submit(Press((declarer + 1) % 3, "confirm")).refusal.kind == "confirm-off"
     s.close()
+
+
+def test_the_last_game_left_unconfirmed_is_sent_after_two_minutes(tmp_path: Path) -> None:
+    """At the series' end nobody confirms: the club desk sends the last game unconfirmed once
+    it has waited RELEASE_SECONDS, not a moment before (the table must not stall the
+    evening, nor send a game its opponents may still be reading)."""
+    from firmware_host.clubside.clubdesk import RELEASE_SECONDS, ClubDesk
+
+    path = tmp_path / "j.sqlite"
+    s = seated(path)
+    tags = s.config.card_tags()
+    play_game(s)
+    for card in Card:                                   # the second and last deal: passed in
+        assert s.submit(TagLaid("deal", tags[card])).accepted
+    while s.table.phase == "bidding":
+        assert s.submit(Press(s.table.seat_to_act(), "pass")).accepted
+    assert s.table.stage == "over"
+    sent = len(read_outbox(path))
+    clock = [1000.0]
+    desk = ClubDesk(tmp_path / "club", now=lambda: clock[0])
+    desk.poll(s)                                        # the wait starts
+    clock[0] += RELEASE_SECONDS - 1
+    desk.poll(s)
+    assert len(read_outbox(path)) == sent               # not yet
+    clock[0] += 2
+    assert desk.poll(s)
+    rows = read_outbox(path)
+    assert len(rows) == sent + 1 and rows[-1].game == 2 and rows[-1].payload["confirmed_by"] == []
+    s.close()

@@ -133,3 +133,56 @@ def test_a_player_tag_on_any_reader_confirms_that_players_own_seat(tmp_path, zon
     lay(loop, "deal", DORA)                        # Dora on the deal reader: seat 0
     assert views[-1].seating.confirmed == (True, True, False)
     session.close()
+
+
+def test_a_result_confirmed_by_player_tags_and_a_strangers_tag_refused(tmp_path) -> None:
+    """With [club] confirm_results, the declarer's opponents confirm a game's result by laying
+    their player tags (on any reader): the game goes to the outbox only once both have; the
+    tag of a club member who does not play at this table is refused in words and confirms
+    nothing."""
+    from dataclasses import replace
+
+    from firmware_host.clubside.clubconfig import parse_club
+
+    config = load_config(CONFIGS / "three.toml")
+    config = replace(config, club=parse_club({"broker": "mqtt://127.0.0.1:1883", "club": "c1",
+                                              "table": "7", "password_file": "pw",
+                                              "confirm_results": True}))
+    session = Session(config, Journal.open(tmp_path / "journal.sqlite"))
+    session.resume()
+    views: list = []
+    loop = EventLoop(session, show=views.append)
+    stranger = "04f0a0000000cc"
+    loop.club = ClubDesk(tmp_path / "club", PlayerTags({"p17": DORA, "p4": EMIL,
+                                                        "p99": stranger}))
+    # Gast (seat 2) declares, so that Dora and Emil, who have tags, are the opponents.
+    seating = {**SEATING, "games": 2, "first_dealer": 1, "received": 1.0}
+    write_json(tmp_path / "club" / "seating.json", seating)
+    loop.serve_once(0.01)
+    lay(loop, "seat0", DORA)
+    lay(loop, "seat1", EMIL)
+    loop.handle(cmd.ConfirmSeat(2))
+    assert session.seating is not None
+    tags = session.config.card_tags()
+    for card in Card:
+        lay(loop, "deal", tags[card])
+    t = session.table
+    while t.phase == "bidding":   # Dora and Emil pass, Gast (forehand) plays for 18
+        seat = t.seat_to_act()
+        loop.handle(cmd.Press(seat, "bid", 18) if seat == 2 else cmd.Press(seat, "pass"))
+    assert t.deal.seats[t.game.declarer] == 2
+    loop.handle(cmd.Declare(2, "GH"))
+    while t.phase == "play":
+        seat = t.seat_to_act()
+        lay(loop, f"seat{seat}", tags[t.game.legal_cards()[0]])
+    assert session.awaiting_confirmation() is not None   # the game is over, unconfirmed
+    journal = tmp_path / "journal.sqlite"
+    assert read_outbox(journal) == []
+    lay(loop, "centre", stranger)                       # p99 plays elsewhere tonight
+    assert "p99 does not play at this table" in views[-1].refusal.detail
+    lay(loop, "deal", DORA)
+    assert read_outbox(journal) == []                   # one of two
+    lay(loop, "seat1", EMIL)
+    rows = read_outbox(journal)
+    assert len(rows) == 1 and rows[0].payload["confirmed_by"] == ["p17", "p4"]
+    session.close()

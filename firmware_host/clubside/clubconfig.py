@@ -66,7 +66,7 @@ class ClubConfig:
         return self.scheme == "mqtts"
 
     def topic(self, leaf: str) -> str:
-        """``skat/CLUB/table/T/<leaf>`` (DESIGN.md "Club")."""
+        """``skat/CLUB/table/T/<leaf>`` (docs/club-link.md)."""
         return f"skat/{self.club}/table/{self.table}/{leaf}"
 
 

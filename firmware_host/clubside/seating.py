@@ -1,4 +1,4 @@
-"""A tournament's seating for this table (DESIGN.md "Club", topic ``.../seating``).
+"""A tournament's seating for this table (docs/club-link.md, topic ``.../seating``).
 
 The club server publishes it; ``skat-table link`` checks it with :func:`parse_seating` and
 hands a valid one to the controller (the spool file of :mod:`firmware_host.clubside.clubfiles`),

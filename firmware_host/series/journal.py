@@ -40,7 +40,7 @@ cut in between loses neither.
 One process at a time: :meth:`Journal.open` takes an exclusive ``flock`` on
 ``journal.sqlite.lock`` and refuses a second writer (:class:`JournalLocked`).
 
-The **outbox** (DESIGN.md, "Club"): :meth:`Journal.append` takes ``outbox=[OutboxItem(...)]``
+The **outbox** (docs/club-link.md): :meth:`Journal.append` takes ``outbox=[OutboxItem(...)]``
 with the input that finished a game; the items are part of that very record (same SQLite
 transaction, same hash, same line of the copy) and are listed in the ``outbox`` table.
 :func:`read_outbox` reads them from another process while the table runs (a read-only WAL
@@ -192,7 +192,7 @@ class SeriesMark:
 
 @dataclass(frozen=True)
 class OutboxItem:
-    """A finished game for the club (DESIGN.md, "Club"): ``revision`` counts from 1 and grows
+    """A finished game for the club (docs/club-link.md): ``revision`` counts from 1 and grows
     when an undo reopened the game and it finished again; ``payload`` is JSON-able."""
 
     game: int

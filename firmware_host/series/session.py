@@ -491,7 +491,7 @@ class Session:
     def _outbox(self, finished_before: int, deals_before: int = 0,
                 inp: Input | None = None) -> list[OutboxItem]:
         """The game this input finished (also again after an undo reopened it), for the club:
-        written with the input, in the same transaction (DESIGN.md, "Club").
+        written with the input, in the same transaction (docs/club-link.md, "The contract").
 
         Where the opponents confirm results (:attr:`confirms`) a finished game waits: it is
         written with the confirmation that completes it, or with the first card of the next

@@ -1,4 +1,4 @@
-"""``skat-table link``: the table's club link, its own process (DESIGN.md "Club").
+"""``skat-table link``: the table's club link, its own process (docs/club-link.md).
 
 It reads the finished games from the controller's journal (the outbox), publishes each to the
 club's MQTT broker with QoS 1, records what the broker acknowledged

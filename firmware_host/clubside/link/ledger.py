@@ -7,7 +7,7 @@ acknowledged) so that a restart reads only what is still waiting.
 
 Acknowledgements are recorded in batches after they arrive. If the link dies between a PUBACK
 and its record, the game is sent again on restart: the server sees the same ``id`` and
-``revision`` twice and keeps one (DESIGN.md: a repeat changes nothing). The reverse, a game
+``revision`` twice and keeps one (docs/club-link.md: a repeat changes nothing). The reverse, a game
 recorded as acknowledged that the broker never had, cannot happen.
 
 A broker that crashes (SIGKILL, power cut) loses what it acknowledged since it last saved its

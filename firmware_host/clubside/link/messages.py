@@ -1,4 +1,4 @@
-"""The club messages the link sends and reads (DESIGN.md "Club": topics and payloads).
+"""The club messages the link sends and reads (docs/club-link.md: topics and payloads).
 
 >>> from firmware_host.clubside.clubconfig import parse_club
 >>> cfg = parse_club({"broker": "mqtt://127.0.0.1:1883", "club": "c1", "table": "7",

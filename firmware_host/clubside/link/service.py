@@ -15,7 +15,7 @@ A PUBACK is the broker's word, and a broker that crashes loses what it acknowled
 last saved (Mosquitto: ``autosave_interval``). So when a connection is lost, the games the
 broker acknowledged in the ``resend_seconds`` before it last answered are queued again, ahead
 of the waiting ones, and sent first on the next connection: the same bytes, so by ``id`` and
-``revision`` a repeat changes nothing (DESIGN.md "Club"), and nothing the broker may have lost
+``revision`` a repeat changes nothing (docs/club-link.md), and nothing the broker may have lost
 stays lost. The time from which to resend is kept in the ledger until they are acknowledged
 again, so a link restarted in between resends them too.
 """

@@ -127,8 +127,11 @@ def get(url: str, timeout: float = 10) -> str:
 class Director:
     """A logged-in director session over plain HTTP (cookie jar, CSRF token from each form)."""
 
-    def __init__(self, base: str) -> None:
+    def __init__(self, base: str, language: str = "en") -> None:
+        from club.i18n import translator
+
         self.base = base
+        self.words = translator(language)   # the server's language: its answers are read in it
         self.jar = http.cookiejar.CookieJar()
         self.opener = urllib.request.build_opener(urllib.request.HTTPCookieProcessor(self.jar))
 
@@ -150,17 +153,24 @@ class Director:
 
     def login(self, password: str = PASSWORD) -> Director:
         page = self.post("/director/login", {"password": password}, csrf_from="/director/login")
-        assert "Refused messages" in page, page[:500]
+        assert self.words("Refused messages") in page, page[:500]
         return self
 
     def import_players(self, n: int) -> None:
         rows = "\n".join(f"p{i},Spieler {i:03d},SC {i % 7}" for i in range(1, n + 1))
         page = self.post("/director/import", {"csv": "id,name,club\n" + rows})
-        assert f"{n} {'player' if n == 1 else 'players'} imported" in page
+        assert self.imported(n) in page
+
+    def imported(self, n: int) -> str:
+        """What the server answers to ``n`` players imported, in its language."""
+        return self.words.ngettext("%(num)s player imported.", "%(num)s players imported.",
+                                   n).rstrip(".") % {"num": n}
 
     def draw(self, method: str = "draw") -> None:
         page = self.post("/director/draw", {"method": method})
-        assert "is seated" in page, page[:800]
+        seated = self.words("Series %(series)s is seated.")
+        before, _, after = seated.partition("%(series)s")
+        assert re.search(re.escape(before) + r"\d+" + re.escape(after), page), page[:800]
 
 
 def seating_from_broker(recorder: Any, club: str, series: int, tables: int,

@@ -79,14 +79,17 @@ class Evening:
 
     def __init__(self, tmp_path: Path, broker_factory: Any) -> None:
         self.broker = broker_factory(club_spec("c1", TABLES))
+        # in German, the club's usual language: its longer words are the harder case for a
+        # phone's width and the projector's rows
         self.server = ServerProcess(write_config(tmp_path / "srv", self.broker,
-                                                 series=2)).start()
-        director = Director(self.server.base).login()
+                                                 series=2, language="de")).start()
+        director = Director(self.server.base, "de").login()
+        self.words = director.words
         self.names = dict(zip([f"p{i}" for i in range(1, 49)], _names(), strict=True))
         csv = "id,name,club\n" + "\n".join(
             f"{pid},{name},Skatfreunde Gelsenkirchen-Buer 1957 e.V."
             for pid, name in self.names.items())
-        assert "48 players imported" in director.post("/director/import", {"csv": csv})
+        assert director.imported(48) in director.post("/director/import", {"csv": csv})
         for pid in ABSENT:
             director.post("/director/present", {"id": pid, "present": "0"})
         director.draw()
@@ -195,7 +198,9 @@ def test_projector_pages_whole_rows_and_keeps_its_page(chromium: Any, evening: E
     evening.play(1)
     # read in the page: the heading is replaced by each update (a handle to it goes stale)
     heading = "return document.querySelector('#live h1').textContent;"
-    _wait(lambda: f"{games + 12} games counted" in d.execute_script(heading), 20,
+    counted = evening.words.ngettext("%(num)s game counted", "%(num)s games counted",
+                                     games + 12) % {"num": games + 12}
+    _wait(lambda: counted in d.execute_script(heading), 20,
           "the live update")
     after = d.execute_script(SHOWN)
     assert d.execute_script("return window.__notReloaded === true;")

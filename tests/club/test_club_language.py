@@ -23,9 +23,10 @@ from typing import Any
 import pytest
 from clubkit import PASSWORD, Director, free_port, get
 from jinja2 import Environment
+from pofile import read_po
 
 from club.config import ClubConfig, ClubConfigError, hash_password
-from club.i18n import DOMAIN, LANGUAGES, LOCALE_DIR, read_po, translator
+from club.i18n import DOMAIN, LANGUAGES, LOCALE_DIR, translator
 from club.service import ClubService
 from club.simtables import SimTable, encode, topic
 from club.store import Store

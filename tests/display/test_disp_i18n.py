@@ -9,8 +9,9 @@ import re
 from pathlib import Path
 
 import pytest
+from pofile import read_po
 
-from display.i18n import DOMAIN, LOCALE_DIR, read_po, translator
+from display.i18n import DOMAIN, LOCALE_DIR, translator
 from display.view import LANGUAGES
 
 ROOT = Path(__file__).resolve().parents[2]

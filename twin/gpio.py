@@ -71,6 +71,9 @@ Before=skat-table.service
 [Service]
 Type=oneshot
 RemainAfterExit=yes
+# (a header that does not come up in two minutes must not hold the boot: the table then
+# fails to start, which the twin reports)
+TimeoutStartSec=120
 ExecStart=/bin/sh /usr/local/sbin/twin-gpio
 
 [Install]

@@ -279,7 +279,23 @@ class Twin:
         """Wait until the unit is active with a status line (READY=1 sent); seconds from t0."""
         vm = self.vm
         assert vm is not None
-        vm.wait_ssh(timeout)
+        try:
+            vm.wait_ssh(min(timeout, 600))
+        except VMError as exc:
+            if "no login" not in str(exc):
+                raise
+            # Once in a few dozen boots under TCG the guest came to its login prompt and its
+            # sshd never answered (twin-gpio's job still running on the console): the table's
+            # state cannot be seen. Said as a finding, with the boot's own journal, and the
+            # power cut and switched on again, as a person would.
+            self.finding("a boot whose ssh never answered; power cut and switched on again. "
+                         "Its console:\n" + str(exc)[-2500:])
+            self.power_cut()
+            t0 = self.power_on()
+            vm.wait_ssh(timeout)
+            self.finding("that boot's journal (ssh, twin-gpio, the table):\n" + vm.out(
+                "sudo journalctl -b -1 --no-pager -o short-monotonic -u ssh -u twin-gpio "
+                f"-u {UNIT} 2>&1 | tail -60 || true"))
         end = time.monotonic() + timeout
         while time.monotonic() < end:
             u = self.unit()

@@ -383,12 +383,15 @@ class Twin:
         guest = json.loads(vm.out("/opt/skat-table/venv/bin/skat-table replay /tmp/replay.toml "
                                   "/tmp/twin.jsonl --json 2>/dev/null", timeout=600))
         host_journal = self.work / "host-journal.sqlite"
-        with contextlib.suppress(FileNotFoundError):
-            host_journal.unlink()
-        host = json.loads(subprocess.run(
+        for stale in host_journal.parent.glob(host_journal.name + "*"):
+            stale.unlink()   # the journal and its copy and lock from a step before
+        replayed = subprocess.run(
             [sys.executable, "-m", "firmware_host", "replay", str(cfg), str(script), "--json",
-             "--journal", str(host_journal)], cwd=ROOT, check=True, capture_output=True,
-            text=True).stdout)
+             "--journal", str(host_journal)], cwd=ROOT, capture_output=True, text=True)
+        if replayed.returncode != 0:
+            raise VMError(f"the host's replay of the twin's script exited "
+                          f"{replayed.returncode}:\n{replayed.stderr[-3000:]}")
+        host = json.loads(replayed.stdout)
         host_iss = self.work / "host.iss"
         subprocess.run([sys.executable, "-m", "firmware_host", "export", "--journal",
                         str(host_journal), "--iss", str(host_iss), "--no-analysis"],

@@ -68,6 +68,8 @@ HAND_ROW1 = 50.0   # the part of the first row's cards that shows: the index, a 
 HAND_CARD_MAX = 58.0
 HAND_HEAD = 56.0   # a seat panel's name and role lines above its hand
 OUT_W = 100.0      # the panel of the seat out of the deal at four, where hands are shown
+TABLE_CARD_MIN = 56.0  # a trick's card lower than this is laid in a row (no room for the
+# names beside the places: two lines, the name and "declarer")
 CHOSEN_LIFT = 6.0  # how far a hand card chosen by a first tap rises (Kiosk.tap_twice): to
 # the baseline of the seat line above it, whose letters stay whole
 BUTTON_H = 50.0   # the smallest tap target: 48 px (9 mm) and more on the 7-inch screen
@@ -1272,6 +1274,11 @@ class SceneBuilder:
         flat = min(room / 1.38, room - 40, (w - 2 * label_w - 4 * gap) / 3 * CARD_RATIO)
         stacked = min((room - gap) / 2, (w - 2 * label_w - 3 * gap) / 2 * CARD_RATIO)
         card_h = min(max(flat, stacked), 200.0)
+        if card_h < TABLE_CARD_MIN:
+            # Too little room for names beside the cards (the last trick over a prompt, a
+            # small screen): the cards in a row in the order of the table, a name over each.
+            self.trick_row(trick, x, y, w, h, to_act, layer, role, before, foot_h)
+            return
         card_w = card_h / CARD_RATIO
         cx = x + w / 2
         if stacked > flat:
@@ -1321,13 +1328,55 @@ class SceneBuilder:
             else:
                 f.slot(sx, sy, card_w, card_h, role=f"{role}-slot seat{seat}"
                        + (" turn" if is_turn else ""), layer=layer)
-        foot_y = top + drop + card_h + 10
-        if complete:
-            f.text(x + 8, foot_y, w - 16, foot_h - 6,
+        self.trick_foot(trick, before, x, top + drop + card_h + 10, w, foot_h, layer, role)
+
+    def trick_row(self, trick: TrickView, x: float, y: float, w: float, h: float,
+                  to_act: int | None, layer: int, role: str, before: TrickView | None,
+                  foot_h: float) -> None:
+        """The trick where the table has no room: one slot per seat in play in a row, the
+        name over it, the leader marked; the foot as in :meth:`trick`."""
+        f, _ = self.f, self._
+        seats = self.seats_in_play()
+        laid = dict(trick.cards)
+        n = len(seats)
+        label_h = 28.0
+        complete = trick.winner is not None and len(laid) == n
+        card_h = max(1.0, min(h - label_h - foot_h - 14, (w - 10 * (n + 1)) / n * CARD_RATIO,
+                              200.0))
+        card_w = card_h / CARD_RATIO
+        total = n * card_w + (n - 1) * 12
+        cx = x + (w - total) / 2
+        cy = y + (h - card_h - label_h - foot_h) / 2
+        for i, seat in enumerate(seats):
+            sx = cx + i * (card_w + 12)
+            is_turn = seat == to_act and seat not in laid and not complete
+            mark = self.name(seat) + (" ▸" if seat == trick.leader else "")
+            f.text(sx - 5, cy, card_w + 10, label_h - 2, mark, size=18,
+                   face="bold" if is_turn or seat == trick.winner else "sans",
+                   colour=GOLD if is_turn or (complete and seat == trick.winner) else INK,
+                   role=f"{role}-name", ellipsize=True, layer=layer)
+            if seat in laid:
+                if complete and seat == trick.winner:
+                    f.bar(sx, cy + label_h + card_h + 2, card_w, 6, 1.0, role=f"{role}-winner")
+                    self.f.elements[-1].layer = layer
+                f.card(sx, cy + label_h, card_w, card_h, laid[seat],
+                       role=f"{role}-card seat{seat}", layer=layer)
+            else:
+                f.slot(sx, cy + label_h, card_w, card_h, role=f"{role}-slot seat{seat}"
+                       + (" turn" if is_turn else ""), layer=layer)
+        self.trick_foot(trick, before, x, cy + label_h + card_h + 10, w, foot_h, layer, role)
+
+    def trick_foot(self, trick: TrickView, before: TrickView | None, x: float, y: float,
+                   w: float, foot_h: float, layer: int, role: str) -> None:
+        """The line under a trick: who takes it, once complete; while one forms, who took
+        the one ``before``."""
+        f, _ = self.f, self._
+        if trick.winner is not None and len(trick.cards) == len(self.seats_in_play()):
+            f.text(x + 8, y, w - 16, foot_h - 6,
                    _("{name} takes the trick").format(name=self.name(trick.winner)),
                    size=20, face="bold", colour=GOLD, role=f"{role}-taken", layer=layer)
         elif before is not None and before.winner is not None:
-            f.text(x + 8, foot_y, w - 16, foot_h - 6,
+            f.text(x + 8, y, w - 16, foot_h - 6,
                    _("{name} took the last trick").format(name=self.name(before.winner)),
                    size=18, colour=MUTED, role="last-winner", layer=layer)
 

@@ -131,3 +131,25 @@ def test_a_seat_line_says_the_dealer_where_nothing_else_does_and_is_never_cut(
     els = renderer.layout(four, (800, 480))
     lines = [e.text for e in els if e.role == "seat-role"]
     assert "dealer" in lines[four.dealer].split(" · "), lines
+
+
+@pytest.mark.parametrize("size", [(800, 480), (1024, 600)])
+def test_a_trick_with_little_room_is_laid_in_a_row(renderer, size) -> None:
+    """The last trick over the play, shown while a prompt takes the space under it (a view
+    the fuzz test found: the simulator's room for hands kept, a prompt shown): too little
+    height for the names beside the places, so the cards go in a row with a name over each
+    (before, the names ran into the title and the slots). Every language."""
+    from display.view import Prompt
+
+    problems = []
+    for language in LANGUAGES:
+        base = sample_view("play", language)
+        view = replace(base, simulator=True, hands=((), (), ()),
+                       prompt=Prompt(seat=0, press="bid"),
+                       play=replace(base.play, trick=TrickView(leader=0, cards=()),
+                                    last_trick=TrickView(leader=0, cards=(), winner=0),
+                                    show_last_trick=True))
+        els = renderer.layout(view, size)
+        assert len(places(els, "last")) == 3
+        problems += [f"{language}: {p}" for p in check_layout(els, size)]
+    assert not problems, "\n".join(problems[:10])

@@ -49,6 +49,10 @@ done
 for d in /sys/bus/amba/drivers/pl061_gpio/*.pl061; do
     [ -e "$d" ] && basename "$d" > /sys/bus/amba/drivers/pl061_gpio/unbind || true
 done
+# The PL061's number goes a moment after its unbind: the header must be gpiochip0, as on a
+# Pi (at one boot it came up as gpiochip1 and the table's buttons never started)
+i=0
+while [ -e /sys/bus/gpio/devices/gpiochip0 ] && [ "$i" -lt 100 ]; do sleep 0.1; i=$((i + 1)); done
 modprobe gpio_sim_twin
 c=/sys/kernel/config/gpio-sim/header
 if [ ! -e "$c/live" ]; then
@@ -56,6 +60,11 @@ if [ ! -e "$c/live" ]; then
     echo {LINES} > "$c/bank0/num_lines"
     echo pi-header > "$c/bank0/label"
     echo 1 > "$c/live"
+fi
+chip=$(cat "$c/bank0/chip_name")
+if [ "$chip" != gpiochip0 ]; then
+    echo "header: $chip, not gpiochip0: the board's own GPIO still holds the number" >&2
+    exit 1
 fi
 # udev gives the chip to the gpio group (install.sh's rule) before the table starts
 udevadm settle --timeout=30 || true

@@ -119,6 +119,18 @@ class ServerProcess:
         return json.loads(get(self.base + "/api/standings"))
 
 
+def wait_until(cond: Any, timeout: float, what: str, step: float = 0.1) -> Any:
+    """``cond()``'s first true value within ``timeout`` seconds, else an AssertionError that
+    names ``what`` was waited for."""
+    deadline = time.monotonic() + timeout
+    while time.monotonic() < deadline:
+        value = cond()
+        if value:
+            return value
+        time.sleep(step)
+    raise AssertionError(f"timed out waiting for {what}")
+
+
 def get(url: str, timeout: float = 10) -> str:
     with urllib.request.urlopen(url, timeout=timeout) as r:
         return r.read().decode("utf-8")

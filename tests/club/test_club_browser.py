@@ -11,7 +11,6 @@ from __future__ import annotations
 import os
 import shutil
 import subprocess
-import time
 import urllib.request
 from pathlib import Path
 from typing import Any
@@ -19,6 +18,7 @@ from typing import Any
 import pytest
 from brokers import club_spec, connect
 from clubkit import PASSWORD, ServerProcess, write_config
+from clubkit import wait_until as _wait
 
 from club.simtables import SimTable, encode, topic
 
@@ -52,14 +52,6 @@ def browser(tmp_path: Path) -> Any:
     driver.quit()
 
 
-def _wait(cond: Any, timeout: float, what: str) -> Any:
-    deadline = time.monotonic() + timeout
-    while time.monotonic() < deadline:
-        value = cond()
-        if value:
-            return value
-        time.sleep(0.1)
-    raise AssertionError(f"timed out waiting for {what}")
 
 
 def _shot(driver: Any, name: str) -> None:

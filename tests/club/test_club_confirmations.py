@@ -5,24 +5,14 @@ the unconfirmed ones listed for the director; a malformed ``confirmed_by`` refus
 from __future__ import annotations
 
 import html
-import time
 from pathlib import Path
 from typing import Any
 
 from brokers import Recorder, club_spec, connect
 from clubkit import Director, ServerProcess, seating_from_broker, write_config
+from clubkit import wait_until as _wait
 
 from club.simtables import SimTable, encode, topic
-
-
-def _wait(cond: Any, timeout: float, what: str) -> Any:
-    deadline = time.monotonic() + timeout
-    while time.monotonic() < deadline:
-        value = cond()
-        if value:
-            return value
-        time.sleep(0.2)
-    raise AssertionError(f"timed out waiting for {what}")
 
 
 def test_confirmations_are_kept_shown_and_listed(tmp_path: Path, broker_factory: Any) -> None:

@@ -17,6 +17,7 @@ from typing import Any
 import pytest
 from brokers import Recorder, club_spec, connect
 from clubkit import Director, ServerProcess, seating_from_broker, write_config
+from clubkit import wait_until as _wait
 
 from club.simtables import SimTable, encode, topic
 
@@ -24,14 +25,6 @@ TABLES = int(os.environ.get("SKAT_CLUB_TABLES", "8"))
 GAMES = int(os.environ.get("SKAT_CLUB_GAMES", "12"))
 
 
-def _wait(cond: Any, timeout: float, what: str) -> Any:
-    deadline = time.monotonic() + timeout
-    while time.monotonic() < deadline:
-        value = cond()
-        if value:
-            return value
-        time.sleep(0.2)
-    raise AssertionError(f"timed out waiting for {what}")
 
 
 def test_tournament_through_a_real_broker_survives_sigkill(tmp_path: Path,

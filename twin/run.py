@@ -497,10 +497,17 @@ class Twin:
             if drv.phase() == "play" and " to act" in drv.watch.status:
                 break
             drv.play(cards=1)
-        actor = drv.watch.status.split(", ")[-1].split(" to act")[0].split(";")[0]
         names = ["Anna", "Ben", "Carla"]
+        for _ in range(5):
+            # The lights sampled while one seat is to act throughout: a computer's decision
+            # that needs no card (its Kontra declined) can pass the turn on mid-sampling, and
+            # the status read before the samples then names the one before.
+            actor = drv.watch.status.split(", ")[-1].split(" to act")[0].split(";")[0]
+            lights = header.values([s["light"] for s in SEATS])
+            drv.poll()
+            if drv.watch.status.split(", ")[-1].split(" to act")[0].split(";")[0] == actor:
+                break
         seat = names.index(actor)
-        lights = header.values([s["light"] for s in SEATS])
         lit = {names[i]: round(sum(v) / max(1, len(v)), 2)
                for i, v in enumerate(lights.values())}
         before = len(drv.watch.records)

@@ -98,15 +98,21 @@ def tool_routes(service: Any, page: Callable[..., Response], env: Any) -> list[R
                              "teams.csv")
         if fmt != "pdf":
             return PlainTextResponse("no such list", 404)
+        return section_pdf(team_tools.pdf_section, _("No player belongs to a team yet."),
+                           "teams.pdf")
+
+    def section_pdf(section: Any, empty: str, filename: str) -> Response:
+        """A PDF of one of the ranking PDF's sections alone (``empty``: its one line when the
+        section has nothing to print)."""
         from club.export import _Pdf
 
         t = cfg.tournament
         pdf = _Pdf(f"{cfg.club_name} · {t.name or t.id}", _)
-        if not team_tools.pdf_section(pdf, service):
+        if not section(pdf, service):
             pdf.add_page()
             pdf.font(11)
-            pdf.cell(0, 8, pdf.text_(_("No player belongs to a team yet.")))
-        return _download(bytes(pdf.output()), "application/pdf", "teams.pdf")
+            pdf.cell(0, 8, pdf.text_(empty))
+        return _download(bytes(pdf.output()), "application/pdf", filename)
 
     # --- prizes ------------------------------------------------------------------------------
 
@@ -136,15 +142,8 @@ def tool_routes(service: Any, page: Callable[..., Response], env: Any) -> list[R
         return prizes_page(request, info=_("%(prize)s: saved.") % {"prize": prize})
 
     async def prizes_pdf(request: Request) -> Response:
-        from club.export import _Pdf
-
-        t = cfg.tournament
-        pdf = _Pdf(f"{cfg.club_name} · {t.name or t.id}", _)
-        if not prize_tools.pdf_section(pdf, service):
-            pdf.add_page()
-            pdf.font(11)
-            pdf.cell(0, 8, pdf.text_(_("No prizes are configured.")))
-        return _download(bytes(pdf.output()), "application/pdf", "prizes.pdf")
+        return section_pdf(prize_tools.pdf_section, _("No prizes are configured."),
+                           "prizes.pdf")
 
     # --- the season --------------------------------------------------------------------------
 

@@ -3,8 +3,9 @@
 QEMU's ``virt`` board has no GPIO header (its one PL061 has eight lines, one of them the power
 button), and Debian's kernel has no gpio-sim. ``twin/gpiosim.sh`` builds gpio-sim for the
 image's kernel (cached like the image); the twin loads it at every boot before the table
-(``twin-gpio.service``), frees the number gpiochip0 (the PL061 and the gpio-keys driver on it
-are unbound) and makes one bank of 28 lines, as the Pi's header has GPIO 0-27. The table's
+(``twin-gpio.service``) and makes one bank of 28 lines, as the Pi's header has GPIO 0-27. The
+board's device tree leaves the PL061 out (``twin.vm.VM.board_dtb``), so the header is
+gpiochip0 as on a Pi. The table's
 buttons, lights and buzzer then run on the real path: gpiozero -> lgpio -> /dev/gpiochip0 ->
 the kernel's GPIO character device -> gpio-sim. gpio-sim's sysfs side is the outside world: a
 button is pressed by pulling its line down (``pull``), a light is read from its line
@@ -43,16 +44,6 @@ SETUP = f"""#!/bin/sh
 set -eu
 modprobe configfs
 mountpoint -q /sys/kernel/config || mount -t configfs configfs /sys/kernel/config
-for d in /sys/bus/platform/drivers/gpio-keys/*/; do
-    [ -e "$d" ] && basename "$d" > /sys/bus/platform/drivers/gpio-keys/unbind || true
-done
-for d in /sys/bus/amba/drivers/pl061_gpio/*.pl061; do
-    [ -e "$d" ] && basename "$d" > /sys/bus/amba/drivers/pl061_gpio/unbind || true
-done
-# The PL061's number goes a moment after its unbind: the header must be gpiochip0, as on a
-# Pi (at one boot it came up as gpiochip1 and the table's buttons never started)
-i=0
-while [ -e /sys/bus/gpio/devices/gpiochip0 ] && [ "$i" -lt 100 ]; do sleep 0.1; i=$((i + 1)); done
 modprobe gpio_sim_twin
 c=/sys/kernel/config/gpio-sim/header
 if [ ! -e "$c/live" ]; then
@@ -63,7 +54,7 @@ if [ ! -e "$c/live" ]; then
 fi
 chip=$(cat "$c/bank0/chip_name")
 if [ "$chip" != gpiochip0 ]; then
-    echo "header: $chip, not gpiochip0: the board's own GPIO still holds the number" >&2
+    echo "header: $chip, not gpiochip0: another GPIO chip holds the number" >&2
     exit 1
 fi
 # udev gives the chip to the gpio group (install.sh's rule) before the table starts

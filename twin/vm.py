@@ -48,6 +48,23 @@ def free_port() -> int:
         return s.getsockname()[1]
 
 
+def dt_nodes(dts: str, compatible: str) -> list[str]:
+    """The names of the root's child nodes in a decompiled device tree whose compatible
+    starts with ``compatible``.
+    """
+    names: list[str] = []
+    name = None
+    for line in dts.splitlines():
+        if line.startswith("\t") and not line.startswith("\t\t") and line.endswith(" {"):
+            name = line.strip()[:-2]
+        elif line.startswith("\t\tcompatible = ") and name is not None:
+            if line.strip().removeprefix("compatible = ").strip('"').startswith(compatible):
+                names.append(name)
+        elif line == "\t};":
+            name = None
+    return names
+
+
 @dataclass
 class VM:
     """A VM over ``image`` (a directory of twin/image.sh's output) with its state in ``work``."""
@@ -140,8 +157,14 @@ class VM:
                              capture_output=True, text=True).stdout
         end = dts.rstrip().rindex("};")
         node = f"\tsystem {{\n\t\tlinux,revision = <{self.revision:#010x}>;\n\t}};\n"
+        # A Pi has no PL061: left in, it takes the number gpiochip0 at boot and, at some boots,
+        # keeps it after its unbind, so the header came up as gpiochip1 (the power button's
+        # gpio-keys node goes with it; the twin powers off through systemd)
+        drop = "".join(f"\t/delete-node/ {name};\n" for name in dt_nodes(dts, "arm,pl061"))
+        drop += "".join(f"\t/delete-node/ {name};\n" for name in dt_nodes(dts, "gpio-keys"))
+        tail = f"\n/ {{\n{drop}}};\n" if drop else ""
         subprocess.run(["dtc", "-q", "-I", "dts", "-O", "dtb", "-o", str(out), "-"],
-                       input=dts[:end] + node + dts[end:], check=True, text=True,
+                       input=dts[:end] + node + dts[end:] + tail, check=True, text=True,
                        capture_output=True)
         return out
 

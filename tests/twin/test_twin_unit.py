@@ -129,7 +129,22 @@ def test_the_board_says_it_is_a_pi_4_in_its_device_tree(tmp_path: Path) -> None:
     dts = subprocess.run(["dtc", "-q", "-I", "dtb", "-O", "dts", str(dtb)], check=True,
                          capture_output=True, text=True).stdout
     assert "linux,revision = <0xc03114>;" in dts
-    assert "pl061" in dts and "virtio_mmio" in dts  # the machine's own tree, not another
+    assert "virtio_mmio" in dts and "pl031" in dts  # the machine's own tree, not another
+    # A Pi has no PL061: left in, it took gpiochip0 and the header came up as gpiochip1
+    assert "pl061" not in dts and "gpio-keys" not in dts
+
+
+def test_device_tree_nodes_are_found_by_what_they_are() -> None:
+    from twin.vm import dt_nodes
+
+    dts = ('/ {\n\tpl061@9030000 {\n\t\tcompatible = "arm,pl061\\0arm,primecell";\n'
+           '\t};\n\tpsci {\n\t\tcompatible = "arm,psci-1.0";\n\t};\n'
+           '\tgpio-keys {\n\t\tcompatible = "gpio-keys";\n\n\t\tpoweroff {\n'
+           '\t\t\tcompatible = "arm,pl061";\n\t\t};\n\t};\n};\n')
+    assert dt_nodes(dts, "arm,pl061") == ["pl061@9030000"]
+    assert dt_nodes(dts, "gpio-keys") == ["gpio-keys"]
+    assert dt_nodes(dts, "arm,psci") == ["psci"]
+    assert dt_nodes(dts, "arm,gic") == []
 
 
 def test_the_dealer_goes_by_the_journal_when_the_status_line_lags() -> None:

@@ -56,6 +56,8 @@
   rule player bids a suit game only to the level its ten cards keep whatever the skat
   holds (its ``bidding`` option: "without 2" or more counts as 2); ``pimc+xbid3``: it
   bids a suit game "without 3" or more only to twice its base value (its ``xbid3``);
+  ``pimc+oldbid``: the bidding rule player without the club player's limits (its
+  ``clubbid`` off: ``pimc`` before them);
   ``pimc+nullstop``: no null with an unsafe suit as the first
   choice after a pick-up the ten cards bid on a suit or grand count (measured:
   lab/experiments.csv, pimc+bolder+nullstop vs pimc).
@@ -75,6 +77,7 @@ from __future__ import annotations
 
 from engine.players.base import DuelPartner, Player, PlayerError, RandomPlayer, SeatView
 from engine.players.evaluate import Style
+from engine.players.levels import LEVEL_NAMES, make_level_player
 from engine.players.rule import BOLDER, RulePlayer
 
 PLAYER_NAMES = ("pimc", "pimc-2025", "random", "rule", "rule-2025")
@@ -86,7 +89,8 @@ HARNESS_NAMES = ("oracle", "pimc+nullcheck", "pimc+rulechoices", "pimc+ruledisca
 # ``pimc+A+B``: PIMC with these harness options (``pimc_options``)
 PIMC_OPTIONS = ("allsuits", "bold", "bolder", "boldest", "boldsuit", "calib", "countdiscard",
                 "discard", "heldbid", "infer", "keepnull", "last18", "longace", "nocalib",
-                "nodes1500k", "nullcheck", "nullgate", "nullgatebid", "nullstop", "plainbid",
+                "nodes1500k", "nullcheck", "nullgate", "nullgatebid", "nullstop", "oldbid",
+                "plainbid",
                 "quick", "race", "rollout", "rulebid", "rulechoices", "rulediscard", "searchbid",
                 "timid", "xbid3")
 
@@ -118,6 +122,9 @@ def _bid_style(options: frozenset[str]) -> Style | None:
     True
     """
     last18 = "last18" in options
+    if "oldbid" in options:
+        # ``pimc``'s bidding before the club player's limits (``clubbid`` off)
+        return Style(bolder=not options & {"plainbid", "timid"}, last18=last18, clubbid=False)
     if "heldbid" in options:
         # ``pimc``'s bidding (``bolder`` unless plainbid or timid) to the level the ten
         # cards keep whatever the skat holds
@@ -167,7 +174,9 @@ def make_player(
     name: str, seed: int = 0, budget: float = 1.0, worlds: int | None = None,
     workers: int | None = None, never_declare: bool = False,
 ) -> Player:
-    """A computer player by its config name (``random``, ``rule`` or ``pimc``).
+    """A computer player by its config name (``random``, ``rule``, ``pimc``, ...) or its
+    level (``beginner``, ``club``, ``expert``: :mod:`engine.players.levels`, whose budget
+    is the level's own: ``budget`` and ``worlds`` do not apply).
 
     ``budget`` is the PIMC player's time per decision in seconds; ``worlds`` fixes the
     number of sampled deals instead (reproducible); ``workers`` the processes it uses.
@@ -177,6 +186,9 @@ def make_player(
     if never_declare:
         return DuelPartner(make_player(name, seed, budget, worlds, workers))
     key = name.strip().lower()
+    level = make_level_player(key, seed, workers=workers)
+    if level is not None:
+        return level
     if key == "random":
         return RandomPlayer(seed)
     style = rule_style(key)
@@ -225,11 +237,13 @@ def make_player(
         return p
     options = ", ".join(Style.option_names())
     raise PlayerError(f"unknown computer player {name!r}: use one of {', '.join(PLAYER_NAMES)} "
+                      f"or a level ({', '.join(LEVEL_NAMES)}) "
                       f"(or rule-no-OPTION, rule+OPTION, rule-2025+OPTION; "
                       f"OPTION one of {options})")
 
 
 __all__ = [
-    "HARNESS_NAMES", "PIMC_OPTIONS", "PLAYER_NAMES", "DuelPartner", "Player", "PlayerError",
-    "RandomPlayer", "RulePlayer", "SeatView", "make_player", "pimc_options", "rule_style",
+    "HARNESS_NAMES", "LEVEL_NAMES", "PIMC_OPTIONS", "PLAYER_NAMES", "DuelPartner", "Player",
+    "PlayerError", "RandomPlayer", "RulePlayer", "SeatView", "make_player", "pimc_options",
+    "rule_style",
 ]

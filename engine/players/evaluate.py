@@ -466,6 +466,11 @@ class Style:
       (PIMC's suit games "without 3" or more bid above twice the base value were won
       55 % against XSkat, -12 points a game; paired against ``pimc`` it measured -0.90
       [-2.26, +0.49] a seat, so it stays off: docs/players.md, "What was learned").
+    - ``clubbid``: bid as a club player would accept (``club_level``): a suit game from ten
+      cards without a jack only with the trumps to carry it (``JACKLESS_TRUMPS``), to twice
+      its base value with five and three times with six or more; a game "without 3" or
+      more to three times its base value (the skat holds a missing higher jack one time in
+      four, and the game then drops to "with 1" or "without 1").
 
     >>> Style.legacy().grand, Style().without("grand").grand, Style().without("grand").play
     (False, False, True)
@@ -530,6 +535,7 @@ class Style:
     shed: bool = True
     cashfirst: bool = False
     xbid3: bool = False
+    clubbid: bool = True
 
     @property
     def grand_loser(self) -> float:
@@ -881,6 +887,35 @@ def held_level(hand: int, game: int) -> int:
     return abs(m) + 1 if m > 0 or m == -1 else 2
 
 
+JACKLESS_TRUMPS = 5  # the fewest trumps a jackless suit game is bid with
+
+
+def club_level(hand: int, game: int, level: int) -> int:
+    """The game level (matadors + 1) a club player bids a suit game or grand on with these
+    ten cards, at most ``level``; 0 when he would not bid it at all.
+
+    >>> from engine.cards import parse_mask
+    >>> club_level(parse_mask("CT CA SQ SK H7 H9 HT HA D9 DA"), 2, 5)  # 4 hearts, no jack
+    0
+    >>> club_level(parse_mask("CA SA H7 H8 H9 HT HA D9 DA S7"), 2, 5)  # 5 hearts
+    2
+    >>> club_level(parse_mask("CA SA H7 H8 H9 HT HK HA DA S7"), 2, 5)  # 6 hearts
+    3
+    >>> club_level(parse_mask("DJ HA HK HQ H9 H8 H7 SA CA DA"), 2, 4)  # without 3
+    3
+    >>> club_level(parse_mask("CJ SJ HA HK HQ H9 H8 H7 SA CA"), 2, 3)  # with 2
+    3
+    """
+    if game < GRAND and not hand & JACKS:
+        trumps = (hand & trump_mask(game)).bit_count()
+        if trumps < JACKLESS_TRUMPS:
+            return 0
+        return min(level, 2 if trumps == JACKLESS_TRUMPS else 3)
+    if matadors(hand, game) <= -3:
+        return min(level, 3)
+    return level
+
+
 def styled_bid_limit(hand: int, style: Style, forehand: bool = False,
                      bonus: float = 0.0, null: bool = True, cap_without: bool = False,
                      null_bonus: float | None = None) -> int:
@@ -896,14 +931,17 @@ def styled_bid_limit(hand: int, style: Style, forehand: bool = False,
     >>> styled_bid_limit(null, Style.legacy()), styled_bid_limit(null, Style(null=True))
     (23, 0)
     >>> without3 = parse_mask("DJ HA HK HQ H9 H8 H7 SA CA DA")
-    >>> styled_bid_limit(without3, Style()), styled_bid_limit(without3, Style(bidding=True))
-    (40, 20)
+    >>> styled_bid_limit(without3, Style(clubbid=False)), styled_bid_limit(without3, Style())
+    (40, 30)
+    >>> styled_bid_limit(without3, Style(bidding=True))
+    20
     >>> without2 = parse_mask("DJ HJ HA HK HQ H9 H8 H7 SA CA")
     >>> styled_bid_limit(without3, Style(xbid3=True)), styled_bid_limit(without2, Style(xbid3=True))
     (20, 30)
     """
     if not (style.grand or style.null or style.bidding or style.nullsafe
-            or cap_without or style.xbid3) and null and null_bonus in (None, bonus):
+            or cap_without or style.xbid3 or style.clubbid) and null \
+            and null_bonus in (None, bonus):
         return bid_limit(hand, bonus)
     best = 0
     for g in range(5):
@@ -919,6 +957,8 @@ def styled_bid_limit(hand: int, style: Style, forehand: bool = False,
             if g < GRAND and ((cap_without and not hand >> 4 & 1)
                               or (style.xbid3 and matadors(hand, g) <= -3)):
                 level = min(level, 2)
+            if style.clubbid:
+                level = club_level(hand, g, level)
             best = max(best, BASE_VALUES[g] * level)
     if not null:
         return best

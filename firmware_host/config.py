@@ -71,7 +71,8 @@ class ComputerConfig:
     person against two computers)."""
 
     seats: tuple[int, ...] = ()
-    player: str = "rule"
+    # a level (beginner, club, expert: engine.players.levels) or a player's name
+    player: str = "club"
     budget_ms: int = 300
     seed: int = 0
     mode: str = "seats"
@@ -445,7 +446,7 @@ def _deck_cards(sec: Mapping[str, Any], where: str) -> dict[str, Card]:
 
 
 def _computer(sec: Mapping[str, Any], n: int) -> ComputerConfig:
-    _only(sec, "computer", {"seats", "player", "budget_ms", "seed", "mode"})
+    _only(sec, "computer", {"seats", "level", "player", "budget_ms", "seed", "mode"})
     seats: tuple[int, ...] = ()
     if "seats" in sec:
         raw = sec["seats"]
@@ -459,8 +460,20 @@ def _computer(sec: Mapping[str, Any], n: int) -> ComputerConfig:
         if len(set(raw)) != len(raw):
             raise ConfigError("[computer] seats", "a seat is listed twice")
         seats = tuple(sorted(raw))
-    player = sec.get("player", "rule")
-    names = _player_names()
+    if "level" in sec:
+        levels = _level_names()
+        level = sec["level"]
+        if "player" in sec or "budget_ms" in sec:
+            raise ConfigError("[computer] level",
+                              "a level chooses the player and its thinking time: give level "
+                              "or player (with budget_ms), not both")
+        if not isinstance(level, str) or level.strip().lower() not in levels:
+            raise ConfigError("[computer] level",
+                              f"{quoted(level)} is not one of {', '.join(map(repr, levels))}")
+        player = level.strip().lower()
+    else:
+        player = sec.get("player", "club")
+    names = (*_player_names(), *_level_names())
     if player == "oracle":
         raise ConfigError("[computer] player",
                           "'oracle' sees every card: it measures the other players' strength "
@@ -481,6 +494,14 @@ def _computer(sec: Mapping[str, Any], n: int) -> ComputerConfig:
                           "solo is one person against two computers: 3 players, two seats")
     return ComputerConfig(seats=seats, player=player, budget_ms=budget, seed=seed, mode=mode,
                           uncredited=seats if mode == "duel" else ())
+
+
+def _level_names() -> tuple[str, ...]:
+    try:
+        from engine.players.levels import LEVEL_NAMES
+    except ImportError:
+        return ("club",)
+    return LEVEL_NAMES
 
 
 def _player_names() -> tuple[str, ...]:

@@ -128,11 +128,13 @@ def _bid_style(options: frozenset[str]) -> Style | None:
     if "heldbid" in options:
         # ``pimc``'s bidding (``bolder`` unless plainbid or timid) to the level the ten
         # cards keep whatever the skat holds
-        return Style(bolder=not options & {"plainbid", "timid"}, last18=last18, bidding=True)
+        return Style(bolder=not options & {"plainbid", "timid"}, last18=last18, bidding=True,
+                     clubbid=False)
     if options & {"bolder", "boldest", "last18", "plainbid", "timid", "xbid3"}:
+        # the bidding variants measured before the club player's limits, as they were
         bolder = bool({"bolder", "boldest"} & options) or (
             "xbid3" in options and not options & {"plainbid", "timid"})
-        return Style(bolder=bolder, last18=last18, xbid3="xbid3" in options)
+        return Style(bolder=bolder, last18=last18, xbid3="xbid3" in options, clubbid=False)
     return None
 
 

@@ -16,7 +16,7 @@ mistakes are the ones beginners make at a real table, never nonsense:
 - **the small cards away**: after a pick-up it lays away its two smallest side cards,
   keeping a blank ten the opponents will catch (every other card laid away).
 
-A mistake is made at about one card decision in :data:`SLIP` where one applies. It never
+A mistake is made at a share :data:`SLIP` of the card decisions where one applies. It never
 lays an ace or the club jack by mistake, and never an ace or ten on a trick the other side
 has already won.
 
@@ -40,7 +40,7 @@ from engine.players.base import SeatView, require_turn
 from engine.players.rule import RulePlayer
 from engine.trick import BEATS, FOLLOW, POWER, TRUMPS
 
-SLIP = 0.5
+SLIP = 0.5  # a mistake at every other card decision where one applies
 DISCARD_SLIP = 0.5
 # the misjudgement of a hand in the bidding, in tricks of the rule player's count (one is
 # drawn per hand: mostly too bold)

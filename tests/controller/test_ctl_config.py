@@ -130,6 +130,13 @@ BAD = [
     (TABLE + '[display]\ndeck_style = "tarot"\n[deck]' + DECK, "[display] deck_style",
      "'german'"),
     (TABLE + '[computer]\nplayer = "kermit"\n[deck]' + DECK, "[computer] player", "'rule'"),
+    (TABLE + '[computer]\nlevel = "grandmaster"\n[deck]' + DECK, "[computer] level",
+     "'beginner', 'club', 'expert'"),
+    (TABLE + '[computer]\nlevel = 2\n[deck]' + DECK, "[computer] level", "not one of"),
+    (TABLE + '[computer]\nlevel = "expert"\nplayer = "pimc"\n[deck]' + DECK,
+     "[computer] level", "not both"),
+    (TABLE + '[computer]\nlevel = "expert"\nbudget_ms = 900\n[deck]' + DECK,
+     "[computer] level", "not both"),
     ("[table\nplayers = 3", "table.toml", "not valid TOML"),
     ("[deck]" + DECK, "[table]", "missing"),
 ]
@@ -141,6 +148,22 @@ def test_a_wrong_config_names_the_key(tmp_path: Path, text: str, key: str, words
         load_config(write(tmp_path, text))
     message = str(err.value)
     assert key in message and words in message, message
+
+
+def test_the_computer_plays_at_the_level_the_config_names(tmp_path: Path) -> None:
+    from firmware_host.table.computers import make_player
+
+    assert load_config(write(tmp_path, TABLE + "[deck]" + DECK)).computer.player == "club"
+    for level in ("beginner", "club", "Expert"):
+        cfg = load_config(write(tmp_path, TABLE + f'[computer]\nseats = [1]\nlevel = "{level}"'
+                                '\n[deck]' + DECK))
+        assert cfg.computer.player == level.lower()
+        player = make_player(cfg.computer.player, cfg.computer.seed, cfg.computer.budget_ms)
+        assert player.name == level.lower()
+    # a player by name keeps working, with its own thinking time
+    cfg = load_config(write(tmp_path, TABLE + '[computer]\nplayer = "pimc"\nbudget_ms = 900'
+                            '\n[deck]' + DECK))
+    assert (cfg.computer.player, cfg.computer.budget_ms) == ("pimc", 900)
 
 
 def test_stake_cap_and_bock_reach_the_series(tmp_path: Path) -> None:

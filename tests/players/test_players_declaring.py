@@ -612,12 +612,25 @@ def test_heldbid_bids_only_the_level_the_ten_cards_keep() -> None:
     hand = Deal.shuffled(930002989).hands[0]
     limits = [make_player(name, seed=1, budget=0.2, workers=1).declaring  # type: ignore[attr-defined]
               .fallback.bid_limit(hand, True)
-              for name in ("pimc", "pimc+heldbid", "pimc+plainbid+heldbid")]
+              for name in ("pimc+oldbid", "pimc+heldbid", "pimc+plainbid+heldbid")]
     assert limits == [88, 22, 0]
     # with the club jack the level is held ("with 1", game 2): both bid spades to 22
     with_cj = parse_mask("CJ C9 CA S8 S9 SQ D9 DT DK DA")
     assert [make_player(name, seed=1, budget=0.2, workers=1).declaring  # type: ignore[attr-defined]
-            .fallback.bid_limit(with_cj, True) for name in ("pimc", "pimc+heldbid")] == [22, 22]
+            .fallback.bid_limit(with_cj, True) for name in ("pimc+oldbid", "pimc+heldbid")
+            ] == [22, 22]
+
+
+def test_pimc_bids_as_a_club_player_accepts() -> None:
+    """The jackless spades of deal 930002989 (three spades) are not a suit game to a club
+    player: ``pimc`` bids them to nothing where it bid 88 before the club limits; "without
+    3" hearts with six hearts go to three times the base value (30), not 40."""
+    def limits(hand: int) -> list[int]:
+        return [make_player(name, seed=1, budget=0.2, workers=1).declaring  # type: ignore[attr-defined]
+                .fallback.bid_limit(hand, True) for name in ("pimc", "pimc+oldbid")]
+    assert limits(Deal.shuffled(930002989).hands[0]) == [0, 88]
+    assert limits(parse_mask("DJ HA HK HQ H9 H8 H7 SA CA DA")) == [30, 40]
+    assert limits(parse_mask("CJ SJ HA HK HQ H9 H8 H7 SA CA")) == [36, 36]  # "with 2": held
 
 
 def test_xbid3_caps_only_the_hands_without_three_or_more() -> None:
@@ -625,7 +638,7 @@ def test_xbid3_caps_only_the_hands_without_three_or_more() -> None:
     no-jack spades of deal 930002989 to 22, not 88), and "without 2" as ``pimc`` does."""
     def limits(hand: int) -> list[int]:
         return [make_player(name, seed=1, budget=0.2, workers=1).declaring  # type: ignore[attr-defined]
-                .fallback.bid_limit(hand, True) for name in ("pimc", "pimc+xbid3")]
+                .fallback.bid_limit(hand, True) for name in ("pimc+oldbid", "pimc+xbid3")]
     assert limits(Deal.shuffled(930002989).hands[0]) == [88, 22]
     # hearts "without 2" (the heart and diamond jacks): 30 for both
     assert limits(parse_mask("DJ HJ HA HK HQ H9 H8 H7 SA CA")) == [30, 30]

@@ -123,10 +123,11 @@ def test_the_losers_and_careful_options_count_more_strictly() -> None:
     # (``xgrand`` declares it on XSkat's count whatever the losers cost)
     assert choose_game(twelve, 18, NEW.with_("losers").without("xgrand"), True) != ev.GRAND
     # middlehand bids first; four small clubs and a jack, an ace-ten: "without 3" in clubs
+    # (counted to its full level, 48, without the club player's cap at three times 12)
     g = _game({1: "C9 CQ CK SQ HT HA D7 D9 DJ DA"}, declarer=1, contract="CH")
     g = Game(g.deal, ISKO)
     limits = []
-    for style in (NEW, NEW.with_("careful")):
+    for style in (NEW.without("clubbid"), NEW.without("clubbid").with_("careful")):
         p = RulePlayer(0, style=style)
         p.choose(SeatView.of(g, 1))
         limits.append(p.last_bid_limit)

@@ -338,7 +338,8 @@ def test_odds_weighs_a_null_with_an_unsafe_suit_by_what_it_won() -> None:
 def test_xbid_bids_a_suit_game_without_the_club_jack_to_twice_its_base_value() -> None:
     # hearts without 3 (the diamond jack only): 40 by the count, 20 as XSkat bids it
     hand = parse_mask("DJ HA HK HQ H9 H8 H7 SA CA DA")
-    assert RulePlayer(style=_off("xbid")).bid_limit(hand, True) == 40
+    assert RulePlayer(style=_off("xbid").without("clubbid")).bid_limit(hand, True) == 40
+    assert RulePlayer(style=_off("xbid")).bid_limit(hand, True) == 30  # the club player's cap
     assert RulePlayer(style=_on("xbid")).bid_limit(hand, True) == 20
     # with the club jack the count's level stays
     with2 = parse_mask("CJ SJ HA HK HQ H9 H8 H7 SA CA")

@@ -120,6 +120,35 @@ def decision_times(games: int, budget: float, seed: int = 0) -> dict[str, list[f
     return kinds
 
 
+def level_decision_times(level: str, games: int, seed: int = 0) -> list[float]:
+    """Decision times of a level's player as a table seats it (its budget, every core) at
+    forehand against two rule players, whole games: every decision with a real choice."""
+    from engine.players import make_player
+
+    player = make_player(level, seed=seed)
+    warm_up = getattr(player, "warm_up", None)
+    if warm_up is not None:
+        warm_up()
+    times: list[float] = []
+    try:
+        s = seed
+        played = 0
+        while played < games:
+            mine: list[float] = []
+            timed = Timed(player, mine)
+            g = play_game(Deal.shuffled(10_000 + s), [timed, RulePlayer(s), RulePlayer(s + 1)])
+            s += 1
+            if g.result is None or g.result.passed_in:
+                continue
+            times.extend(mine)
+            played += 1
+    finally:
+        close = getattr(player, "close", None)
+        if close is not None:
+            close()
+    return times
+
+
 def before_play_times(deals: int, budget: float, seed: int = 0) -> dict[str, list[float]]:
     """PIMC's decisions before the first card, by kind, at every position against two rule
     players, under Kontra/Re (``deals`` deals, each at the three positions): the bidding,
@@ -327,4 +356,12 @@ def bench(quick: bool = False) -> dict[str, float]:
     figures["card_first_trick_worlds_race_median"] = float(
         statistics.median(first["pimc+race"]))
     figures["card_first_trick_decisions"] = float(len(first["pimc"]))
+    from engine.players.levels import LEVELS
+
+    for name, level in LEVELS.items():
+        t = sorted(level_decision_times(name, 1 if quick else 3))
+        if t:
+            figures[f"level_{name}_decision_p95_s"] = quantile(t, 0.95)
+            figures[f"level_{name}_decision_max_s"] = t[-1]
+        figures[f"level_{name}_budget_s"] = level.budget_s
     return figures

@@ -39,6 +39,9 @@ from engine.game import Game, Phase
 from engine.players import evaluate as ev
 
 KINDS = ("limit", "game", "double")
+# A bid limit comes from a game counted safe with the skat and the bidding's boldness: a
+# game counted further below safe than this is not what a limit of its value was bid on.
+COUNT_SLACK = ev.SKAT_WORTH + 1.5
 NULL_LIMITS = {23: False, 35: True, 46: False, 59: True}  # null's values; True: hand
 
 
@@ -105,8 +108,9 @@ def _count(hand: int, game: int, forehand: bool) -> float:
 
 def counted_game(hand: int, limit: int, forehand: bool = False) -> tuple[int, bool] | None:
     """(game type, hand game) the bid ``limit`` of these ten cards was counted on: the game
-    whose value at the hand's level (plain, kept whatever the skat holds, capped at "with or
-    without 1", or one more for hand) is the limit, the best counted if several are; else
+    counted near safe (``COUNT_SLACK``) whose value at the hand's level (plain, kept whatever
+    the skat holds, capped at "with or without 1", or one more for hand) is the limit, the
+    best counted if several are; else
     the best counted game that reaches it (a limit bid short of a game's value, 18 on a
     hand nearly safe). None for 0 (nothing to bid).
 
@@ -125,8 +129,9 @@ def counted_game(hand: int, limit: int, forehand: bool = False) -> tuple[int, bo
         m = ev.matadors(hand, g)
         plain = {abs(m) + 1, ev.held_level(hand, g), 2}
         for level, is_hand in [*((lv, False) for lv in plain), (abs(m) + 2, True)]:
-            if ev.BASE_VALUES[g] * level == limit:
-                matches.append((not is_hand, _count(hand, g, forehand), g))
+            count = _count(hand, g, forehand)
+            if ev.BASE_VALUES[g] * level == limit and count + COUNT_SLACK >= 0:
+                matches.append((not is_hand, count, g))
                 break
     if matches:
         plain_first, _, g = max(matches)

@@ -132,7 +132,7 @@ def _double_words(r: ReasonView, tr: Translator) -> str:
     return _("Kontra: {facts} against {game}").format(facts=facts, game=game)
 
 
-def reasons_text(b: Any, x: float, y: float, w: float, h: float, size: float = 16,
+def reasons_text(b: Any, x: float, y: float, w: float, h: float, size: float = 18,
                  kinds: tuple[str, ...] = KINDS) -> float:
     """The reasons of ``kinds``, in that order, from the top of the box (x, y, w, h), each
     on as many lines (up to three) as it needs at ``size``, while the box has room: a reason

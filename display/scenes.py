@@ -874,7 +874,7 @@ class SceneBuilder:
                      role=f"declare-{g}" + ("" if allowed else " disabled"), suit=suit,
                      fill=BUTTON if allowed else (120, 130, 124), size=22)
         # Why the computers bid as they did, under the games (the room the icons leave).
-        reasons_text(self, x0, y + gh + 10, w, bottom - GAP - (y + gh + 10), size=16,
+        reasons_text(self, x0, y + gh + 10, w, bottom - GAP - (y + gh + 10), size=18,
                      kinds=("limit",))
         self.banner(TOP + 60)
 
@@ -1065,7 +1065,7 @@ class SceneBuilder:
             ty += h + 2
         # Why the computers bid, declared and doubled: last, in the room the game's lines
         # leave (never over them).
-        reasons_text(self, x + 6, ty + 4, iw - 12, y + mid_h - 4 - ty - 4, size=15,
+        reasons_text(self, x + 6, ty + 4, iw - 12, y + mid_h - 4 - ty - 4, size=18,
                      kinds=("game", "double", "limit"))
 
     def play_controls(self, p: PlayView, y: float, mid_h: float) -> float:

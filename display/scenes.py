@@ -31,6 +31,7 @@ from .layout import (
     WON,
     Frame,
 )
+from .reasons import reasons_text
 from .statsscene import scene_statistics, stats_button, stats_button_width
 from .view import (
     CARD_STYLES,
@@ -872,6 +873,9 @@ class SceneBuilder:
                      cmd.Declare(d.declarer, text) if allowed else None,
                      role=f"declare-{g}" + ("" if allowed else " disabled"), suit=suit,
                      fill=BUTTON if allowed else (120, 130, 124), size=22)
+        # Why the computers bid as they did, under the games (the room the icons leave).
+        reasons_text(self, x0, y + gh + 10, w, bottom - GAP - (y + gh + 10), size=18,
+                     kinds=("limit",))
         self.banner(TOP + 60)
 
     def scene_pushing(self) -> None:
@@ -1059,6 +1063,10 @@ class SceneBuilder:
             f.text(x + 6, ty, iw - 12, h, text, size=18, align="left", colour=colour,
                    face=face, role=role, wrap=h > 24)
             ty += h + 2
+        # Why the computers bid, declared and doubled: last, in the room the game's lines
+        # leave (never over them).
+        reasons_text(self, x + 6, ty + 4, iw - 12, y + mid_h - 4 - ty - 4, size=18,
+                     kinds=("game", "double", "limit"))
 
     def play_controls(self, p: PlayView, y: float, mid_h: float) -> float:
         """Right: the buttons of the play, each in a place of its own for the whole deal and

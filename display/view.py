@@ -27,6 +27,7 @@ from engine.cards import Card
 
 from .analysis import AnalysisView
 from .hints import HintView
+from .reasons import ReasonView
 
 Scene = Literal[
     "enrol", "deal", "bidding", "declaration", "pushing", "play", "result", "sheet", "fault",
@@ -447,6 +448,8 @@ class View:
                                      # series from last time: go on with it or start anew)
     hint_seat: int | None = None     # hints on: the person who may ask for one now
     hint: HintView | None = None     # the hint asked for (display.hints), until the next input
+    reasons: tuple[ReasonView, ...] = ()  # why the computers bid, declared, doubled
+                                     # (display.reasons); only what may be shown now
     club: ClubLine | None = None     # the club link's status line (a table of a club)
     bock: int = 0                    # Bock deals still to come, this one included (0: the
                                      # deal being dealt or played counts single)

@@ -18,7 +18,7 @@ import math
 import re
 import tomllib
 from collections.abc import Mapping
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from decimal import Decimal, InvalidOperation
 from pathlib import Path
 from typing import Any
@@ -77,6 +77,7 @@ class ComputerConfig:
     seed: int = 0
     mode: str = "seats"
     uncredited: tuple[int, ...] = ()  # duel mode: the computer's seat, never on the sheet
+    reasons: bool = True  # the kiosk says why it bid, declared, doubled (off at a club table)
 
 
 @dataclass(frozen=True)
@@ -197,6 +198,9 @@ def parse_config(
     if table.hints and club is not None:
         raise ConfigError("[table] hints", "a club table plays tournaments, and hints are "
                           "always off in a tournament: remove hints or the [club] section")
+    if club is not None and "reasons" not in _section(raw, "computer"):
+        # a club plays tournaments: the computer keeps its reasons unless the club wants them
+        computer = replace(computer, reasons=False)
     return Config(
         table=table, deck=deck, house=house, readers=readers, gpio=gpio, computer=computer,
         other_decks=other_decks,
@@ -446,7 +450,8 @@ def _deck_cards(sec: Mapping[str, Any], where: str) -> dict[str, Card]:
 
 
 def _computer(sec: Mapping[str, Any], n: int) -> ComputerConfig:
-    _only(sec, "computer", {"seats", "level", "player", "budget_ms", "seed", "mode"})
+    _only(sec, "computer", {"seats", "level", "player", "budget_ms", "seed", "mode",
+                            "reasons"})
     seats: tuple[int, ...] = ()
     if "seats" in sec:
         raw = sec["seats"]
@@ -492,8 +497,9 @@ def _computer(sec: Mapping[str, Any], n: int) -> ComputerConfig:
     if mode == "solo" and (n != 3 or len(seats) != 2):
         raise ConfigError("[computer] mode",
                           "solo is one person against two computers: 3 players, two seats")
+    reasons = bool(_typed(sec, "computer", "reasons", bool)) if "reasons" in sec else True
     return ComputerConfig(seats=seats, player=player, budget_ms=budget, seed=seed, mode=mode,
-                          uncredited=seats if mode == "duel" else ())
+                          uncredited=seats if mode == "duel" else (), reasons=reasons)
 
 
 def _level_names() -> tuple[str, ...]:

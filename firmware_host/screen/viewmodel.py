@@ -61,6 +61,7 @@ def build_view(session: Any, refusal: Refusal | None = None, simulator: bool = F
         hands=_hands(table, d, simulator), sheet=_sheet(table),
         calls=_calls(d) if phase not in ("dealing", "scored", "over") else (),
         hint_seat=session.hint_seat(), hint=_hint(session),
+        reasons=_reasons(session),
         # the deal being dealt or played is a Bock deal: said before and during play (the
         # result of a finished deal names its own Bock factor and the round still to come)
         bock=_bock_left(table.series) if phase not in ("scored", "over") else 0,
@@ -144,6 +145,16 @@ def _hint(session: Any) -> Any:
 
     seat, h = session.hint
     return from_hint(seat, h)
+
+
+def _reasons(session: Any) -> tuple[Any, ...]:
+    """The computers' reasons the table may show now (``Session.reasons_now``)."""
+    reasons_now = getattr(session, "reasons_now", None)
+    if reasons_now is None:
+        return ()
+    from display.reasons import from_reason
+
+    return tuple(from_reason(seat, r) for seat, r in reasons_now())
 
 
 def _bock_left(series: Any) -> int:

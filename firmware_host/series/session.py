@@ -125,6 +125,9 @@ class Session:
         # Hints turned on or off on the kiosk's settings screen (None: as the config says);
         # see hints_on and firmware_host.series.settings.
         self.hints_chosen: bool | None = None
+        # Each computer's last bidding decision, by (deal number, position): what its bid
+        # limit's reason is made from (engine.players.reasons; see reasons_now).
+        self.bid_notes: dict[tuple[int, int], Any] = {}
         computer = self.config.computer
         self.players: dict[int, Player] = {
             seat: make_player(computer.player, computer.seed + seat, computer.budget_ms,
@@ -792,7 +795,13 @@ class Session:
         seat = self.table.seat_to_act()
         if seat is None or seat not in self.players or seat in self.table.prompts:
             return None
+        from engine.players.reasons import asked_value
+
+        bidding = self.table.game.phase == "bidding"
+        asked = asked_value(self.table.game) if bidding else 0
         move = to_move(self._decide(seat), seat)
+        if bidding:
+            self._note_bid(seat, asked)
         if move.card is not None:
             self.table.prompts[seat] = move.card
             if not self._write({"seat": seat, "prompt": str(move.card)}, "prompt",
@@ -803,6 +812,36 @@ class Session:
             return None
         return move
 
+
+    def _note_bid(self, seat: int, asked: int) -> None:
+        """Keep the limit the seat's player just bid by (this deal's only)."""
+        from engine.players.reasons import BidNote
+
+        limit = getattr(self.players[seat], "last_bid_limit", None)
+        if not isinstance(limit, int):
+            return  # a player without a limit (random, the duel's partner): no reason
+        d = self.table.deal
+        self.bid_notes = {k: n for k, n in self.bid_notes.items() if k[0] == d.number}
+        self.bid_notes[(d.number, d.seats.index(seat))] = BidNote(limit, asked)
+
+    @property
+    def reasons_on(self) -> bool:
+        """The kiosk says why a computer bid, declared or doubled: ``[computer] reasons``
+        (on, but off at a club table unless the config turns it on)."""
+        return bool(self.config.computer.reasons)
+
+    def reasons_now(self) -> tuple[tuple[int, Any], ...]:
+        """The computers' reasons the table may show now, as (table seat,
+        ``engine.players.reasons.Reason``): none when reasons are off."""
+        from engine.players.reasons import table_reasons
+
+        d = self.table.deal
+        game = d.game if d is not None else None
+        if not self.reasons_on or game is None or not self.players:
+            return ()
+        computers = [p for p in range(3) if d.seats[p] in self.players]
+        notes = {pos: n for (number, pos), n in self.bid_notes.items() if number == d.number}
+        return tuple((d.seats[r.pos], r) for r in table_reasons(game, computers, notes))
 
     def _decide(self, seat: int) -> Any:
         """The seat's player's action; if the player fails (a bug, a worker process gone),

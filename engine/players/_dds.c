@@ -8,6 +8,9 @@
  * search(tables, tt, h0, h1, h2, leader, need, max_nodes, max_seconds) -> (result, nodes)
  *   result is True, False, or None when max_nodes (0: no limit) ran out first, or
  *   max_seconds of wall-clock time (0: no limit; the clock is read every 4096 nodes)
+ * search_value(the same) -> (bound, nodes): the fail-soft bound instead of True/False
+ *   (bound >= need: the declarer can reach at least bound; bound < need: at most bound;
+ *   None as above), for searches of the exact value that step by these bounds
  *   tables: bytes, 4 x 32 uint32 (cls_mask, beats, run_mask, value) + 4 bytes
  *           (maxer[0..2], declarer) + uint32 bonus (1 per trick in trick mode, else 0)
  *           + uint32 trumps (the trump cards, 0 in null)
@@ -703,7 +706,9 @@ static PyObject *py_null_search(PyObject *self, PyObject *args) {
     return result;
 }
 
-static PyObject *py_search(PyObject *self, PyObject *args) {
+/* search() and search_value() share this: `value` set, the answer is the fail-soft bound
+ * itself, else whether it reaches `need`. */
+static PyObject *run_search(PyObject *args, int value) {
     Py_buffer tables, tt;
     unsigned int h0, h1, h2;
     int leader, need;
@@ -731,19 +736,28 @@ static PyObject *py_search(PyObject *self, PyObject *args) {
         c.stop_at = max_seconds > 0 ? now_seconds() + max_seconds : 0;
         c.aborted = 0;
         uint32_t h[3] = {h0, h1, h2};
-        int r;
+        int v;
         /* The search touches only the two buffers (held until released below), so other
          * threads run meanwhile: the table's analysis worker must not stall its main loop. */
         Py_BEGIN_ALLOW_THREADS
-        r = search(&c, h, leader, need, left_value(&c, h0 | h1 | h2)) >= need;
+        v = search(&c, h, leader, need, left_value(&c, h0 | h1 | h2));
         Py_END_ALLOW_THREADS
-        PyObject *answer = c.aborted ? Py_None : (r ? Py_True : Py_False);
-        result = Py_BuildValue("(OK)", answer, (unsigned long long)c.nodes);
+        if (c.aborted)
+            result = Py_BuildValue("(OK)", Py_None, (unsigned long long)c.nodes);
+        else if (value)
+            result = Py_BuildValue("(iK)", v, (unsigned long long)c.nodes);
+        else
+            result = Py_BuildValue("(OK)", v >= need ? Py_True : Py_False,
+                                   (unsigned long long)c.nodes);
     }
     PyBuffer_Release(&tables);
     PyBuffer_Release(&tt);
     return result;
 }
+
+static PyObject *py_search(PyObject *self, PyObject *args) { return run_search(args, 0); }
+
+static PyObject *py_search_value(PyObject *self, PyObject *args) { return run_search(args, 1); }
 
 static PyObject *py_sizes(PyObject *self, PyObject *noargs) {
     return Py_BuildValue("(nn)", (Py_ssize_t)sizeof(Tables), (Py_ssize_t)sizeof(Entry));
@@ -753,6 +767,10 @@ static PyMethodDef methods[] = {
     {"search", py_search, METH_VARARGS,
      "search(tables, tt, h0, h1, h2, leader, need, max_nodes=0, max_seconds=0) -> "
      "(bool or None, nodes)"},
+    {"search_value", py_search_value, METH_VARARGS,
+     "search_value(tables, tt, h0, h1, h2, leader, need, max_nodes=0, max_seconds=0) -> "
+     "(int or None, nodes): the fail-soft bound (>= need: the value is at least it; "
+     "< need: at most it)"},
     {"null_search", py_null_search, METH_VARARGS,
      "null_search(tt, declarer, next, other, leader, max_nodes=0, max_seconds=0) -> "
      "(bool or None, nodes)"},

@@ -47,6 +47,9 @@ OUTCOME = "outcome"  # the outcome only (made or not) after every card: the slow
 JSON_VERSION = 1
 DISCARD_NODES_C = 20_000_000
 DISCARD_NODES_PY = 300_000
+# the transposition table of a game's questions (16 bytes an entry: 16 MB); half of it (the
+# size the PIMC player uses) searched about 15 % more nodes
+TT_ENTRIES = 1 << 20
 
 
 class AnalysisError(ValueError):
@@ -339,7 +342,7 @@ class Analyser:
         self.goal = goal
         self.detail = detail
         self.solver = Solver(game, declarer, use_c=use_c, max_nodes=max_nodes,
-                             tt_entries=1 << 19)
+                             tt_entries=TT_ENTRIES)
         self.undecided = 0
         # the whole best-discard search: a few seconds at most (null positions can need
         # tens of millions of nodes per discard)
@@ -391,12 +394,14 @@ class Analyser:
             return p.taken >= need
         return self._reaches(p, need)
 
-    def value(self, p: Position, known: int | None = None, at_most: bool = True
-              ) -> int | None:
+    def value(self, p: Position, known: int | None = None, at_most: bool = True,
+              guess: int | None = None) -> int | None:
         """The points the declarer can force in the whole game from ``p``. ``known`` is the
         value before the card just laid: the declarer's own card can only keep or lower the
         value, a defender's only keep or raise it, so the value at ``p`` is at most ``known``
-        (``at_most``) or at least it, and one question usually settles it.
+        (``at_most``) or at least it, and one question usually settles it. Without ``known``,
+        ``guess`` (the points the declarer took in the game, say) is where the questions
+        start (:meth:`engine.players.solver.Solver.value_within`).
         """
         if not self.values:
             return None
@@ -405,43 +410,36 @@ class Analyser:
         lo, hi = p.taken, p.taken + p.left()  # the answer lies in [lo, hi]
         if known is not None:
             if at_most:
-                r = self._reaches(p, known)
-                if r is None:
-                    return None
-                if r:
-                    return known
-                hi = known - 1
+                hi = min(hi, known)
+                guess = known  # does the card keep the value?
             else:
-                r = self._reaches(p, known + 1)
-                if r is None:
-                    return None
-                if not r:
-                    return known
-                lo = known + 1
-        while lo < hi:
-            mid = (lo + hi + 1) // 2
-            r = self._reaches(p, mid)
-            if r is None:
-                return None
-            if r:
-                lo = mid
-            else:
-                hi = mid - 1
-        return lo
+                lo = max(lo, known)
+                guess = known + 1  # does the card give more away?
+        if guess is not None:
+            guess = min(max(guess, lo + 1), hi) - p.taken
+        try:
+            return p.taken + self.solver.value_within(p.hands, p.leader, p.trick,
+                                                      lo - p.taken, hi - p.taken, guess)
+        except SearchLimitReached:
+            self.undecided += 1
+            return None
 
-    def point(self, p: Position, known: int | None = None, at_most: bool = True) -> Point:
-        v = self.value(p, known, at_most)
+    def point(self, p: Position, known: int | None = None, at_most: bool = True,
+              guess: int | None = None) -> Point:
+        v = self.value(p, known, at_most, guess)
         return Point(v, self.makes(p, v))
 
-    def trace(self, start: Position, cards: Sequence[int]) -> tuple[Point, list[Step]]:
-        """The result at ``start`` and after each of ``cards`` laid in turn from there.
+    def trace(self, start: Position, cards: Sequence[int], guess: int | None = None
+              ) -> tuple[Point, list[Step]]:
+        """The result at ``start`` and after each of ``cards`` laid in turn from there;
+        ``guess``: a guess of the value at ``start`` (see :meth:`value`).
 
         The value before a card bounds the value after it (see :meth:`value`), so after the
         first point one question usually settles each card. (Solving from the last card back
         was tried: slower, as the late positions off the best line teach the table little.)
         """
         p = start.copy()
-        first = self.point(p)
+        first = self.point(p, guess=guess)
         prev = first
         steps = []
         trick_no = (30 - sum(h.bit_count() for h in p.hands) - len(p.trick)) // 3 + 1
@@ -501,11 +499,13 @@ def analyse(game: Game, detail: str | None = None, use_c: bool | None = None,
     skat_points = 0 if gt == GameType.NULL else mask_points(g0.skat)
     start = Position(list(g0.hands), 0, [], taken=skat_points)
     cards = [a.card for a in game.actions if isinstance(a, Play)]
-    first, steps = an.trace(start, cards)
+    result = game.result
+    # the points the declarer took: the value with best play is often near them
+    guess = None if result is None or result.points is None else result.points
+    first, steps = an.trace(start, cards, guess)
     bd = None
     if g0.skat_taken and best_discard:
         bd = _best_discard(an, g0, first.makes)
-    result = game.result
     return Analysis(
         contract=str(contract), declarer=declarer, goal=goal, detail=detail, start=first,
         best_discard=bd, steps=tuple(steps),

@@ -5,8 +5,12 @@ tricks; passed-in deals skipped), then each is analysed as a table does after th
 
 - ``analysis_game_p50_s`` / ``analysis_game_p95_s`` / ``analysis_game_max_s``: the whole
   analysis (value after every card, first lead, best discard after a pick-up) with the C
-  core; ``analysis_c_core`` is 1 when the C core is built (else these figures are the
+  core, as the table pays it: its worker lives as long as the controller, so the solver's
+  per-game-type tables are built before the first game is timed (they are kept by the
+  process); ``analysis_c_core`` is 1 when the C core is built (else these figures are the
   pure-Python ones);
+- ``analysis_tables_build_s``: building those tables for all six game types, once per
+  process (the first analysis after a start pays it);
 - ``analysis_python_game_p95_s``: the pure-Python fallback as a table without the C core
   runs it (:func:`engine.players.analysis.default_detail`: the outcome only);
   ``analysis_python_values_game_p95_s``: the pure-Python search asked for every value (5 games;
@@ -21,7 +25,7 @@ from engine.deal import Deal
 from engine.game import Game
 from engine.players.analysis import OUTCOME, VALUES, analyse
 from engine.players.rule import RulePlayer
-from engine.players.solver import HAVE_C
+from engine.players.solver import HAVE_C, tables
 from engine.players.strength import quantile
 from engine.players.table import play_game
 
@@ -48,10 +52,25 @@ def analysis_times(games: list[Game], detail: str, use_c: bool | None) -> list[f
     return sorted(times)
 
 
+def tables_build_s() -> float:
+    """Seconds to build the solver's tables of every game type in a fresh process."""
+    import subprocess
+    import sys
+
+    code = ("import time; from engine.players.solver import tables; t = time.perf_counter(); "
+            "[tables(g) for g in range(6)]; print(time.perf_counter() - t)")
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
+                         check=True)
+    return float(out.stdout)
+
+
 def bench(quick: bool = False) -> dict[str, float]:
     games = played_games(4 if quick else 40, seed=0)
+    for game_type in range(6):  # as in the table's long-lived worker (see above)
+        tables(game_type)
     t = analysis_times(games, VALUES, use_c=None)
     figures = {
+        "analysis_tables_build_s": tables_build_s(),
         "analysis_game_p50_s": quantile(t, 0.5),
         "analysis_game_p95_s": quantile(t, 0.95),
         "analysis_game_max_s": t[-1],

@@ -44,6 +44,7 @@ import contextlib
 import struct
 import time
 from collections.abc import Callable, Iterator, Sequence
+from typing import Any
 
 from engine.cards import RANK_POINTS
 from engine.trick import BEATS, FOLLOW, POWER, TRUMPS
@@ -56,6 +57,8 @@ except ImportError:  # pragma: no cover - depends on the build
 HAVE_C = _dds is not None
 # null's own C search; a core built from an older _dds.c lacks it (the general search runs)
 HAVE_C_NULL = HAVE_C and hasattr(_dds, "null_search")
+# the C search's fail-soft bound (search_value); an older core answers yes/no only
+HAVE_C_VALUE = HAVE_C and hasattr(_dds, "search_value")
 _TT_ENTRIES = 1 << 19
 
 GRAND = 4
@@ -138,7 +141,16 @@ class Tables:
         # the cards above i in its run of equal points: i is equivalent to the lowest of them
         # that is still out, if the same hand holds that one
         self.run_mask = [((2 << run_top[i]) - 1) & ~((2 << i) - 1) for i in range(32)]
-        self.bits_lo, self.bits_hi = _half_bits()
+
+    @property
+    def bits_lo(self) -> list[tuple[int, ...]]:
+        """The set bits of every low half-word (built on first use: only the pure-Python
+        search reads them, and building them costs more than the rest of the tables)."""
+        return _half_bits()[0]
+
+    @property
+    def bits_hi(self) -> list[tuple[int, ...]]:
+        return _half_bits()[1]
 
     def internal(self, mask: int) -> int:
         b = self.byte_to_internal
@@ -177,8 +189,20 @@ def _half_bits() -> tuple[list[tuple[int, ...]], list[tuple[int, ...]]]:
     return _HALVES[0]
 
 
+def _as_bound(
+    search: Callable[[list[int], int, int], bool],
+) -> Callable[[list[int], int, int], int]:
+    """A yes/no search read as the loosest fail-soft bound: ``need`` or ``need - 1``."""
+
+    def bound(h: list[int], leader: int, need: int) -> int:
+        return need if search(h, leader, need) else need - 1
+
+    return bound
+
+
 def tables(game: int) -> Tables:
-    """The (cached) tables of a game type; building one takes a few tenths of a second."""
+    """The (cached) tables of a game type; building one takes a few milliseconds (the
+    pure-Python search's bit tables, shared, a few hundredths more on first use)."""
     t = _TABLES.get(game)
     if t is None:
         t = _TABLES[game] = Tables(game)
@@ -234,12 +258,14 @@ class Solver:
             # the table of the game's main question now, so that no search pays for it
             self._c_tt = {self.game == NULL: bytearray(16 * tt_entries)}
             self._search_points = self._make_c_search(tricks=False)
+            self._bound_points = self._make_c_search(tricks=False, value=True)
             if null and null_search and HAVE_C_NULL:
                 self._search_tricks = self._make_c_null_search()
             else:
                 self._search_tricks = self._make_c_search(tricks=True)
         else:
             self._search_points = self._make_search(tricks=False)
+            self._bound_points = _as_bound(self._search_points)
             if null and null_search:
                 self._search_tricks = self._make_null_search()
             else:
@@ -308,20 +334,76 @@ class Solver:
         self._check_game("any trick", null_ok=False)
         return self._root(hands, leader, trick, 1, tricks=True)
 
-    def max_points(self, hands: Sequence[int], leader: int, trick: Sequence[int]) -> int:
-        """The exact card points the declarer wins from here with best play (binary search)."""
+    def bound(self, hands: Sequence[int], leader: int, trick: Sequence[int], need: int) -> int:
+        """:meth:`reaches` with a bound: a result ``v >= need`` says the declarer can win at
+        least ``v`` more card points from here, ``v < need`` that he can win at most ``v``.
+
+        The C core's searches are fail-soft and the bound is often tighter than ``need``
+        (the steps of :meth:`max_points`); the pure-Python search answers ``need`` or
+        ``need - 1`` (the same yes/no, the loosest bound).
+
+        >>> from engine.cards import parse_mask
+        >>> s = Solver(game=4, declarer=0)
+        >>> hands = (parse_mask("CJ SJ"), parse_mask("HJ DJ"), parse_mask("CA CT"))
+        >>> s.bound(hands, 0, (), 30) < 30 <= s.bound(hands, 0, (), 29) + 1
+        True
+        """
+        self._check_game("points", null_ok=False)
+        return self._root(hands, leader, trick, need, tricks=False, value=True)
+
+    def max_points(self, hands: Sequence[int], leader: int, trick: Sequence[int],
+                   guess: int | None = None) -> int:
+        """The exact card points the declarer wins from here with best play.
+
+        A search of the value (MTD(f)): each question is asked at the edge of what is known
+        (first at ``guess``, when given; else in the middle) and its bound (:meth:`bound`)
+        moves that edge. A good guess (a cheap estimate, a result played out) needs two or
+        three questions; without one, or with the pure-Python search, it bisects.
+        """
         self._check_game("points", null_ok=False)
         t = self.t
         trick_mask = 0
         for c in trick:
             trick_mask |= 1 << c
-        lo, hi = 0, t.mask_points(t.internal(hands[0] | hands[1] | hands[2] | trick_mask))
+        hi = t.mask_points(t.internal(hands[0] | hands[1] | hands[2] | trick_mask))
+        return self.value_within(hands, leader, trick, 0, hi, guess)
+
+    def value_within(self, hands: Sequence[int], leader: int, trick: Sequence[int], lo: int,
+                     hi: int, guess: int | None = None) -> int:
+        """The exact card points the declarer wins from here, known to lie in [lo, hi]
+        (see :meth:`max_points`).
+
+        From ``guess`` the questions gallop (each step twice the last, starting at the bound
+        the last answer gave) until an answer turns, then bisect what is left; each answer's
+        fail-soft bound narrows [lo, hi] further. Questions far from the value are cheap and
+        those near it dear, so a guess near the value saves most.
+        """
+        if guess is None or not lo < guess <= hi:
+            guess = (lo + hi + 1) // 2
+        need = guess
+        step = 1
+        rising: bool | None = None  # the direction of the gallop; None once it turned
+        first = True
         while lo < hi:  # invariant: the answer is in [lo, hi]
-            mid = (lo + hi + 1) // 2
-            if self._root(hands, leader, trick, mid, tricks=False):
-                lo = mid
+            v = self._root(hands, leader, trick, need, tricks=False, value=True)
+            up = v >= need
+            if up:
+                lo = min(v, hi)
             else:
-                hi = mid - 1
+                hi = max(v, lo)
+            if first:
+                rising = up
+                first = False
+            elif rising is not None and up != rising:
+                rising = None
+            if rising is None:
+                need = (lo + hi + 1) // 2
+            elif rising:
+                need = min(lo + step, hi)
+                step *= 2
+            else:
+                need = max(hi - step + 1, lo + 1)
+                step *= 2
         return lo
 
     # ------------------------------------------------------------------ internals
@@ -336,8 +418,10 @@ class Solver:
         return total // 3
 
     def _root(
-        self, hands: Sequence[int], leader: int, trick: Sequence[int], need: int, tricks: bool
-    ) -> bool:
+        self, hands: Sequence[int], leader: int, trick: Sequence[int], need: int, tricks: bool,
+        value: bool = False,
+    ) -> Any:
+        """The yes/no answer, or with ``value`` (points only) the fail-soft bound."""
         t = self.t
         if len(trick) > 2:
             raise SolverError("a trick in progress holds at most two cards")
@@ -353,20 +437,34 @@ class Solver:
             )
         cards = [t.to_internal[c] for c in trick]
         if need <= 0:
-            return True
+            return 0 if value else True
         self._limit_at = self.nodes + self.max_nodes if self.max_nodes else 0
         self._check_time()
+        if value:
+            if not cards:
+                return self._bound_points(h, leader, need) if counts[leader] else 0
+            return self._partial(h, leader, cards, need, False, self._bound_points)
         if not cards:
             if counts[leader] == 0:
                 return False
             search = self._search_tricks if tricks else self._search_points
             return search(h, leader, need)
-        return self._partial(h, leader, cards, need, tricks)
+        return self._partial(h, leader, cards, need, tricks) >= need
+
+    @property
+    def _fail_soft(self) -> bool:
+        """Whether :meth:`bound` can be tighter than the question (the C core's search)."""
+        return self.uses_c and HAVE_C_VALUE
 
     def _partial(
-        self, h: list[int], leader: int, cards: list[int], need: int, tricks: bool
-    ) -> bool:
-        """Finish a trick in progress card by card (only at the root, so plain recursion)."""
+        self, h: list[int], leader: int, cards: list[int], need: int, tricks: bool,
+        leaf: Callable[[list[int], int, int], int] | None = None,
+    ) -> int:
+        """Finish a trick in progress card by card (only at the root, so plain recursion).
+
+        Returns a fail-soft bound as :meth:`bound` does: the best bound for the side to
+        move, the points of the tricks finished here added. ``leaf`` searches from the
+        next trick on (a bound; None: the yes/no search, read as need or need - 1)."""
         t = self.t
         pos = (leader + len(cards)) % 3
         remaining = h[0] | h[1] | h[2]
@@ -376,7 +474,6 @@ class Solver:
         follow = h[pos] & t.cls_mask[lead]
         moves = follow or h[pos]
         want = self._maxer[pos]
-        result = not want
         order = self._reduce(moves, h[pos], remaining)
         if len(order) > 1:
             # the search's own order (PIMC asks every world here, once per card): with
@@ -391,33 +488,34 @@ class Solver:
             else:
                 beats = t.beats[cards[w]]
                 order.sort(key=lambda c: not (1 << c) & beats)
+        if leaf is None:
+            search = self._search_tricks if tricks else self._search_points
+            leaf = _as_bound(search)
+        best = -1 if want else 1 << 20
         for c in order:
             h2 = list(h)
             h2[pos] ^= 1 << c
             trick = [*cards, c]
             if len(trick) < 3:
-                r = self._partial(h2, leader, trick, need, tricks)
+                v = self._partial(h2, leader, trick, need, tricks, leaf)
             else:
                 w = 0
                 for i in (1, 2):
                     if (1 << trick[i]) & t.beats[trick[w]]:
                         w = i
                 winner = (leader + w) % 3
+                gained = 0
                 if winner == self.declarer:
-                    need2 = need - (1 if tricks else sum(t.points[x] for x in trick))
-                else:
-                    need2 = need
-                if need2 <= 0:
-                    r = True
-                elif not h2[0]:
-                    r = False
-                else:
-                    search = self._search_tricks if tricks else self._search_points
-                    r = search(h2, winner, need2)
-            if r == want:
-                return r
-            result = r
-        return result
+                    gained = 1 if tricks else sum(t.points[x] for x in trick)
+                # need met (a lower bound), or no cards left (the exact value)
+                v = gained
+                if gained < need and h2[0]:
+                    v = gained + leaf(h2, winner, need - gained)
+            if (v > best) if want else (v < best):
+                best = v
+            if (v >= need) == want:
+                return v
+        return best
 
     def _reduce(self, moves: int, hand: int, remaining: int) -> list[int]:
         """The moves with equivalent cards removed (keeps the strongest of each group)."""
@@ -433,8 +531,10 @@ class Solver:
             out.append(c)
         return out
 
-    def _make_c_search(self, tricks: bool) -> Callable[[list[int], int, int], bool]:
-        """The same search in C (``_dds.c``), on the same tables packed as bytes."""
+    def _make_c_search(self, tricks: bool, value: bool = False) -> Callable[..., Any]:
+        """The same search in C (``_dds.c``), on the same tables packed as bytes; ``value``:
+        it returns the fail-soft bound (``search_value``; a core without it: need or
+        need - 1), not yes/no."""
         t = self.t
         values = [0] * 32 if tricks else t.points
         packed = struct.pack(
@@ -442,10 +542,12 @@ class Solver:
             *(int(m) for m in self._maxer), self.declarer, 1 if tricks else 0, t.trumps,
         )
         c_search = _dds.search  # type: ignore[union-attr]
+        if value and HAVE_C_VALUE:
+            c_search = _dds.search_value  # type: ignore[union-attr]
         solver = self
         tt_of = self._c_tt
 
-        def search(h: list[int], leader: int, need: int) -> bool:
+        def search(h: list[int], leader: int, need: int) -> Any:
             tt = tt_of.get(tricks)
             if tt is None:  # the other question's table, on first use
                 tt = tt_of[tricks] = bytearray(16 * solver.tt_entries)
@@ -465,6 +567,8 @@ class Solver:
                 raise SearchLimitReached(f"{solver.max_nodes} nodes searched, no answer")
             return result
 
+        if value and not HAVE_C_VALUE:
+            return _as_bound(search)
         return search
 
     def _make_c_null_search(self) -> Callable[[list[int], int, int], bool]:
@@ -920,9 +1024,11 @@ class LoneSolver(Solver):
         self._maxer = tuple(p != lone for p in range(3))
         if self.uses_c:
             self._search_points = self._make_c_search(tricks=False)
+            self._bound_points = self._make_c_search(tricks=False, value=True)
             self._search_tricks = self._make_c_search(tricks=True)
         else:
             self._search_points = self._make_search(tricks=False)
+            self._bound_points = _as_bound(self._search_points)
             self._search_tricks = self._make_search(tricks=True)
 
     def min_points(self, hands: Sequence[int], leader: int, trick: Sequence[int]) -> int:

@@ -230,6 +230,40 @@ def test_whole_games_agree_with_the_solver() -> None:
                 assert got.makes == want.makes
 
 
+@pytest.mark.parametrize("use_c", C_MODES)
+def test_the_values_do_not_depend_on_the_first_guess(use_c: bool) -> None:
+    """The first lead's value is searched from a guess (the points the declarer took): any
+    guess, even a wild or an impossible one, gives the exact value of the minimax."""
+    rng = random.Random(606)
+    checked = 0
+    while checked < size(40, 80):
+        p, game, declarer, _ = random_endgame(rng, max_tricks=4)
+        if game == NULL:
+            continue
+        want = exact(p, game, declarer, tricks=False)
+        for guess in (None, want, want + 1, -40, 500, rng.randint(0, 120)):
+            an = Analyser(game, declarer, "61", use_c=use_c)
+            assert an.value(p, guess=guess) == want, (p, game, declarer, guess)
+        checked += 1
+
+
+def test_a_played_game_gives_the_same_analysis_whatever_the_guess() -> None:
+    """analyse() starts the first lead's search at the points taken in the game; the
+    whole analysis is the same as one started from the middle or from a wrong result."""
+    import dataclasses
+
+    for g in rule_games(2, seed=12):
+        a = analyse(g)
+        wrong = dataclasses.replace(g.result, points=0)  # type: ignore[type-var]
+        g.result = wrong
+        b = analyse(g)
+        g.result = dataclasses.replace(wrong, points=None)
+        c = analyse(g)
+        assert a.start == b.start == c.start
+        assert a.steps == b.steps == c.steps
+        assert a.best_discard == b.best_discard == c.best_discard
+
+
 def test_outcome_only_agrees_with_full_values() -> None:
     for g in rule_games(3, seed=7):
         full = analyse(g, detail=VALUES)
@@ -461,7 +495,8 @@ def test_analysis_bench_group_through_the_cli(capsys: pytest.CaptureFixture[str]
     figures = json.loads(capsys.readouterr().out)
     for key in ("analysis_game_p50_s", "analysis_game_p95_s", "analysis_game_max_s",
                 "analysis_python_game_p95_s", "analysis_python_values_game_p95_s",
-                "analysis_c_core"):
+                "analysis_c_core", "analysis_tables_build_s"):
         assert key in figures
+    assert 0 < figures["analysis_tables_build_s"] < 5
     assert figures["analysis_game_max_s"] >= figures["analysis_game_p95_s"] > 0
     assert figures["analysis_c_core"] == (1.0 if HAVE_C else 0.0)

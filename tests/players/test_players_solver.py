@@ -22,6 +22,7 @@ from engine.deal import Deal
 from engine.game import Game, Phase
 from engine.players.solver import (
     HAVE_C,
+    HAVE_C_VALUE,
     SearchLimitReached,
     Solver,
     SolverError,
@@ -194,6 +195,52 @@ def test_c_core_keeps_the_bound_it_proved_for_later_questions() -> None:
     assert s.nodes - before > 1  # beyond the bound: searched
     assert s.max_points(hands, 0, ()) == 36
     assert not s.reaches(hands, 0, (), 37)
+
+
+@pytest.mark.parametrize("use_c", [False, True] if HAVE_C else [False])
+def test_bounds_hold_and_every_value_search_is_exact(use_c: bool) -> None:
+    """``bound`` is fail-soft (``v >= need``: the value is at least ``v``; ``v < need``: at
+    most ``v``; C core and Python), tricks in progress included; ``value_within`` finds the
+    exact value from any guess inside any known range, on one solver whose table the
+    earlier questions filled; all against plain minimax."""
+    rng = random.Random(20261206)
+    solvers: dict[tuple[int, int], Solver] = {}
+    tight = checked = 0
+    while checked < size(300, 600):
+        hands, leader, trick, game, declarer = random_endgame(rng, max_tricks=4)
+        if game == NULL:
+            continue
+        s = solvers.setdefault((game, declarer),
+                               Solver(game, declarer, use_c=use_c, tt_entries=1 << 10))
+        value = minimax(hands, leader, trick, game, declarer)
+        everything = mask_points(hands[0] | hands[1] | hands[2]) + sum(
+            RANK_POINTS[c & 7] for c in trick)
+        for need in (value - 7, value, value + 1, value + 9, rng.randint(1, everything + 1)):
+            v = s.bound(hands, leader, trick, need)
+            if v >= need:
+                assert value >= v, (hands, leader, trick, game, declarer, need, v)
+            else:
+                assert value <= v, (hands, leader, trick, game, declarer, need, v)
+            tight += v not in (need, need - 1)
+        lo = rng.randint(0, value)
+        hi = rng.randint(value, everything)
+        guess = rng.choice([None, value, value + 1, lo, hi, rng.randint(-5, everything + 5)])
+        assert s.value_within(hands, leader, trick, lo, hi, guess) == value
+        assert s.max_points(hands, leader, trick, guess=guess) == value
+        checked += 1
+    if use_c and HAVE_C_VALUE:  # the C core's bounds are often tighter than the question
+        assert tight > checked // 4, (tight, checked)
+
+
+@pytest.mark.skipif(not HAVE_C_VALUE, reason="the C core is not built")
+def test_c_bound_steps_past_what_was_asked() -> None:
+    """Asked for 15 points, the C search proves the 22 of the first two tricks (the club
+    ace, then the spade ace) and says so; asked for 60, it says 36 at most."""
+    hands = [parse_mask("CA CT SA"), parse_mask("C7 C8 S7"), parse_mask("C9 CK S8")]
+    s = Solver(GameType.GRAND, 0)
+    assert s.bound(hands, 0, (), 15) == 22
+    assert 36 <= s.bound(hands, 0, (), 60) < 60
+    assert Solver(GameType.GRAND, 0, use_c=False).bound(hands, 0, (), 15) == 15
 
 
 def test_tables_follow_the_engine_rules() -> None:

@@ -404,7 +404,7 @@ class SettingsView:
                                      # person lays them: no speed to choose)
     hints_allowed: bool = True       # never at a club table (a tournament has no hints)
     # The computer's level (LEVELS) in force in the deal under way; "" where no seat is the
-    # computer's (no row). With ``level_fixed`` "config" it is the player the config names.
+    # computer's (no row). Where ``level_fixed`` it may be a player the config names.
     level: str = ""
     next_level: str = ""             # the level chosen for the next deal, when it differs
     level_fixed: str = ""            # why it cannot be chosen: "club" (a club table plays at
@@ -421,7 +421,7 @@ class SettingsView:
             raise ViewError(f"settings.level_fixed: {self.level_fixed!r} is not '', 'club' or "
                             "'config'")
         for name, level in (("level", self.level), ("next_level", self.next_level)):
-            if level and level not in LEVELS and self.level_fixed != "config":
+            if level and level not in LEVELS and not self.level_fixed:
                 raise ViewError(f"settings.{name}: {level!r} is not one of {', '.join(LEVELS)}")
 
 

@@ -237,3 +237,11 @@ def test_no_level_without_computer_seats(caplog: pytest.LogCaptureFixture) -> No
         loop.handle(cmd.ChangeSetting("level", "expert"))
     assert "no seat at this table is played by the computer" in caplog.text
     assert loop.chosen("level") is None
+
+
+def test_a_club_table_whose_config_names_a_player_shows_it(tmp_path: Path) -> None:
+    session = Session(club_config(tmp_path, player="rule"), computer_seats=(1, 2))
+    loop = EventLoop(session)
+    loop.use_settings(SettingsFile(None))
+    view = loop.settings_view()
+    assert (view.level, view.level_fixed) == ("rule", "club")

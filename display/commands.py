@@ -109,8 +109,9 @@ class ChangeSetting:
 
 # What ChangeSetting may change: the computer's pace ("slow", "normal", "fast"), the hand's
 # order (trump first: True/False; the suits: "CSHD" or "CHSD"), the sounds and the hints
-# (True/False). A new setting (the misplay guard) is added here and in SettingsView.
-SETTINGS: tuple[str, ...] = ("speed", "trump_first", "suit_order", "sound", "hints")
+# (True/False), the computer's level ("beginner", "club", "expert": from the next deal on).
+# A new setting (the misplay guard) is added here and in SettingsView.
+SETTINGS: tuple[str, ...] = ("speed", "trump_first", "suit_order", "sound", "hints", "level")
 
 
 @dataclass(frozen=True)

@@ -353,18 +353,24 @@ def extra_views(language: str = "de", card_style: str = "french") -> dict[str, V
 
 def settings_views(language: str = "de", card_style: str = "french") -> dict[str, View]:
     """The settings screen's variants, each shown with ``UiState(settings=True)``: the
-    simulator as it starts (the computer's speed to choose, the sounds on), other choices
-    made there, the table (a person lays the computer's cards: no speed) and a club table
-    (no hints, ever)."""
+    simulator as it starts (the computer's speed and level to choose, the sounds on), other
+    choices made there (an expert chosen for the next deal), the table (a person lays the
+    computer's cards: no speed), a club table (no hints, ever; the config's level), a table
+    whose config names the computer player, and one without computer seats."""
     sim = sample_view("play", language, card_style, simulator=True)
     table = sample_view("bidding", language, card_style)
     return {
-        "settings-simulator": replace(sim, settings=SettingsView(sound=True)),
+        "settings-simulator": replace(sim, settings=SettingsView(sound=True, level="club")),
         "settings-chosen": replace(sim, settings=SettingsView(
-            speed="fast", trump_first=False, suit_order="CHSD", hints=True)),
-        "settings-table": replace(table, settings=SettingsView(speed_applies=False)),
+            speed="fast", trump_first=False, suit_order="CHSD", hints=True, level="club",
+            next_level="expert")),
+        "settings-table": replace(table, settings=SettingsView(speed_applies=False,
+                                                               level="beginner")),
         "settings-club": replace(table, club=ClubLine("online"), settings=SettingsView(
-            speed_applies=False, hints_allowed=False)),
+            speed_applies=False, hints_allowed=False, level="club", level_fixed="club")),
+        "settings-config-player": replace(table, settings=SettingsView(
+            speed_applies=False, level="pimc", level_fixed="config")),
+        "settings-no-computer": replace(table, settings=SettingsView(speed_applies=False)),
     }
 
 

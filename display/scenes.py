@@ -36,6 +36,7 @@ from .statsscene import scene_statistics, stats_button, stats_button_width
 from .view import (
     CARD_STYLES,
     LANGUAGES,
+    LEVELS,
     SPEEDS,
     SUIT_ORDERS,
     Call,
@@ -1744,6 +1745,15 @@ class SceneBuilder:
             rows.append((_("Computer speed"), [
                 (words[speed], cmd.ChangeSetting("speed", speed), s.speed == speed, "",
                  f"speed-{speed}") for speed in SPEEDS]))
+        notes: dict[int, str] = {}  # row -> the words in place of its choices
+        if s.level:
+            choices, note = self.level_choices()
+            if note:
+                notes[len(rows)] = note
+            # (a level chosen for the next deal says so in place of the row's name: a button
+            # has room for the level's name only)
+            rows.append((_("{level} from the next game").format(level=self.level_word(
+                s.next_level)) if s.next_level else _("Computer level"), choices))
         rows.append((_("Order of the hand"), [
             (_("Trump first"), cmd.ChangeSetting("trump_first", not s.trump_first),
              s.trump_first, "", "trump-first"),
@@ -1769,21 +1779,54 @@ class SceneBuilder:
         label_w = min(250.0, f.W * 0.3)
         x0, right = 16 + label_w + 10, f.W - 16
         col_w = (right - x0 - 2 * GAP) / 3
+        # Too many rows over the foot (the simulator's computer speed and level): "Back"
+        # takes the last row's third column, which its two choices leave free.
+        back_in_row = pitch < BUTTON_H + GAP
+        if back_in_row:
+            pitch = min(66.0, (f.H - top - 8 + GAP) / len(rows))
         for i, (label, choices) in enumerate(rows):
             y = top + i * pitch
             f.text(16, y, label_w, BUTTON_H, label, size=21, face="bold", align="left",
                    role="settings-label", wrap=True)
-            if not choices:  # the hints at a club table: never, and why
-                f.text(x0, y, right - x0, BUTTON_H, _("Never at a club table"), size=18,
-                       colour=MUTED, align="left", role="settings-note", wrap=True)
+            if not choices:  # the hints at a club table: never, and why; a fixed level
+                note_w = (2 * col_w + GAP if back_in_row and i == len(rows) - 1
+                          else right - x0)
+                f.text(x0, y, note_w, BUTTON_H, notes.get(i, _("Never at a club table")),
+                       size=18, colour=MUTED, align="left", role="settings-note", wrap=True)
             for j, (text, command, chosen, suits, role) in enumerate(choices):
                 # Three columns in every row: a choice keeps its column, On under Slow.
+                # (the level chosen for the next deal: framed, not filled, until it plays)
+                gold = chosen and role != f"level-{s.next_level}"
                 f.button(x0 + j * (col_w + GAP), y, col_w, BUTTON_H, text, command,
-                         role=role, size=20, selected=chosen, fill=GOLD if chosen else BUTTON,
+                         role=role, size=20, selected=chosen, fill=GOLD if gold else BUTTON,
                          suit=suits or None, wrap=True)
         back = self.label_width(_("Back"), 20, 140.0)
+        if back_in_row:
+            f.button(right - col_w, top + (len(rows) - 1) * pitch, col_w, BUTTON_H, _("Back"),
+                     OpenSettings(), role="settings-back", size=20)
+            return
         f.button(right - back, f.H - 8 - BUTTON_H, back, BUTTON_H, _("Back"), OpenSettings(),
                  role="settings-back", size=20)
+
+    def level_choices(self) -> tuple[list[tuple[str, object, bool, str, str]], str]:
+        """The settings row of the computer's level: its choices (the level in force gold,
+        the one chosen for the next deal framed and said so), or, where the config keeps
+        the level, no choices and the words why."""
+        _, s = self._, self.v.settings
+        if s.level_fixed == "club":
+            return [], _("{level}: a club table plays at the level of its config").format(
+                level=self.level_word(s.level))
+        if s.level_fixed == "config":
+            return [], _("Set in the table's config: {player}").format(player=s.level)
+        return [(self.level_word(level), cmd.ChangeSetting("level", level),
+                 level in (s.level, s.next_level), "", f"level-{level}")
+                for level in LEVELS], ""
+
+    def level_word(self, level: str) -> str:
+        """A computer level in the table's language (another name as it is)."""
+        _ = self._
+        return {"beginner": _("Beginner"), "club": _("Club player"),
+                "expert": _("Expert")}.get(level, level)
 
     def language_picker(self) -> None:
         f = self.f

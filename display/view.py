@@ -45,6 +45,8 @@ LANGUAGES: tuple[str, ...] = ("de", "en", "fr", "es", "nb", "cs", "nl", "pl")
 # or the colours alternating (a black suit never beside a black one on a two-colour deck).
 SPEEDS: tuple[str, ...] = ("slow", "normal", "fast")
 SUIT_ORDERS: tuple[str, ...] = ("CSHD", "CHSD")
+# The computer's levels, weakest first (engine.players.levels.LEVEL_NAMES).
+LEVELS: tuple[str, ...] = ("beginner", "club", "expert")
 ROLES = ("forehand", "middlehand", "rearhand")
 
 FaultKind = Literal[
@@ -402,6 +404,12 @@ class SettingsView:
     speed_applies: bool = True       # the simulator lays the computer's cards (on the table a
                                      # person lays them: no speed to choose)
     hints_allowed: bool = True       # never at a club table (a tournament has no hints)
+    # The computer's level (LEVELS) in force in the deal under way; "" where no seat is the
+    # computer's (no row). Where ``level_fixed`` it may be a player the config names.
+    level: str = ""
+    next_level: str = ""             # the level chosen for the next deal, when it differs
+    level_fixed: str = ""            # why it cannot be chosen: "club" (a club table plays at
+                                     # its config's level), "config" (the config names a player)
     # (the misplay guard's choice, tap to select and tap again to play, belongs here too)
 
     def __post_init__(self) -> None:
@@ -410,6 +418,12 @@ class SettingsView:
         if self.suit_order not in SUIT_ORDERS:
             raise ViewError(f"settings.suit_order: {self.suit_order!r} is not one of "
                             f"{', '.join(SUIT_ORDERS)}")
+        if self.level_fixed not in ("", "club", "config"):
+            raise ViewError(f"settings.level_fixed: {self.level_fixed!r} is not '', 'club' or "
+                            "'config'")
+        for name, level in (("level", self.level), ("next_level", self.next_level)):
+            if level and level not in LEVELS and not self.level_fixed:
+                raise ViewError(f"settings.{name}: {level!r} is not one of {', '.join(LEVELS)}")
 
 
 @dataclass(frozen=True)

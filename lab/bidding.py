@@ -133,7 +133,6 @@ def play_one(player: str, seed: int, budget: float, worlds: int | None,
     """One deal played by three seats of ``player`` (``xskat``: XSkat's own three);
     ``first_trick``: the player only to the end of the first trick (:class:`FirstTrick`)."""
     from engine.players import make_player
-    from engine.players.levels import make_level_player
     from engine.players.table import play_game
 
     deal = Deal.shuffled(seed)
@@ -151,10 +150,7 @@ def play_one(player: str, seed: int, budget: float, worlds: int | None,
         return game
     players = []
     for pos in range(3):
-        p = make_level_player(player, seed=seed * 3 + pos, budget_share=budget, workers=1)
-        if p is None:
-            p = make_player(player, seed=seed * 3 + pos, budget=budget, worlds=worlds,
-                            workers=1)
+        p = make_player(player, seed=seed * 3 + pos, budget=budget, worlds=worlds, workers=1)
         if first_trick:
             p = FirstTrick(p, make_player("rule", seed=seed * 3 + pos))
         players.append(p)
@@ -205,7 +201,8 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--seed", type=int, default=0)
     ap.add_argument("--jobs", type=int, default=1)
     ap.add_argument("--budget", type=float, default=1.0,
-                    help="a level's share of its budget, or PIMC's seconds a decision")
+                    help="PIMC's seconds a decision (a level has its own: LEVEL/N for "
+                         "1/N of it)")
     ap.add_argument("--worlds", type=int, default=None)
     ap.add_argument("--xskat-src", default=None)
     ap.add_argument("--first-trick", action="store_true",

@@ -77,7 +77,7 @@ from __future__ import annotations
 
 from engine.players.base import DuelPartner, Player, PlayerError, RandomPlayer, SeatView
 from engine.players.evaluate import Style
-from engine.players.levels import LEVEL_NAMES, make_level_player
+from engine.players.levels import LEVEL_NAMES, Level, parse_level
 from engine.players.rule import BOLDER, RulePlayer
 
 PLAYER_NAMES = ("pimc", "pimc-2025", "random", "rule", "rule-2025")
@@ -172,6 +172,20 @@ def rule_style(name: str) -> Style | None:
     return None
 
 
+def _level_player(name: str, level: Level, share: float, seed: int,
+                  workers: int | None) -> Player:
+    """The player of a level at ``share`` of its budget (``name``: as the lab names it)."""
+    if level.player == "beginner":
+        from engine.players.beginner import BeginnerPlayer
+
+        p: Player = BeginnerPlayer(seed)
+    else:
+        p = make_player(level.player, seed=seed, budget=max(0.01, level.budget_s * share),
+                        workers=workers)
+    p.name = name  # type: ignore[misc]
+    return p
+
+
 def make_player(
     name: str, seed: int = 0, budget: float = 1.0, worlds: int | None = None,
     workers: int | None = None, never_declare: bool = False,
@@ -188,9 +202,9 @@ def make_player(
     if never_declare:
         return DuelPartner(make_player(name, seed, budget, worlds, workers))
     key = name.strip().lower()
-    level = make_level_player(key, seed, workers=workers)
+    level = parse_level(key)
     if level is not None:
-        return level
+        return _level_player(key, level[0], level[1], seed, workers)
     if key == "random":
         return RandomPlayer(seed)
     style = rule_style(key)

@@ -14,17 +14,15 @@ stands for a Raspberry Pi 4, whose cores are about three times slower).
 
 >>> LEVELS["expert"].player, LEVELS["club"].player
 ('pimc', 'rule')
->>> make_level_player("club", seed=1).name
-'club'
->>> make_level_player("kermit") is None
-True
+>>> parse_level("club")[0].about
+'a steady club player; decides at once'
+
+``engine.players.make_player`` builds a level's player by its name (``LEVEL/N`` too).
 """
 
 from __future__ import annotations
 
 from dataclasses import dataclass
-
-from engine.players.base import Player
 
 LEVEL_NAMES = ("beginner", "club", "expert")
 DEFAULT_LEVEL = "club"
@@ -70,30 +68,3 @@ def parse_level(name: str) -> tuple[Level, float] | None:
     except ValueError:
         return None
     return (level, 1.0 / n) if n >= 1 else None
-
-
-def make_level_player(name: str, seed: int = 0, budget_share: float = 1.0,
-                      workers: int | None = None) -> Player | None:
-    """The player of level ``name`` (None when ``name`` is not a level; ``LEVEL/N`` as
-    :func:`parse_level`).
-
-    ``budget_share`` scales the level's budget (the strength lab measures a Pi this way);
-    ``workers`` the PIMC player's processes (default: the cores).
-    """
-    parsed = parse_level(name)
-    if parsed is None:
-        return None
-    level, share = parsed
-    budget_share *= share
-    if level.player == "beginner":
-        from engine.players.beginner import BeginnerPlayer
-
-        b = BeginnerPlayer(seed)
-        b.name = name.strip().lower()
-        return b
-    from engine.players import make_player
-
-    p = make_player(level.player, seed=seed, budget=max(0.01, level.budget_s * budget_share),
-                    workers=workers)
-    p.name = name.strip().lower()  # type: ignore[misc]
-    return p

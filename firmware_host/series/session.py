@@ -38,6 +38,7 @@ from firmware_host.series.journal import (
     SeriesMismatch,
     storage_kind,
 )
+from firmware_host.series.levelchoice import LevelChange, choose, fixed_by, level_for
 from firmware_host.table.computers import Move, Player, ask, make_player, to_move
 from firmware_host.table.controller import DealState, Outcome, Refusal, Table, confirmers
 from firmware_host.table.inputs import Input, Press, ScriptError, TagLaid, from_json, parse_line
@@ -128,12 +129,12 @@ class Session:
         # Each computer's last bidding decision, by (deal number, position): what its bid
         # limit's reason is made from (engine.players.reasons; see reasons_now).
         self.bid_notes: dict[tuple[int, int], Any] = {}
-        computer = self.config.computer
-        self.players: dict[int, Player] = {
-            seat: make_player(computer.player, computer.seed + seat, computer.budget_ms,
-                              never_declare=seat in computer.uncredited)
-            for seat in self.computer_seats
-        }
+        # The computer's level chosen on the kiosk (levelchoice.LevelChange; None: the
+        # config's), and the level (or the config's player) ``players`` play at: a new deal
+        # gets its level's players before their first decision (see _players_for_deal).
+        self.level_change: LevelChange | None = None
+        self.players_level = self.config.computer.player
+        self.players: dict[int, Player] = self._make_players(self.players_level)
         self.resumed = 0
         # Kontra/Re out of turn: (deal number, position, doubling level, contract) already
         # asked. A "no" is journalled ("declined"), so a restart asks nobody twice: see
@@ -167,6 +168,47 @@ class Session:
         self.rejected.append(rejection)
         if self.table.bounded and len(self.rejected) > 2 * REJECTIONS_KEPT:
             del self.rejected[:-REJECTIONS_KEPT]
+
+    def _make_players(self, name: str) -> dict[int, Player]:
+        """A player of level (or config name) ``name`` for each computer seat."""
+        computer = self.config.computer
+        return {seat: make_player(name, computer.seed + seat, computer.budget_ms,
+                                  never_declare=seat in computer.uncredited)
+                for seat in self.computer_seats}
+
+    def computer_level(self, ahead: int = 0) -> str:
+        """The level the computer seats play the current deal at (``ahead`` 1: the next
+        deal): the kiosk's choice where the config leaves it to the table, else the
+        config's level or player."""
+        configured = self.config.computer.player
+        if fixed_by(self.config):
+            return configured
+        return level_for(self.level_change, configured, self.series_id or 0,
+                         self.table.deal.number + ahead)
+
+    def level_chosen(self, level: str) -> LevelChange:
+        """The kiosk's level change when ``level`` is chosen now: it plays from the next deal
+        on, or from this one if not a card of it is dealt yet (no computer has decided)."""
+        d = self.table.deal
+        begun = self.table.stage != "dealing" or bool(d.dealt)
+        return choose(self.level_change, self.config.computer.player, level,
+                      self.series_id or 0, d.number if begun else d.number - 1)
+
+    def _players_for_deal(self) -> None:
+        """The deal under way is played by its level's players: rebuilt (the old ones'
+        workers ended) when its level is not theirs. Only a new deal has another level: a
+        change on the kiosk plays from the next deal on (levelchoice.choose)."""
+        level = self.computer_level()
+        if level == self.players_level or not self.players:
+            return
+        old, self.players = self.players, self._make_players(level)
+        self.players_level = level
+        log.info("computer: the seats play at %s from deal %d on", level,
+                 self.table.deal.number)
+        for player in old.values():
+            close = getattr(player, "close", None)
+            if close is not None:
+                close()
 
     def warm_up_players(self) -> None:
         """Start the computer players' worker processes now (a live table), so the first
@@ -781,6 +823,7 @@ class Session:
         and None while the storage cannot save its move (it is asked again once it can)."""
         if self.storage is not None:
             return None
+        self._players_for_deal()
         # a claim or a violation waiting for a computer seat's answer (ISkO 4.4.4, 4.1.6)
         for waiting in self.table.waiting_seats():
             if waiting in self.players:

@@ -1,8 +1,9 @@
 """The kiosk's settings: what a person chose on the settings screen, kept across restarts.
 
 The computer's pace in the simulator, the order of a hand (trump first, the suit order), the
-language, the card faces, the sounds and the hints. The config gives the table's defaults;
-a choice made on the kiosk is kept in a small JSON file beside the journal
+language, the card faces, the sounds, the hints and the computer's level (with the deal it
+plays from: ``level_from``, see ``firmware_host.series.levelchoice``). The config gives the
+table's defaults; a choice made on the kiosk is kept in a small JSON file beside the journal
 (``journal.sqlite`` -> ``journal.settings.json``) and wins over the config's default until it
 is changed again there (deleting the file returns every setting to the config).
 
@@ -35,6 +36,7 @@ from pathlib import Path
 from typing import Any
 
 from firmware_host.config import LANGUAGES
+from firmware_host.series.levelchoice import LEVELS, LevelChange, LevelChoiceError
 
 log = logging.getLogger("skat-table")
 
@@ -58,7 +60,7 @@ class SettingError(ValueError):
 CHOICES: dict[str, tuple[Any, ...]] = {
     "language": LANGUAGES, "card_style": CARD_STYLES, "speed": tuple(SPEEDS),
     "trump_first": (True, False), "suit_order": SUIT_ORDERS, "sound": (True, False),
-    "hints": (True, False),
+    "hints": (True, False), "level": LEVELS,
 }
 
 
@@ -73,6 +75,10 @@ class KioskSettings:
     suit_order: str | None = None
     sound: bool | None = None
     hints: bool | None = None
+    level: str | None = None
+    # The deal the level plays from and the level before it (levelchoice.LevelChange; its
+    # ``level`` is the one above). None with a level: from the first deal on.
+    level_from: LevelChange | None = None
     # What a newer skat-table (or another part of this one) wrote and this one does not
     # read: written back as it was.
     other: tuple[tuple[str, Any], ...] = ()
@@ -89,9 +95,30 @@ class KioskSettings:
                                f"{', '.join(map(repr, allowed))}")
         return replace(self, **{name: value})
 
+    def with_level(self, change: LevelChange) -> KioskSettings:
+        """These settings with the computer's level chosen: ``change`` (its level checked as
+        :meth:`changed` checks it)."""
+        return replace(self.changed("level", change.level), level_from=change)
+
+    @property
+    def level_change(self) -> LevelChange | None:
+        """The level chosen and the deal it plays from (None: nothing chosen); a level kept
+        without its deal plays from the first deal on.
+
+        >>> KioskSettings(level="expert").level_change
+        LevelChange(level='expert', series=0, deal=0, before='expert')
+        """
+        if self.level is None:
+            return None
+        if self.level_from is None:
+            return LevelChange(self.level, 0, 0, self.level)
+        return replace(self.level_from, level=self.level)
+
     def to_json(self) -> dict[str, Any]:
         out = {f.name: getattr(self, f.name) for f in fields(self)
-               if f.name != "other" and getattr(self, f.name) is not None}
+               if f.name not in ("other", "level_from") and getattr(self, f.name) is not None}
+        if self.level_from is not None:
+            out["level_from"] = self.level_from.to_json()
         return {**dict(self.other), **out}
 
     @classmethod
@@ -101,6 +128,8 @@ class KioskSettings:
         settings = cls()
         other = []
         for name, value in data.items():
+            if name == "level_from":
+                continue  # read with the level, below
             if name not in CHOICES:
                 other.append((name, value))
                 continue
@@ -108,6 +137,12 @@ class KioskSettings:
                 settings = settings.changed(name, value)
             except SettingError as exc:
                 log.warning("settings: %s (the default holds)", exc)
+        if settings.level is not None and "level_from" in data:
+            try:
+                settings = replace(settings, level_from=LevelChange.from_json(
+                    data["level_from"], settings.level))
+            except LevelChoiceError as exc:
+                log.warning("settings: %s (the level chosen plays from now on)", exc)
         return replace(settings, other=tuple(other))
 
 

@@ -263,7 +263,7 @@ class EventLoop:
         choice there."""
         self.settings_file = file
         self.settings = file.load()
-        self._apply_settings("speed", "hints")
+        self._apply_settings("speed", "hints", "level")
 
     def chosen(self, name: str) -> Any:
         """What the kiosk chose for setting ``name``, or None (the default holds)."""
@@ -276,7 +276,8 @@ class EventLoop:
 
         current = self.settings if self.settings is not None else KioskSettings()
         try:
-            new = current.changed(name, value)
+            new = (self._level_setting(current, value) if name == "level"
+                   else current.changed(name, value))
         except SettingError as exc:  # a command from an older or newer kiosk: said, no more
             log.warning("settings: %s", exc)
             return
@@ -288,6 +289,26 @@ class EventLoop:
             self.settings_file.save(new)  # (a failure is said in the log; the choice holds)
         self._apply_settings(name)
 
+    def _level_setting(self, current: Any, level: Any) -> Any:
+        """The settings with the computer's level ``level`` chosen: from the next deal on
+        (firmware_host.series.levelchoice). :class:`SettingError` where the config keeps the
+        level (a club table, a player named in the config) or no seat is the computer's: the
+        settings screen offers no choice there and says why; a command that comes anyway
+        is said in the log."""
+        from firmware_host.series.levelchoice import fixed_by
+        from firmware_host.series.settings import SettingError
+
+        session = self.session
+        why = {"club": "a club table plays at the level its config sets",
+               "config": "the table's config chooses the computer player",
+               }.get(fixed_by(session.config)) if session.players else (
+            "no seat at this table is played by the computer")
+        if why:
+            raise SettingError(f"the computer's level stays {session.computer_level()!r}: "
+                               f"{why}")
+        current.changed("level", level)  # (the value checked before the deal is asked)
+        return current.with_level(session.level_chosen(level))
+
     def _apply_settings(self, *names: str) -> None:
         """Put the settings ``names`` in force where the loop keeps them (the rest are read
         when the screen is built)."""
@@ -298,6 +319,8 @@ class EventLoop:
             self.pace, self.trick_pause = SPEEDS[self.chosen("speed") or "normal"]
         if "hints" in names and hasattr(self.session, "hints_chosen"):
             self.session.hints_chosen = self.chosen("hints")
+        if "level" in names and hasattr(self.session, "level_change"):
+            self.session.level_change = getattr(self.settings, "level_change", None)
 
     @property
     def sound_on(self) -> bool:
@@ -326,7 +349,20 @@ class EventLoop:
             suit_order=self.chosen("suit_order") or "CSHD", sound=self.sound_on,
             hints=bool(getattr(session, "hints_on", False)),
             speed_applies=self.simulator is not None,
-            hints_allowed=getattr(getattr(session, "config", None), "club", None) is None)
+            hints_allowed=getattr(getattr(session, "config", None), "club", None) is None,
+            **self._level_view())
+
+    def _level_view(self) -> dict[str, str]:
+        """The settings screen's computer level: the one in force, the one chosen for the
+        next deal (when it differs), and why it cannot be chosen (nothing: no computer)."""
+        from firmware_host.series.levelchoice import fixed_by
+
+        session = self.session
+        if not getattr(session, "players", None) or not hasattr(session, "computer_level"):
+            return {}
+        level, next_level = session.computer_level(), session.computer_level(1)
+        return {"level": level, "next_level": next_level if next_level != level else "",
+                "level_fixed": fixed_by(session.config)}
 
     def retry_storage(self, force: bool = False) -> bool:
         """While the storage fails (the session's journal fault): try it again every

@@ -1,8 +1,8 @@
 """The settings screen as a person meets it at the simulator's window: taps, touches and keys
 posted into the running kiosk (see ``tabletop.py``) open it with the gear, choose the
-computer's speed, the order of the hand, the card faces, the language, the sound and the
-hints, and close it again; every choice is in force at once and is still there when the table
-is started again from the same journal."""
+computer's speed and level, the order of the hand, the card faces, the language, the sound
+and the hints, and close it again; every choice is in force at once (the level from the next
+deal on) and is still there when the table is started again from the same journal."""
 
 from __future__ import annotations
 
@@ -265,3 +265,34 @@ def test_a_config_default_holds_until_a_choice_is_made(tmp_path: Path) -> None:
         assert (again.view.language, again.view.card_style) == ("nl", "french")
     finally:
         again.close()
+
+
+def test_the_computers_level_chosen_by_touch_and_keys_plays_from_the_next_deal() -> None:
+    """In the middle of a game the level chosen is framed and said for the next game; the
+    computers of this game stay the club players they were; the next deal is the new
+    level's."""
+    t = Tabletop(seed=1, games=None, language="en")
+    try:
+        play_until(t, t.anna_to_play)
+        t.tap("settings-button", touch=True)
+        assert t.one("level-club").selected and t.find("level-expert")
+        assert "Computer level" in {e.text for e in t.find("settings-label")}
+        t.tap("level-expert", touch=True)
+        s = t.view.settings
+        assert (s.level, s.next_level) == ("club", "expert")
+        expert = t.one("level-expert")
+        assert expert.selected and expert.fill != t.one("level-club").fill  # framed only
+        assert "Expert from the next game" in {e.text for e in t.find("settings-label")}
+        targets = [e.role for e in t.kiosk.elements if e.command is not None]
+        for _ in range(targets.index("level-beginner") + 1):
+            t.key(pygame.K_TAB)
+        t.key(pygame.K_RETURN)
+        assert t.view.settings.next_level == "beginner"
+        t.tap("settings-back")
+        assert {p.name for p in t.session.players.values()} == {"club"}
+        play_until(t, lambda: t.table.deal.number == 2 and t.view.scene == "bidding"
+                   and t.view.turn == 0)
+        assert {p.name for p in t.session.players.values()} == {"beginner"}
+        assert (t.view.settings.level, t.view.settings.next_level) == ("beginner", "")
+    finally:
+        t.close()

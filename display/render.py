@@ -139,6 +139,19 @@ class Renderer:
                 pygame.draw.rect(surface, GOLD, done, border_radius=el.radius)
 
     def blit_text(self, surface: pygame.Surface, el: Element) -> None:
+        if el.fits:
+            self._blit_text(surface, el)
+            return
+        # A text too long for its box even at the smallest size (a word longer than the
+        # box: a device path) is cut at the box, never drawn over its neighbours.
+        clip = surface.get_clip()
+        surface.set_clip(el.rect.clip(clip))
+        try:
+            self._blit_text(surface, el)
+        finally:
+            surface.set_clip(clip)
+
+    def _blit_text(self, surface: pygame.Surface, el: Element) -> None:
         font = self.fonts.get(el.face, el.px)
         if el.lines:
             step = font.get_linesize()

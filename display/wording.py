@@ -236,6 +236,10 @@ def fault_sentence(fault: Fault, tr: Translator, players: tuple[str, ...]) -> st
     if k == "contract-refused":
         return _("This game cannot be declared now")
     if k == "reader-down":
+        if fault.zone and "/" in fault.zone:
+            # a serial board is known by its port (/dev/serial/by-path/..., 60 characters
+            # and more): the players need to know which thing to look at, not its path
+            return _("The reader board is not answering")
         return _("Reader {zone} is not answering").format(zone=zone_name(fault.zone, tr,
                                                                           players))
     if k == "computer-seat":  # value: a card laid before the computer chose one

@@ -461,21 +461,45 @@ class Twin:
             if time.monotonic() > end:
                 raise VMError("no kiosk frame after the restart for the touchscreen")
             time.sleep(1)
-        time.sleep(3)
-        frames.append(vm.screendump(self.work / "touch-before.png"))
-        vm.tap(x, y, 800, 480)
-        time.sleep(3)
-        frames.append(vm.screendump(self.work / "touch-tapped.png"))
+        # A person taps a screen that has settled: after the restart the reader board's
+        # pill can still be on it for a moment (at one run, under load, the frame changed
+        # by 4 % in the 3 s after the tap: the pill went, and the picker did not open)
+        before = self.settled_frame(self.work / "touch-before.png", end)
+        frames.append(before)
+        taps = 0
+        opened = 0.0
+        while taps < 2 and opened <= 0.02:
+            vm.tap(x, y, 800, 480)
+            taps += 1
+            time.sleep(3)
+            tapped = vm.screendump(self.work / f"touch-tapped-{taps}.png")
+            opened = share_changed(before, tapped)
+        frames.append(tapped)
         vm.tap(x, y, 800, 480)
         time.sleep(3)
         frames.append(vm.screendump(self.work / "touch-tapped-again.png"))
-        opened = share_changed(frames[0], frames[1])
         closed = share_changed(frames[0], frames[2])
         out = {"restart after plug-in (s)": round(restarted, 1), "tap at": [x, y],
+               "taps until the picker opened": taps if opened > 0.02 else None,
                "frame changed by the tap": round(opened, 3),
                "frame changed after the second tap": round(closed, 3)}
         self.figure("touch", out)
         return out
+
+    def settled_frame(self, path: Path, end: float) -> Path:
+        """The kiosk's frame once two screendumps a second apart are the same (or at
+        ``end``, the last one)."""
+        from twin.frames import share_changed
+
+        vm = self.vm
+        assert vm is not None
+        last = vm.screendump(path.with_suffix(".prev.png"))
+        while True:
+            time.sleep(1)
+            now = vm.screendump(path)
+            if share_changed(last, now) < 0.001 or time.monotonic() > end:
+                return now
+            last = vm.screendump(path.with_suffix(".prev.png"))
 
     # -- GPIO: buttons, lights and buzzer on the kernel's GPIO character device --------------
     def gpio(self) -> dict[str, Any]:

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import functools
 import itertools
+from dataclasses import replace
 
 import pygame
 import pytest
@@ -298,3 +299,35 @@ def test_portrait_panels(size: tuple[int, int]) -> None:
     finally:
         kiosk.close()
     assert not problems, "\n".join(problems[:20])
+
+
+BY_PATH = "/dev/serial/by-path/platform-fd500000.pcie-pci-0000:01:00.0-usb-0:1.3:1.0-port0"
+
+
+@pytest.mark.parametrize("language", ["de", "en"])
+def test_a_serial_board_down_is_named_in_words_not_by_its_port(renderer: Renderer,
+                                                               language: str) -> None:
+    """A serial reader board is known by its /dev/serial/by-path name: the top bar's pill
+    said it, and the word, longer than the pill, was drawn over the screen's title."""
+    from display.view import Fault
+
+    view = replace(sample_view("result", language),
+                   faults=(Fault(kind="reader-down", zone=BY_PATH, detail="no answer"),))
+    elements = renderer.layout(view, (800, 480))
+    pill = next(e for e in elements if e.role == "standing-fault")
+    assert "by-path" not in (pill.text or "") and pill.fits, pill.text
+    assert pill.text == {"de": "Die Leserplatine antwortet nicht",
+                         "en": "The reader board is not answering"}[language]
+    assert not check_layout(elements, (800, 480))
+
+
+def test_a_text_too_long_for_its_box_is_cut_at_the_box(renderer: Renderer) -> None:
+    surface = pygame.Surface((400, 100))
+    surface.fill((0, 0, 0))
+    box = pygame.Rect(150, 30, 100, 40)
+    el = Element("text", box, role="standing-fault", text=BY_PATH, face="bold", px=18,
+                 min_px=18, colour=(255, 255, 255), align="center", fits=False)
+    renderer.blit_text(surface, el)
+    lit = [(x, y) for x in range(400) for y in range(100)
+           if surface.get_at((x, y))[:3] != (0, 0, 0)]
+    assert lit and all(box.collidepoint(p) for p in lit)

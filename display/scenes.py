@@ -1053,9 +1053,12 @@ class SceneBuilder:
             lines.append((_("Declarer: {name}").format(name=self.name(p.declarer, 9)), 46,
                           "declarer", INK, "sans"))
             lines.append((_("Bid: {value}").format(value=p.bid), 24, "bid", MUTED, "sans"))
-            lines.append((_("Tricks: {name} {a}, defenders {b}").format(
-                name=self.name(p.declarer, 5), a=p.tricks[0], b=p.tricks[1]), 46, "tricks",
-                MUTED, "sans"))
+            # Before the first trick is taken the count says nothing yet: the computer's
+            # reasons take its room (at 800x480 there is no other)
+            if any(p.tricks) or not self.v.reasons:
+                lines.append((_("Tricks: {name} {a}, defenders {b}").format(
+                    name=self.name(p.declarer, 5), a=p.tricks[0], b=p.tricks[1]), 46,
+                    "tricks", MUTED, "sans"))
         for text, h, role, colour, face in lines:
             if h > 24 and f.fonts.size(face, f.px(18), text)[0] <= f.px(iw - 12) - f.px(4):
                 h = 24  # one line is enough: room for the next one

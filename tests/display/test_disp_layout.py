@@ -331,3 +331,25 @@ def test_a_text_too_long_for_its_box_is_cut_at_the_box(renderer: Renderer) -> No
     lit = [(x, y) for x in range(400) for y in range(100)
            if surface.get_at((x, y))[:3] != (0, 0, 0)]
     assert lit and all(box.collidepoint(p) for p in lit)
+
+
+def test_the_computers_reason_is_on_the_smallest_screen_before_the_first_trick(
+        renderer: Renderer) -> None:
+    """At 800x480 the play panel has no room below the game's lines: before the first trick
+    is taken (the count says nothing yet) the declarer's reason takes the tricks line's
+    place; after it the count is back."""
+    from display.reasons import ReasonView
+
+    base = sample_view("play", "en")
+    assert base.play is not None
+    reason = ReasonView(seat=base.play.declarer, kind="game", game="C", contract="C",
+                        trumps=5, aces=3)
+    first = replace(base, reasons=(reason,), play=replace(base.play, tricks=(0, 0)))
+    roles = [e.role for e in renderer.layout(first, (800, 480))]
+    assert "computer-reason" in roles and "tricks" not in roles
+    later = replace(first, play=replace(base.play, tricks=(1, 0)))
+    roles = [e.role for e in renderer.layout(later, (800, 480))]
+    assert "tricks" in roles
+    # without a reason the count stays, as before
+    roles = [e.role for e in renderer.layout(replace(first, reasons=()), (800, 480))]
+    assert "tricks" in roles

@@ -525,10 +525,10 @@ def analyse(game: Game, detail: str | None = None, use_c: bool | None = None,
     ``detail`` defaults to :func:`default_detail`; ``best_discard`` searches the discards of
     a pick-up game when the actual one does not make it; ``max_nodes`` bounds each solver
     question (the points it leaves undecided are None, and ``complete`` is False).
-    ``workers`` (default :func:`default_workers`) is the number of threads: with two or
-    more the trace is solved from the last card back beside the first lead's value, and
-    with three the best discard is searched beside both (each part with a solver and a
-    16 MB table of its own; the C search runs outside the GIL). The answers are the same
+    ``workers`` (default :func:`default_workers`) is the number of threads: with two the
+    trace (solved from the last card back) and then the best discard run beside the first
+    lead's value, with three each on a thread of its own (a solver and a 16 MB table per
+    thread; the C search runs outside the GIL). The answers are the same
     with any number of workers; the pure-Python search runs on one thread.
     Passed-in games, Ramsch and games that ended before a contract was in play raise
     :class:`AnalysisError`.
@@ -566,18 +566,17 @@ def analyse(game: Game, detail: str | None = None, use_c: bool | None = None,
                                     max_nodes=max_nodes))
             return helpers[-1]
 
-        # the discard beside the rest asks on its own whether the actual discard makes it
-        beside = want_discard and workers >= 3
-        with ThreadPoolExecutor(max_workers=2 if beside else 1) as pool:
-            traced = pool.submit(analyser().trace_back, start, cards)
-            if beside:
-                an_d = analyser()
-                found = pool.submit(lambda: _best_discard(an_d, g0, an_d.makes(start)))
+        # this thread: the first lead's value (the dearest part); beside it the trace and
+        # the discard, on one thread after each other (sharing a table) or on two
+        apart = want_discard and workers >= 3
+        with ThreadPoolExecutor(max_workers=2 if apart else 1) as pool:
+            back = analyser()
+            traced = pool.submit(back.trace_back, start, cards)
+            if want_discard:
+                found = pool.submit(_discard_beside, analyser() if apart else back, g0, start)
             first = an.point(start, guess=guess)
-            if want_discard and not beside:
-                bd = _best_discard(an, g0, first.makes)
             steps = traced.result()
-            if beside:
+            if want_discard:
                 bd = found.result()
     return Analysis(
         contract=str(contract), declarer=declarer, goal=goal, detail=detail, start=first,
@@ -620,6 +619,12 @@ def discard_choices(game: int, twelve: int, others: int) -> list[tuple[int, int]
             out.append((ra[0], ra[1]))
         out += [(ra[0], rb[0]) for rb in runs[a + 1:]]
     return out
+
+
+def _discard_beside(an: Analyser, g0: Game, start: Position) -> BestDiscard:
+    """:func:`_best_discard` without waiting for the first lead's value: asks itself
+    whether the actual discard makes it."""
+    return _best_discard(an, g0, an.makes(start))
 
 
 def _best_discard(an: Analyser, g0: Game, actual_makes: bool | None) -> BestDiscard:

@@ -535,8 +535,10 @@ def test_analysis_bench_group_through_the_cli(capsys: pytest.CaptureFixture[str]
     figures = json.loads(capsys.readouterr().out)
     for key in ("analysis_game_p50_s", "analysis_game_p95_s", "analysis_game_max_s",
                 "analysis_python_game_p95_s", "analysis_python_values_game_p95_s",
-                "analysis_c_core", "analysis_tables_build_s"):
+                "analysis_c_core", "analysis_tables_build_s", "analysis_workers",
+                "analysis_one_worker_game_p95_s"):
         assert key in figures
+    assert figures["analysis_workers"] >= 1 and figures["analysis_one_worker_game_p95_s"] > 0
     assert 0 < figures["analysis_tables_build_s"] < 5
     assert figures["analysis_game_max_s"] >= figures["analysis_game_p95_s"] > 0
     assert figures["analysis_c_core"] == (1.0 if HAVE_C else 0.0)

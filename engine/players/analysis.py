@@ -29,8 +29,8 @@ True
 from __future__ import annotations
 
 import os
-from collections.abc import Sequence
-from concurrent.futures import ThreadPoolExecutor
+import threading
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -569,15 +569,13 @@ def analyse(game: Game, detail: str | None = None, use_c: bool | None = None,
         # this thread: the first lead's value (the dearest part); beside it the trace and
         # the discard, on one thread after each other (sharing a table) or on two
         apart = want_discard and workers >= 3
-        with ThreadPoolExecutor(max_workers=2 if apart else 1) as pool:
-            back = analyser()
-            traced = pool.submit(back.trace_back, start, cards)
-            if want_discard:
-                found = pool.submit(_discard_beside, analyser() if apart else back, g0, start)
-            first = an.point(start, guess=guess)
-            steps = traced.result()
-            if want_discard:
-                bd = found.result()
+        side = _Beside(_trace_and_discard, analyser(), g0, start, cards,
+                       want_discard and not apart)
+        found = _Beside(_discard_beside, analyser(), g0, start) if apart else None
+        first = an.point(start, guess=guess)
+        steps, bd = side.result()
+        if found is not None:
+            bd = found.result()
     return Analysis(
         contract=str(contract), declarer=declarer, goal=goal, detail=detail, start=first,
         best_discard=bd, steps=tuple(steps),
@@ -619,6 +617,38 @@ def discard_choices(game: int, twelve: int, others: int) -> list[tuple[int, int]
             out.append((ra[0], ra[1]))
         out += [(ra[0], rb[0]) for rb in runs[a + 1:]]
     return out
+
+
+class _Beside:
+    """A call run on a thread of its own; :meth:`result` waits for it and returns its value
+    or raises its exception. The thread is a daemon: a table shutting down does not wait
+    for an analysis, as it does not for the worker that runs it."""
+
+    def __init__(self, fn: Callable[..., Any], *args: Any) -> None:
+        self._value: Any = None
+        self._error: BaseException | None = None
+        self._thread = threading.Thread(target=self._run, args=(fn, args), daemon=True,
+                                        name="analysis-part")
+        self._thread.start()
+
+    def _run(self, fn: Callable[..., Any], args: tuple[Any, ...]) -> None:
+        try:
+            self._value = fn(*args)
+        except BaseException as exc:  # handed to the caller by result()
+            self._error = exc
+
+    def result(self) -> Any:
+        self._thread.join()
+        if self._error is not None:
+            raise self._error
+        return self._value
+
+
+def _trace_and_discard(an: Analyser, g0: Game, start: Position, cards: Sequence[int],
+                       discard: bool) -> tuple[list[Step], BestDiscard | None]:
+    """The trace solved backwards, then (``discard``) the best discard with the same table."""
+    steps = an.trace_back(start, cards)
+    return steps, _discard_beside(an, g0, start) if discard else None
 
 
 def _discard_beside(an: Analyser, g0: Game, start: Position) -> BestDiscard:

@@ -297,6 +297,31 @@ def test_workers_give_the_same_analysis() -> None:
     assert first.start.makes is False and first.best_discard.makes is True  # type: ignore[union-attr]
 
 
+def test_the_parts_beside_run_on_daemon_threads(monkeypatch: pytest.MonkeyPatch) -> None:
+    """A table shutting down does not wait for an analysis: the trace and the discard run
+    on daemon threads (not this one), and an error there reaches the caller."""
+    import threading
+
+    seen = []
+    real = Analyser.trace_back
+
+    def trace_back(self: Analyser, *args: object) -> object:
+        seen.append(threading.current_thread())
+        return real(self, *args)  # type: ignore[arg-type]
+
+    monkeypatch.setattr(Analyser, "trace_back", trace_back)
+    g = rule_games(1, seed=700)[0]
+    analyse(g, workers=2)
+    assert len(seen) == 1 and seen[0] is not threading.current_thread() and seen[0].daemon
+
+    def broken(self: Analyser, *args: object) -> object:
+        raise AnalysisError("the trace broke")
+
+    monkeypatch.setattr(Analyser, "trace_back", broken)
+    with pytest.raises(AnalysisError, match="the trace broke"):
+        analyse(g, workers=3)
+
+
 @pytest.mark.parametrize("workers", [0, -1, 1.5, True, "2"])
 def test_workers_must_be_a_positive_whole_number(workers: object) -> None:
     g = rule_games(1, seed=11)[0]

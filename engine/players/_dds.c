@@ -266,6 +266,20 @@ static int search(Ctx *c, uint32_t h[3], int leader, int need, int total) {
                 n3 = ordered(t, m3, h3, remaining, m3 & bw, mv3);
             }
             int base = (int)(t->value[c1] + t->value[c2] + t->bonus);
+            if (!last) {
+                /* Half the search time waits for table entries to come from memory: ask
+                 * for every child's entry now, so that the later siblings' lookups find
+                 * them in the cache while the first child is searched. */
+                uint32_t r1 = h1 & ~(1u << c1), r2 = h2 & ~(1u << c2);
+                for (int i3 = 0; i3 < n3; i3++) {
+                    uint32_t hh[3];
+                    hh[p1] = r1;
+                    hh[p2] = r2;
+                    hh[p3] = h3 & ~(1u << mv3[i3]);
+                    int winner = ((1u << mv3[i3]) & bw) ? p3 : wp;
+                    __builtin_prefetch(&c->tt[slot(hh[0], hh[1], hh[2], winner, c->tt_mask)]);
+                }
+            }
             int best3 = w3 ? -1 : 1 << 20;
             for (int i3 = 0; i3 < n3; i3++) {
                 int c3 = mv3[i3];

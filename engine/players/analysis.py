@@ -11,8 +11,9 @@ force from any point of the play. This module asks it after every card of a game
   worsen the double-dummy result of the side that lays it), and every card that lost points.
 
 Everything is computed with all cards open: it says what was possible, not what a player
-could have known. The analysis is pure (no threads, no I/O); the controller runs it in a
-worker so that it never delays the next deal.
+could have known. The analysis is pure (no I/O; its independent parts may run in threads
+of their own, see :func:`analyse`); the controller runs it in a worker so that it never
+delays the next deal.
 
 >>> from engine.deal import Deal
 >>> from engine.players.rule import RulePlayer
@@ -27,7 +28,9 @@ True
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+import os
+import threading
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -50,6 +53,8 @@ DISCARD_NODES_PY = 300_000
 # the transposition table of a game's questions (16 bytes an entry: 16 MB); half of it (the
 # size the PIMC player uses) searched about 15 % more nodes
 TT_ENTRIES = 1 << 20
+# the analysis' independent parts (first lead, trace, best discard): threads worth starting
+MAX_WORKERS = 3
 
 
 class AnalysisError(ValueError):
@@ -454,6 +459,36 @@ class Analyser:
             prev = after
         return first, steps
 
+    def trace_back(self, start: Position, cards: Sequence[int]) -> list[Step]:
+        """The steps of :meth:`trace` without the result at ``start``, solved from the last
+        card back: the value after a card bounds the value before it as the value before
+        bounds the one after (:meth:`value`), so it needs no first value and can run beside
+        the question of the first lead (:func:`analyse` with workers).
+        """
+        p = start.copy()
+        trick_no = (30 - sum(h.bit_count() for h in p.hands) - len(p.trick)) // 3 + 1
+        laid = []  # (index, trick, pos, card, position after it)
+        for i, c in enumerate(cards):
+            pos = p.to_play
+            trick = trick_no
+            p.lay(int(c), self.game, self.declarer)
+            if not p.trick:
+                trick_no += 1
+            laid.append((i, trick, pos, Card(c), p.copy()))
+        after: list[Point] = [Point(None, None)] * len(laid)
+        nxt: Point | None = None
+        for k in range(len(laid) - 1, -1, -1):
+            if nxt is None:
+                after[k] = self.point(laid[k][4])
+            else:
+                # card k + 1 was laid here: a declarer's card keeps or lowers the value, so
+                # the value here is at least the one after it; a defender's, at most
+                at_most = laid[k + 1][2] != self.declarer
+                after[k] = self.point(laid[k][4], nxt.value, at_most=at_most)
+            nxt = after[k]
+        return [Step(i, trick, pos, card, a)
+                for (i, trick, pos, card, _), a in zip(laid, after, strict=True)]
+
 
 # ------------------------------------------------------------------------- whole games
 
@@ -476,18 +511,34 @@ def default_detail() -> str:
     return VALUES if HAVE_C else OUTCOME
 
 
+def default_workers() -> int:
+    """Threads :func:`analyse` uses by default: one for each of its three independent parts
+    (the first lead's value, the trace, the best discard), at most one per core."""
+    return max(1, min(MAX_WORKERS, os.cpu_count() or 1))
+
+
 def analyse(game: Game, detail: str | None = None, use_c: bool | None = None,
-            best_discard: bool = True, max_nodes: int = 0) -> Analysis:
+            best_discard: bool = True, max_nodes: int = 0,
+            workers: int | None = None) -> Analysis:
     """The double-dummy analysis of ``game`` (finished or not: the cards laid so far).
 
     ``detail`` defaults to :func:`default_detail`; ``best_discard`` searches the discards of
     a pick-up game when the actual one does not make it; ``max_nodes`` bounds each solver
     question (the points it leaves undecided are None, and ``complete`` is False).
+    ``workers`` (default :func:`default_workers`) is the number of threads: with two the
+    trace (solved from the last card back) and then the best discard run beside the first
+    lead's value, with three each on a thread of its own (a solver and a 16 MB table per
+    thread; the C search runs outside the GIL). The answers are the same
+    with any number of workers; the pure-Python search runs on one thread.
     Passed-in games, Ramsch and games that ended before a contract was in play raise
     :class:`AnalysisError`.
     """
     if detail is None:
         detail = default_detail()
+    if workers is None:
+        workers = default_workers()
+    if isinstance(workers, bool) or not isinstance(workers, int) or workers < 1:
+        raise AnalysisError(f"workers must be a whole number of at least 1, not {workers!r}")
     g0 = first_lead(game)
     contract = g0.contract
     declarer = g0.declarer
@@ -502,16 +553,35 @@ def analyse(game: Game, detail: str | None = None, use_c: bool | None = None,
     result = game.result
     # the points the declarer took: the value with best play is often near them
     guess = None if result is None or result.points is None else result.points
-    first, steps = an.trace(start, cards, guess)
+    want_discard = g0.skat_taken and best_discard
+    helpers: list[Analyser] = []
     bd = None
-    if g0.skat_taken and best_discard:
-        bd = _best_discard(an, g0, first.makes)
+    if workers == 1 or not an.solver.uses_c:  # Python holds the GIL: threads gain nothing
+        first, steps = an.trace(start, cards, guess)
+        if want_discard:
+            bd = _best_discard(an, g0, first.makes)
+    else:
+        def analyser() -> Analyser:
+            helpers.append(Analyser(gt, declarer, goal, detail, use_c=use_c,
+                                    max_nodes=max_nodes))
+            return helpers[-1]
+
+        # this thread: the first lead's value (the dearest part); beside it the trace and
+        # the discard, on one thread after each other (sharing a table) or on two
+        apart = want_discard and workers >= 3
+        side = _Beside(_trace_and_discard, analyser(), g0, start, cards,
+                       want_discard and not apart)
+        found = _Beside(_discard_beside, analyser(), g0, start) if apart else None
+        first = an.point(start, guess=guess)
+        steps, bd = side.result()
+        if found is not None:
+            bd = found.result()
     return Analysis(
         contract=str(contract), declarer=declarer, goal=goal, detail=detail, start=first,
         best_discard=bd, steps=tuple(steps),
         won=None if result is None else result.won,
         points=None if result is None else result.points,
-        complete=an.undecided == 0,
+        complete=an.undecided + sum(h.undecided for h in helpers) == 0,
     )
 
 
@@ -547,6 +617,44 @@ def discard_choices(game: int, twelve: int, others: int) -> list[tuple[int, int]
             out.append((ra[0], ra[1]))
         out += [(ra[0], rb[0]) for rb in runs[a + 1:]]
     return out
+
+
+class _Beside:
+    """A call run on a thread of its own; :meth:`result` waits for it and returns its value
+    or raises its exception. The thread is a daemon: a table shutting down does not wait
+    for an analysis, as it does not for the worker that runs it."""
+
+    def __init__(self, fn: Callable[..., Any], *args: Any) -> None:
+        self._value: Any = None
+        self._error: BaseException | None = None
+        self._thread = threading.Thread(target=self._run, args=(fn, args), daemon=True,
+                                        name="analysis-part")
+        self._thread.start()
+
+    def _run(self, fn: Callable[..., Any], args: tuple[Any, ...]) -> None:
+        try:
+            self._value = fn(*args)
+        except BaseException as exc:  # handed to the caller by result()
+            self._error = exc
+
+    def result(self) -> Any:
+        self._thread.join()
+        if self._error is not None:
+            raise self._error
+        return self._value
+
+
+def _trace_and_discard(an: Analyser, g0: Game, start: Position, cards: Sequence[int],
+                       discard: bool) -> tuple[list[Step], BestDiscard | None]:
+    """The trace solved backwards, then (``discard``) the best discard with the same table."""
+    steps = an.trace_back(start, cards)
+    return steps, _discard_beside(an, g0, start) if discard else None
+
+
+def _discard_beside(an: Analyser, g0: Game, start: Position) -> BestDiscard:
+    """:func:`_best_discard` without waiting for the first lead's value: asks itself
+    whether the actual discard makes it."""
+    return _best_discard(an, g0, an.makes(start))
 
 
 def _best_discard(an: Analyser, g0: Game, actual_makes: bool | None) -> BestDiscard:

@@ -8,7 +8,9 @@ tricks; passed-in deals skipped), then each is analysed as a table does after th
   core, as the table pays it: its worker lives as long as the controller, so the solver's
   per-game-type tables are built before the first game is timed (they are kept by the
   process); ``analysis_c_core`` is 1 when the C core is built (else these figures are the
-  pure-Python ones);
+  pure-Python ones); ``analysis_workers`` is the number of threads they used
+  (:func:`engine.players.analysis.default_workers`: one per core, at most three), and
+  ``analysis_one_worker_game_p95_s`` the p95 on one thread;
 - ``analysis_tables_build_s``: building those tables for all six game types, once per
   process (the first analysis after a start pays it);
 - ``analysis_python_game_p95_s``: the pure-Python fallback as a table without the C core
@@ -23,7 +25,7 @@ import time
 
 from engine.deal import Deal
 from engine.game import Game
-from engine.players.analysis import OUTCOME, VALUES, analyse
+from engine.players.analysis import OUTCOME, VALUES, analyse, default_workers
 from engine.players.rule import RulePlayer
 from engine.players.solver import HAVE_C, tables
 from engine.players.strength import quantile
@@ -43,11 +45,12 @@ def played_games(count: int, seed: int = 0) -> list[Game]:
     return out
 
 
-def analysis_times(games: list[Game], detail: str, use_c: bool | None) -> list[float]:
+def analysis_times(games: list[Game], detail: str, use_c: bool | None,
+                   workers: int | None = None) -> list[float]:
     times = []
     for g in games:
         t0 = time.perf_counter()
-        analyse(g, detail=detail, use_c=use_c)
+        analyse(g, detail=detail, use_c=use_c, workers=workers)
         times.append(time.perf_counter() - t0)
     return sorted(times)
 
@@ -76,6 +79,9 @@ def bench(quick: bool = False) -> dict[str, float]:
         "analysis_game_max_s": t[-1],
         "analysis_c_core": 1.0 if HAVE_C else 0.0,
         "analysis_games": float(len(games)),
+        "analysis_workers": float(default_workers()),
+        "analysis_one_worker_game_p95_s": quantile(
+            analysis_times(games, VALUES, use_c=None, workers=1), 0.95),
     }
     # quick (the tests): the pure-Python figures on the shortest game only; a full game's
     # values take tens of seconds in pure Python

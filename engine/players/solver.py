@@ -23,7 +23,8 @@ Speed comes from:
   of the rules) translated into that order;
 - one function call per trick (the three cards are nested loops, not recursion);
 - a transposition table keyed on the cards still held and the leader, holding the bounds
-  found so far on what the declarer can still win (so later windows reuse earlier searches);
+  found so far on what the declarer can still win (so later windows reuse earlier searches;
+  the C core prefetches the entries of a trick's children before it searches the first);
 - equivalent cards pruned: two cards of one hand with no outstanding card between them and
   the same points are interchangeable, so only one is searched (exact, not a heuristic);
 - move ordering: win a trick cheaply, or give a partner's trick the most points;

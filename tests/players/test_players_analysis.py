@@ -264,6 +264,71 @@ def test_a_played_game_gives_the_same_analysis_whatever_the_guess() -> None:
         assert a.best_discard == b.best_discard == c.best_discard
 
 
+@pytest.mark.parametrize("use_c", C_MODES)
+def test_the_trace_solved_backwards_is_the_trace(use_c: bool) -> None:
+    """trace_back (each value bounded by the one after it, for the threads of analyse) gives
+    the steps of the forward trace on random endgames: values and outcomes, every goal."""
+    rng = random.Random(808)
+    checked = 0
+    for _ in range(size(60, 120)):
+        p, game, declarer, line = random_endgame(rng, max_tricks=4)
+        goal = "null" if game == NULL else rng.choice(["61", "all"])
+        if game != NULL:
+            p.taken = 61 - rng.randint(0, max(0, p.left()))
+        _, forward = Analyser(game, declarer, goal, VALUES, use_c=use_c).trace(p, line)
+        back = Analyser(game, declarer, goal, VALUES, use_c=use_c).trace_back(p, line)
+        assert back == forward, (p, game, declarer, line)
+        checked += len(back)
+    assert checked > 300
+
+
+def test_workers_give_the_same_analysis() -> None:
+    """analyse() with its parts in threads (the trace backwards beside the first lead, the
+    best discard beside both) answers as on one thread: a pick-up made with another
+    discard, one no discard saves, and a null game."""
+    games = rule_games(2, seed=700) + rule_games(1, seed=68)
+    assert games[0].skat_taken and games[2].game_type == GameType.NULL
+    for g in games:
+        one = analyse(g, workers=1)
+        assert one.best_discard is not None
+        for workers in (2, 3):
+            assert analyse(g, workers=workers) == one, (g.deal.to_iss(), workers)
+    first = analyse(games[0], workers=1)
+    assert first.start.makes is False and first.best_discard.makes is True  # type: ignore[union-attr]
+
+
+def test_the_parts_beside_run_on_daemon_threads(monkeypatch: pytest.MonkeyPatch) -> None:
+    """A table shutting down does not wait for an analysis: the trace and the discard run
+    on daemon threads (not this one), and an error there reaches the caller."""
+    import threading
+
+    seen = []
+    real = Analyser.trace_back
+
+    def trace_back(self: Analyser, *args: object) -> object:
+        seen.append(threading.current_thread())
+        return real(self, *args)  # type: ignore[arg-type]
+
+    monkeypatch.setattr(Analyser, "trace_back", trace_back)
+    g = rule_games(1, seed=700)[0]
+    analyse(g, workers=2)
+    assert len(seen) == 1 and seen[0] is not threading.current_thread() and seen[0].daemon
+
+    def broken(self: Analyser, *args: object) -> object:
+        raise AnalysisError("the trace broke")
+
+    monkeypatch.setattr(Analyser, "trace_back", broken)
+    with pytest.raises(AnalysisError, match="the trace broke"):
+        analyse(g, workers=3)
+
+
+@pytest.mark.parametrize("workers", [0, -1, 1.5, True, "2"])
+def test_workers_must_be_a_positive_whole_number(workers: object) -> None:
+    g = rule_games(1, seed=11)[0]
+    with pytest.raises(AnalysisError, match="workers must be a whole number"):
+        analyse(g, workers=workers)  # type: ignore[arg-type]
+
+
 def test_outcome_only_agrees_with_full_values() -> None:
     for g in rule_games(3, seed=7):
         full = analyse(g, detail=VALUES)
@@ -495,8 +560,10 @@ def test_analysis_bench_group_through_the_cli(capsys: pytest.CaptureFixture[str]
     figures = json.loads(capsys.readouterr().out)
     for key in ("analysis_game_p50_s", "analysis_game_p95_s", "analysis_game_max_s",
                 "analysis_python_game_p95_s", "analysis_python_values_game_p95_s",
-                "analysis_c_core", "analysis_tables_build_s"):
+                "analysis_c_core", "analysis_tables_build_s", "analysis_workers",
+                "analysis_one_worker_game_p95_s"):
         assert key in figures
+    assert figures["analysis_workers"] >= 1 and figures["analysis_one_worker_game_p95_s"] > 0
     assert 0 < figures["analysis_tables_build_s"] < 5
     assert figures["analysis_game_max_s"] >= figures["analysis_game_p95_s"] > 0
     assert figures["analysis_c_core"] == (1.0 if HAVE_C else 0.0)

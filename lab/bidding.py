@@ -98,6 +98,7 @@ class BiddingCount:
                for k in ("overbid_lost", "conceded_early", "jackless_over", "suit_over3")},
             **{k: getattr(self, k) for k in ("overbid_lost", "conceded_early", "jackless_over",
                                              "suit_over3")},
+            "examples": list(self.examples),
         }
 
 
@@ -226,7 +227,8 @@ def main(argv: list[str] | None = None) -> int:
         print(json.dumps(out))
     else:
         for k, v in out.items():
-            print(f"{k:24} {v}")
+            if k != "examples":
+                print(f"{k:24} {v}")
         for e in count.examples:
             print("  " + e)
     return 0

@@ -154,15 +154,18 @@ class BeginnerPlayer:
         rich = [c for c in _bits(legal & ~TRUMPS[g]) if c & 7 in (TEN, KING)]
         return max(rich, key=lambda c: RANK_POINTS[c & 7]) if rich else None
 
-    def _overtake_partner(self, view: SeatView, legal: int, g: int) -> int | None:
-        """Last hand, the partner holds the trick: taking it over with a trump."""
+    def _partner_holds_last_hand(self, view: SeatView, g: int) -> bool:
+        """Last hand, and the partner's card holds the trick."""
         partner = self._partner(view)
         if partner is None or len(view.trick) != 2:
+            return False
+        return (view.trick_leader + _winner(view.trick, g)) % 3 == partner
+
+    def _overtake_partner(self, view: SeatView, legal: int, g: int) -> int | None:
+        """Last hand, the partner holds the trick: taking it over with a trump."""
+        if not self._partner_holds_last_hand(view, g):
             return None
-        w = _winner(view.trick, g)
-        if (view.trick_leader + w) % 3 != partner:
-            return None
-        over = legal & BEATS[g][view.trick[w]] & TRUMPS[g]
+        over = legal & BEATS[g][view.trick[_winner(view.trick, g)]] & TRUMPS[g]
         if not over:
             return None
         return min(_bits(over), key=lambda c: POWER[g][c])
@@ -199,11 +202,7 @@ class BeginnerPlayer:
 
     def _no_smear(self, view: SeatView, legal: int, g: int) -> int | None:
         """Last hand, the partner has the trick: the smallest card, not the ten."""
-        partner = self._partner(view)
-        if partner is None or len(view.trick) != 2:
-            return None
-        w = _winner(view.trick, g)
-        if (view.trick_leader + w) % 3 != partner:
+        if not self._partner_holds_last_hand(view, g):
             return None
         if not any(c & 7 == TEN for c in _bits(legal)):
             return None

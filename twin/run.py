@@ -293,9 +293,12 @@ class Twin:
             self.power_cut()
             t0 = self.power_on()
             vm.wait_ssh(timeout)
-            self.finding("that boot's journal (ssh, twin-gpio, the table):\n" + vm.out(
-                "sudo journalctl -b -1 --no-pager -o short-monotonic -u ssh -u twin-gpio "
-                f"-u {UNIT} 2>&1 | tail -60 || true"))
+            # (in the boot seen since, sshd listened 2 s after the header was up and the
+            # table started: the network's side is asked for too)
+            self.finding("that boot's journal (the network, ssh, twin-gpio, the table):\n"
+                         + vm.out("sudo journalctl -b -1 --no-pager -o short-monotonic "
+                                  "-u systemd-networkd -u ssh -u twin-gpio "
+                                  f"-u {UNIT} 2>&1 | tail -80 || true"))
         end = time.monotonic() + timeout
         while time.monotonic() < end:
             u = self.unit()

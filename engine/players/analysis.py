@@ -30,7 +30,7 @@ from __future__ import annotations
 
 import os
 import threading
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -326,6 +326,22 @@ class Position:
             self.trick = []
 
 
+def laid_one_by_one(start: Position, cards: Sequence[int], game: int, declarer: int
+                    ) -> Iterator[tuple[int, int, int, Card, Position]]:
+    """``cards`` laid in turn from ``start`` (not changed): for each its index, trick number
+    (from 1), the position that laid it, the card and the position right after it (one
+    position, changed in place: copy it to keep it)."""
+    p = start.copy()
+    trick_no = (30 - sum(h.bit_count() for h in p.hands) - len(p.trick)) // 3 + 1
+    for i, c in enumerate(cards):
+        pos = p.to_play
+        trick = trick_no
+        p.lay(int(c), game, declarer)
+        if not p.trick:
+            trick_no += 1
+        yield i, trick, pos, Card(c), p
+
+
 class Analyser:
     """The solver questions of one game type, declarer and goal.
 
@@ -443,19 +459,12 @@ class Analyser:
         first point one question usually settles each card. (Solving from the last card back
         was tried: slower, as the late positions off the best line teach the table little.)
         """
-        p = start.copy()
-        first = self.point(p, guess=guess)
+        first = self.point(start.copy(), guess=guess)
         prev = first
         steps = []
-        trick_no = (30 - sum(h.bit_count() for h in p.hands) - len(p.trick)) // 3 + 1
-        for i, c in enumerate(cards):
-            pos = p.to_play
-            trick = trick_no
-            p.lay(int(c), self.game, self.declarer)
-            if not p.trick:
-                trick_no += 1
+        for i, trick, pos, card, p in laid_one_by_one(start, cards, self.game, self.declarer):
             after = self.point(p, prev.value, at_most=pos == self.declarer)
-            steps.append(Step(i, trick, pos, Card(c), after))
+            steps.append(Step(i, trick, pos, card, after))
             prev = after
         return first, steps
 
@@ -465,16 +474,9 @@ class Analyser:
         bounds the one after (:meth:`value`), so it needs no first value and can run beside
         the question of the first lead (:func:`analyse` with workers).
         """
-        p = start.copy()
-        trick_no = (30 - sum(h.bit_count() for h in p.hands) - len(p.trick)) // 3 + 1
-        laid = []  # (index, trick, pos, card, position after it)
-        for i, c in enumerate(cards):
-            pos = p.to_play
-            trick = trick_no
-            p.lay(int(c), self.game, self.declarer)
-            if not p.trick:
-                trick_no += 1
-            laid.append((i, trick, pos, Card(c), p.copy()))
+        # (index, trick, pos, card, position after it)
+        laid = [(i, trick, pos, card, p.copy()) for i, trick, pos, card, p
+                in laid_one_by_one(start, cards, self.game, self.declarer)]
         after: list[Point] = [Point(None, None)] * len(laid)
         nxt: Point | None = None
         for k in range(len(laid) - 1, -1, -1):

@@ -93,3 +93,13 @@ def pytest_terminal_summary(terminalreporter: pytest.TerminalReporter) -> None:
                 for key, value in getattr(report, "user_properties", ()):
                     if key == "report":
                         terminalreporter.write_line(str(value))
+
+
+@pytest.fixture(autouse=True)
+def _analyses_in_one_thread(monkeypatch: pytest.MonkeyPatch) -> None:
+    """The open-card analysis in one thread unless a test asks for more (``workers=``):
+    ``make test`` already runs two test processes on two cores, and the analysis' threads
+    cost about a third more CPU in all (they are tested on their own)."""
+    import engine.players.analysis as analysis
+
+    monkeypatch.setattr(analysis, "default_workers", lambda: 1)

@@ -21,7 +21,7 @@ gives a bid limit only once no person can use it in the bidding.
 from __future__ import annotations
 
 from collections.abc import Callable
-from dataclasses import dataclass
+from dataclasses import dataclass, fields
 from typing import Any
 
 from .i18n import Translator
@@ -52,11 +52,10 @@ class ReasonView:
 
 def from_reason(seat: int, r: Any) -> ReasonView:
     """The view of an ``engine.players.reasons.Reason`` for table seat ``seat``."""
-    return ReasonView(
-        seat=seat, kind=r.kind, game=None if r.game is None else GAME_LETTERS[r.game],
-        contract=r.contract, limit=r.limit, passed_at=r.passed_at, matadors=r.matadors,
-        hand=r.hand, trumps=r.trumps, jacks=r.jacks, aces=r.aces, unsafe=r.unsafe,
-        call=r.call)
+    facts = {f.name: getattr(r, f.name) for f in fields(ReasonView)
+             if f.name not in ("seat", "game")}
+    return ReasonView(seat=seat, game=None if r.game is None else GAME_LETTERS[r.game],
+                      **facts)
 
 
 def reason_sentence(r: ReasonView, name_of: Callable[[int], str], tr: Translator) -> str:

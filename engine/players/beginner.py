@@ -33,12 +33,12 @@ import random
 from collections.abc import Callable
 
 from engine.actions import Action, Discard, Play
-from engine.cards import RANK_POINTS, SUIT_MASKS
+from engine.cards import RANK_POINTS, SUIT_MASKS, iter_bits
 from engine.contract import GameType
 from engine.game import Phase
 from engine.players.base import SeatView, require_turn
 from engine.players.rule import RulePlayer
-from engine.trick import BEATS, FOLLOW, POWER, TRUMPS
+from engine.trick import BEATS, FOLLOW, POWER, TRUMPS, trick_winner
 
 SLIP = 0.5  # a mistake at every other card decision where one applies
 DISCARD_SLIP = 0.5
@@ -47,19 +47,6 @@ DISCARD_SLIP = 0.5
 MISJUDGE = (-1.0, -0.5, 0.0, 0.5, 0.5, 1.0, 1.0, 1.5)
 TEN, JACK, QUEEN, KING, ACE = 3, 4, 5, 6, 7
 CLUB_JACK = 0 * 8 + JACK
-
-
-def _bits(mask: int) -> list[int]:
-    return [c for c in range(32) if mask >> c & 1]
-
-
-def _winner(trick: tuple[int, ...], g: int) -> int:
-    """The index in ``trick`` of the card that holds it so far."""
-    w = 0
-    for i in range(1, len(trick)):
-        if BEATS[g][trick[w]] >> trick[i] & 1:
-            w = i
-    return w
 
 
 def _is_ace_or_club_jack(c: int) -> bool:
@@ -132,7 +119,7 @@ class BeginnerPlayer:
             return False
         trick = view.trick
         if len(trick) == 2 and c & 7 == TEN:
-            w = _winner(trick, g)
+            w = trick_winner(trick, g)
             holder = (view.trick_leader + w) % 3
             mine = holder == view.pos or (view.declarer not in (holder, view.pos))
             if not mine and not BEATS[g][trick[w]] >> c & 1:
@@ -151,7 +138,7 @@ class BeginnerPlayer:
         partner = self._partner(view)
         if partner is None or len(view.trick) != 1 or view.trick_leader != partner:
             return None
-        rich = [c for c in _bits(legal & ~TRUMPS[g]) if c & 7 in (TEN, KING)]
+        rich = [c for c in iter_bits(legal & ~TRUMPS[g]) if c & 7 in (TEN, KING)]
         return max(rich, key=lambda c: RANK_POINTS[c & 7]) if rich else None
 
     def _partner_holds_last_hand(self, view: SeatView, g: int) -> bool:
@@ -159,16 +146,16 @@ class BeginnerPlayer:
         partner = self._partner(view)
         if partner is None or len(view.trick) != 2:
             return False
-        return (view.trick_leader + _winner(view.trick, g)) % 3 == partner
+        return (view.trick_leader + trick_winner(view.trick, g)) % 3 == partner
 
     def _overtake_partner(self, view: SeatView, legal: int, g: int) -> int | None:
         """Last hand, the partner holds the trick: taking it over with a trump."""
         if not self._partner_holds_last_hand(view, g):
             return None
-        over = legal & BEATS[g][view.trick[_winner(view.trick, g)]] & TRUMPS[g]
+        over = legal & BEATS[g][view.trick[trick_winner(view.trick, g)]] & TRUMPS[g]
         if not over:
             return None
-        return min(_bits(over), key=lambda c: POWER[g][c])
+        return min(iter_bits(over), key=lambda c: POWER[g][c])
 
     def _ten_first(self, view: SeatView, legal: int, g: int) -> int | None:
         """The declarer leads a side ten while its ace is still out."""
@@ -194,19 +181,19 @@ class BeginnerPlayer:
         if TRUMPS[g] >> led & 1:
             return None
         follows = legal & FOLLOW[g][led] & SUIT_MASKS[led >> 3]
-        w = _winner(view.trick, g)
+        w = trick_winner(view.trick, g)
         if not follows or follows & BEATS[g][view.trick[w]]:
             return None
-        loose = [c for c in _bits(follows) if c & 7 in (QUEEN, KING)]
+        loose = [c for c in iter_bits(follows) if c & 7 in (QUEEN, KING)]
         return max(loose, key=lambda c: RANK_POINTS[c & 7]) if loose else None
 
     def _no_smear(self, view: SeatView, legal: int, g: int) -> int | None:
         """Last hand, the partner has the trick: the smallest card, not the ten."""
         if not self._partner_holds_last_hand(view, g):
             return None
-        if not any(c & 7 == TEN for c in _bits(legal)):
+        if not any(c & 7 == TEN for c in iter_bits(legal)):
             return None
-        return min(_bits(legal), key=lambda c: (RANK_POINTS[c & 7], TRUMPS[g] >> c & 1,
+        return min(iter_bits(legal), key=lambda c: (RANK_POINTS[c & 7], TRUMPS[g] >> c & 1,
                                                 POWER[g][c]))
 
     def small_discard(self, view: SeatView) -> int | None:
@@ -214,7 +201,7 @@ class BeginnerPlayer:
         one to lay away."""
         assert view.game_type is not None
         side = view.hand & ~TRUMPS[int(view.game_type)]
-        small = [c for c in _bits(side) if c & 7 in (0, 1, 2)]
+        small = [c for c in iter_bits(side) if c & 7 in (0, 1, 2)]
         if not small:
             return None
         counts = [(side & SUIT_MASKS[s]).bit_count() for s in range(4)]

@@ -128,8 +128,8 @@ def counted_game(hand: int, limit: int, forehand: bool = False) -> tuple[int, bo
     for g in range(5):
         m = ev.matadors(hand, g)
         plain = {abs(m) + 1, ev.held_level(hand, g), 2}
+        count = _count(hand, g, forehand)
         for level, is_hand in [*((lv, False) for lv in plain), (abs(m) + 2, True)]:
-            count = _count(hand, g, forehand)
             if ev.BASE_VALUES[g] * level == limit and count + COUNT_SLACK >= 0:
                 matches.append((not is_hand, count, g))
                 break
@@ -169,10 +169,10 @@ def game_reason(pos: int, hand: int, contract: Contract) -> Reason:
     g = int(contract.game)
     base = Reason(pos, "game", game=g, contract=str(contract), hand=contract.hand)
     if g == ev.NULL:
-        return _with(base, unsafe=len(ev.null_unsafe_suits(hand)))
+        return replace(base, unsafe=len(ev.null_unsafe_suits(hand)))
     if g == ev.GRAND:
-        return _with(base, jacks=(hand & JACKS).bit_count(), aces=_aces(hand, g))
-    return _with(base, trumps=_trumps(hand, g), aces=_aces(hand, g))
+        return replace(base, jacks=(hand & JACKS).bit_count(), aces=_aces(hand, g))
+    return replace(base, trumps=_trumps(hand, g), aces=_aces(hand, g))
 
 
 def double_reason(pos: int, hand: int, contract: Contract, call: str) -> Reason:
@@ -187,12 +187,8 @@ def double_reason(pos: int, hand: int, contract: Contract, call: str) -> Reason:
     g = int(contract.game)
     base = Reason(pos, "double", game=g, contract=str(contract), call=call)
     if g == ev.NULL:
-        return _with(base, unsafe=len(ev.null_unsafe_suits(hand))) if call == "re" else base
-    return _with(base, trumps=_trumps(hand, g), aces=_aces(hand, g))
-
-
-def _with(r: Reason, **facts: int | None) -> Reason:
-    return replace(r, **facts)
+        return replace(base, unsafe=len(ev.null_unsafe_suits(hand))) if call == "re" else base
+    return replace(base, trumps=_trumps(hand, g), aces=_aces(hand, g))
 
 
 def _declarer_ten(game: Game) -> int:
@@ -211,7 +207,8 @@ def bidding_over_for(game: Game, pos: int, computers: Iterable[int]) -> bool:
     if game.phase != Phase.BIDDING:
         return True
     passed = game.passed
-    people_in = [p for p in range(3) if p not in passed and p not in set(computers)]
+    machines = set(computers)
+    people_in = [p for p in range(3) if p not in passed and p not in machines]
     return pos in passed and not people_in
 
 

@@ -452,11 +452,6 @@ class Solver:
             return search(h, leader, need)
         return self._partial(h, leader, cards, need, tricks) >= need
 
-    @property
-    def _fail_soft(self) -> bool:
-        """Whether :meth:`bound` can be tighter than the question (the C core's search)."""
-        return self.uses_c and HAVE_C_VALUE
-
     def _partial(
         self, h: list[int], leader: int, cards: list[int], need: int, tricks: bool,
         leaf: Callable[[list[int], int, int], int] | None = None,

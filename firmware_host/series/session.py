@@ -855,7 +855,6 @@ class Session:
             return None
         return move
 
-
     def _note_bid(self, seat: int, asked: int) -> None:
         """Keep the limit the seat's player just bid by (this deal's only)."""
         from engine.players.reasons import BidNote

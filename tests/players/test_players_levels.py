@@ -11,12 +11,12 @@ from engine.deal import Deal
 from engine.game import Game, Phase
 from engine.players import PlayerError, make_player
 from engine.players.base import SeatView
-from engine.players.beginner import ACE, CLUB_JACK, TEN, BeginnerPlayer, _winner
+from engine.players.beginner import ACE, CLUB_JACK, TEN, BeginnerPlayer
 from engine.players.levels import LEVELS, parse_level
 from engine.players.rule import RulePlayer
 from engine.players.strength import DuelSettings, run_duel
 from engine.players.table import play_game
-from engine.trick import BEATS, TRUMPS
+from engine.trick import BEATS, TRUMPS, trick_winner
 
 
 def test_each_level_is_its_player_at_its_budget() -> None:
@@ -67,7 +67,7 @@ def test_the_beginners_mistakes_are_a_persons_not_nonsense() -> None:
         assert c & 7 != ACE and c != CLUB_JACK, "an ace or the club jack laid by mistake"
         g = int(view.game_type)  # type: ignore[arg-type]
         if len(view.trick) == 2 and c & 7 == TEN:
-            w = _winner(view.trick, g)
+            w = trick_winner(view.trick, g)
             holder = (view.trick_leader + w) % 3
             same_side = holder == view.pos or view.declarer not in (holder, view.pos)
             assert same_side or BEATS[g][view.trick[w]] >> c & 1, \

@@ -5,18 +5,23 @@
  * in; this file only searches. The pure-Python search in solver.py stays the fallback and the
  * test oracle (tests/players/test_solver.py checks identical answers).
  *
- * search(tables, tt, h0, h1, h2, leader, need, max_nodes, max_seconds) -> (result, nodes)
+ * search(tables, tt, h0, h1, h2, leader, need, max_nodes, max_seconds, stop)
+ *   -> (result, nodes)
  *   result is True, False, or None when max_nodes (0: no limit) ran out first, or
- *   max_seconds of wall-clock time (0: no limit; the clock is read every 4096 nodes)
+ *   max_seconds of wall-clock time (0: no limit; the clock is read every 4096 nodes), or
+ *   another thread set the first byte of the buffer `stop` (None: no such flag; read as
+ *   often as the clock)
  * search_value(the same) -> (bound, nodes): the fail-soft bound instead of True/False
  *   (bound >= need: the declarer can reach at least bound; bound < need: at most bound;
  *   None as above), for searches of the exact value that step by these bounds
  *   tables: bytes, 4 x 32 uint32 (cls_mask, beats, run_mask, value) + 4 bytes
  *           (maxer[0..2], declarer) + uint32 bonus (1 per trick in trick mode, else 0)
  *           + uint32 trumps (the trump cards, 0 in null)
- *   tt:     a writable buffer of 16-byte entries (zeroed = empty), the transposition table
+ *   tt:     a writable buffer of 16-byte entries (zeroed = empty), the transposition table;
+ *           threads may share one (see Entry)
  *
- * null_search(tt, declarer, next, other, leader, max_nodes, max_seconds) -> (safe, nodes):
+ * null_search(tt, declarer, next, other, leader, max_nodes, max_seconds, stop)
+ * -> (safe, nodes):
  * null's own search (below), the hands relative to the declarer.
  */
 #define PY_SSIZE_T_CLEAN
@@ -32,11 +37,18 @@ static double now_seconds(void) {
 }
 
 /* Past the node budget, or (checked every 4096 nodes: the clock costs far more than a
- * node) past the time limit: a decision's deadline holds inside one search too. */
-static inline int out_of_budget(uint64_t nodes, uint64_t max_nodes, double stop_at) {
+ * node) past the time limit, or told to stop by another thread (`stop`: a byte another
+ * thread sets when this question's answer is no longer wanted): a decision's deadline
+ * holds inside one search too. */
+static inline int out_of_budget(uint64_t nodes, uint64_t max_nodes, double stop_at,
+                                const uint8_t *stop) {
     if (max_nodes && nodes > max_nodes)
         return 1;
-    return stop_at > 0 && (nodes & 4095) == 0 && now_seconds() >= stop_at;
+    if (nodes & 4095)
+        return 0;
+    if (stop && __atomic_load_n(stop, __ATOMIC_RELAXED))
+        return 1;
+    return stop_at > 0 && now_seconds() >= stop_at;
 }
 
 typedef struct {
@@ -50,11 +62,14 @@ typedef struct {
     uint32_t trumps; /* 0 in null */
 } Tables;
 
+/* An entry of the transposition table: two words, so that threads sharing one table need
+ * no lock. `data` holds h2, the leader + 1 (0: an empty slot), the bounds lo and hi and the
+ * lead that decided the last search here plus one (0: none), a byte each from bit 32;
+ * `check` is h0 | h1 << 32 xor `data`. An entry two threads wrote at once (one's check,
+ * the other's data) fails the check and reads as empty. */
 typedef struct {
-    uint32_t h0, h1, h2;
-    uint8_t leader; /* 0 = empty slot, else leader + 1 */
-    uint8_t lo, hi;
-    uint8_t best; /* the lead that decided the last search here, plus one (0: none) */
+    uint64_t check;
+    uint64_t data;
 } Entry;
 
 typedef struct {
@@ -64,6 +79,7 @@ typedef struct {
     uint64_t nodes;
     uint64_t max_nodes; /* 0: no limit */
     double stop_at;     /* now_seconds() past which the search gives up; 0: none */
+    const uint8_t *stop; /* see out_of_budget; NULL: none */
     int aborted;
 } Ctx;
 
@@ -163,7 +179,7 @@ static size_t slot(uint32_t h0, uint32_t h1, uint32_t h2, int leader, size_t mas
  * it for the later questions of other needs (the schneider question, other worlds' cards). */
 static int search(Ctx *c, uint32_t h[3], int leader, int need, int total) {
     const Tables *t = c->t;
-    if (out_of_budget(++c->nodes, c->max_nodes, c->stop_at)) {
+    if (out_of_budget(++c->nodes, c->max_nodes, c->stop_at, c->stop)) {
         c->aborted = 1;
         return 0;
     }
@@ -198,10 +214,14 @@ static int search(Ctx *c, uint32_t h[3], int leader, int need, int total) {
     Entry *e = &c->tt[slot(h[0], h[1], h[2], leader, c->tt_mask)];
     int lo = 0, hi = total;
     int hash_move = -1;
-    if (e->leader == leader + 1 && e->h0 == h[0] && e->h1 == h[1] && e->h2 == h[2]) {
-        lo = e->lo;
-        hi = e->hi;
-        hash_move = (int)e->best - 1;
+    uint64_t key = (uint64_t)h[0] | (uint64_t)h[1] << 32;
+    uint64_t data = __atomic_load_n(&e->data, __ATOMIC_RELAXED);
+    uint64_t check = __atomic_load_n(&e->check, __ATOMIC_RELAXED);
+    if ((uint32_t)data == h[2] && (int)(data >> 32 & 0xFF) == leader + 1 &&
+        (check ^ data) == key) {
+        lo = (int)(data >> 40 & 0xFF);
+        hi = (int)(data >> 48 & 0xFF);
+        hash_move = (int)(data >> 56) - 1;
         if (lo >= need)
             return lo;
         if (hi < need)
@@ -319,13 +339,10 @@ static int search(Ctx *c, uint32_t h[3], int leader, int need, int total) {
     } else if (best1 < hi) {
         hi = best1;
     }
-    e->h0 = h[0];
-    e->h1 = h[1];
-    e->h2 = h[2];
-    e->leader = (uint8_t)(leader + 1);
-    e->lo = (uint8_t)lo;
-    e->hi = (uint8_t)hi;
-    e->best = (uint8_t)(decided + 1);
+    data = (uint64_t)h[2] | (uint64_t)(leader + 1) << 32 | (uint64_t)lo << 40 |
+           (uint64_t)hi << 48 | (uint64_t)(decided + 1) << 56;
+    __atomic_store_n(&e->data, data, __ATOMIC_RELAXED);
+    __atomic_store_n(&e->check, key ^ data, __ATOMIC_RELAXED);
     return best1;
 }
 
@@ -341,11 +358,11 @@ static int search(Ctx *c, uint32_t h[3], int leader, int need, int total) {
  *   safe is True (the declarer can avoid every trick), False, or None (node budget out)
  */
 
+/* As Entry: `data` is the leader + 1 (0: an empty slot) | safe << 8, `check` the canonical
+ * position (see null_key) xor `data`. */
 typedef struct {
-    uint64_t key; /* the canonical position, see null_key */
-    uint8_t leader; /* 0 = empty slot, else leader + 1 */
-    uint8_t safe;
-    uint8_t pad[6];
+    uint64_t check;
+    uint64_t data;
 } NullEntry;
 
 typedef struct {
@@ -354,6 +371,7 @@ typedef struct {
     uint64_t nodes;
     uint64_t max_nodes; /* 0: no limit */
     double stop_at;     /* as in Ctx */
+    const uint8_t *stop; /* as in Ctx */
     int aborted;
 } NullCtx;
 
@@ -525,7 +543,7 @@ static int order_defender(uint32_t m, uint32_t hand, uint32_t rem, uint32_t unde
 }
 
 static int null_search_node(NullCtx *c, const uint32_t h[3], int leader) {
-    if (out_of_budget(++c->nodes, c->max_nodes, c->stop_at)) {
+    if (out_of_budget(++c->nodes, c->max_nodes, c->stop_at, c->stop)) {
         c->aborted = 1;
         return 0;
     }
@@ -578,8 +596,12 @@ static int null_search_node(NullCtx *c, const uint32_t h[3], int leader) {
     }
     uint64_t key = null_key(h);
     NullEntry *e = &c->tt[null_slot(key, leader, c->tt_mask)];
-    if (e->leader == leader + 1 && e->key == key)
-        return e->safe;
+    {
+        uint64_t data = __atomic_load_n(&e->data, __ATOMIC_RELAXED);
+        uint64_t check = __atomic_load_n(&e->check, __ATOMIC_RELAXED);
+        if ((int)(data & 0xFF) == leader + 1 && (check ^ data) == key)
+            return (int)(data >> 8 & 1);
+    }
 
     int p1 = leader, p2 = NEXT[p1], p3 = NEXT[p2];
     uint32_t h1 = h[p1], h2 = h[p2], h3 = h[p3];
@@ -677,21 +699,47 @@ static int null_search_node(NullCtx *c, const uint32_t h[3], int leader) {
         if (r == want1)
             break;
     }
-    e->key = key;
-    e->leader = (uint8_t)(leader + 1);
-    e->safe = (uint8_t)r;
+    uint64_t data = (uint64_t)(leader + 1) | (uint64_t)(r ? 1 : 0) << 8;
+    __atomic_store_n(&e->data, data, __ATOMIC_RELAXED);
+    __atomic_store_n(&e->check, key ^ data, __ATOMIC_RELAXED);
     return r;
 }
 
+/* The optional stop flag: None, or a writable buffer whose first byte another thread sets
+ * to stop the search (then answered like a spent budget). Returns 0 with an exception set
+ * when it is neither. */
+static int get_stop(PyObject *obj, Py_buffer *view, const uint8_t **stop) {
+    *stop = NULL;
+    view->obj = NULL;
+    if (obj == NULL || obj == Py_None)
+        return 1;
+    if (PyObject_GetBuffer(obj, view, PyBUF_WRITABLE) < 0)
+        return 0;
+    if (view->len < 1) {
+        PyBuffer_Release(view);
+        view->obj = NULL;
+        PyErr_SetString(PyExc_ValueError, "the stop flag needs at least one byte");
+        return 0;
+    }
+    *stop = (const uint8_t *)view->buf;
+    return 1;
+}
+
 static PyObject *py_null_search(PyObject *self, PyObject *args) {
-    Py_buffer tt;
+    Py_buffer tt, stop_view;
     unsigned int d, n1, n2;
     int leader;
     unsigned long long max_nodes = 0;
     double max_seconds = 0;
-    if (!PyArg_ParseTuple(args, "w*IIIi|Kd", &tt, &d, &n1, &n2, &leader, &max_nodes,
-                          &max_seconds))
+    PyObject *stop_obj = NULL;
+    const uint8_t *stop;
+    if (!PyArg_ParseTuple(args, "w*IIIi|KdO", &tt, &d, &n1, &n2, &leader, &max_nodes,
+                          &max_seconds, &stop_obj))
         return NULL;
+    if (!get_stop(stop_obj, &stop_view, &stop)) {
+        PyBuffer_Release(&tt);
+        return NULL;
+    }
     PyObject *result = NULL;
     size_t entries = (size_t)tt.len / sizeof(NullEntry);
     if (entries == 0 || (entries & (entries - 1)) != 0) {
@@ -707,6 +755,7 @@ static PyObject *py_null_search(PyObject *self, PyObject *args) {
         c.nodes = 0;
         c.max_nodes = (uint64_t)max_nodes;
         c.stop_at = max_seconds > 0 ? now_seconds() + max_seconds : 0;
+        c.stop = stop;
         c.aborted = 0;
         uint32_t h[3] = {d, n1, n2};
         int r;
@@ -717,20 +766,29 @@ static PyObject *py_null_search(PyObject *self, PyObject *args) {
         result = Py_BuildValue("(OK)", answer, (unsigned long long)c.nodes);
     }
     PyBuffer_Release(&tt);
+    if (stop_view.obj)
+        PyBuffer_Release(&stop_view);
     return result;
 }
 
 /* search() and search_value() share this: `value` set, the answer is the fail-soft bound
  * itself, else whether it reaches `need`. */
 static PyObject *run_search(PyObject *args, int value) {
-    Py_buffer tables, tt;
+    Py_buffer tables, tt, stop_view;
     unsigned int h0, h1, h2;
     int leader, need;
     unsigned long long max_nodes = 0;
     double max_seconds = 0;
-    if (!PyArg_ParseTuple(args, "y*w*IIIii|Kd", &tables, &tt, &h0, &h1, &h2, &leader, &need,
-                          &max_nodes, &max_seconds))
+    PyObject *stop_obj = NULL;
+    const uint8_t *stop;
+    if (!PyArg_ParseTuple(args, "y*w*IIIii|KdO", &tables, &tt, &h0, &h1, &h2, &leader, &need,
+                          &max_nodes, &max_seconds, &stop_obj))
         return NULL;
+    if (!get_stop(stop_obj, &stop_view, &stop)) {
+        PyBuffer_Release(&tables);
+        PyBuffer_Release(&tt);
+        return NULL;
+    }
     PyObject *result = NULL;
     size_t entries = (size_t)tt.len / sizeof(Entry);
     if ((size_t)tables.len != sizeof(Tables)) {
@@ -748,6 +806,7 @@ static PyObject *run_search(PyObject *args, int value) {
         c.nodes = 0;
         c.max_nodes = (uint64_t)max_nodes;
         c.stop_at = max_seconds > 0 ? now_seconds() + max_seconds : 0;
+        c.stop = stop;
         c.aborted = 0;
         uint32_t h[3] = {h0, h1, h2};
         int v;
@@ -766,6 +825,8 @@ static PyObject *run_search(PyObject *args, int value) {
     }
     PyBuffer_Release(&tables);
     PyBuffer_Release(&tt);
+    if (stop_view.obj)
+        PyBuffer_Release(&stop_view);
     return result;
 }
 
@@ -779,14 +840,15 @@ static PyObject *py_sizes(PyObject *self, PyObject *noargs) {
 
 static PyMethodDef methods[] = {
     {"search", py_search, METH_VARARGS,
-     "search(tables, tt, h0, h1, h2, leader, need, max_nodes=0, max_seconds=0) -> "
+     "search(tables, tt, h0, h1, h2, leader, need, max_nodes=0, max_seconds=0, stop=None) -> "
      "(bool or None, nodes)"},
     {"search_value", py_search_value, METH_VARARGS,
-     "search_value(tables, tt, h0, h1, h2, leader, need, max_nodes=0, max_seconds=0) -> "
+     "search_value(tables, tt, h0, h1, h2, leader, need, max_nodes=0, max_seconds=0, "
+     "stop=None) -> "
      "(int or None, nodes): the fail-soft bound (>= need: the value is at least it; "
      "< need: at most it)"},
     {"null_search", py_null_search, METH_VARARGS,
-     "null_search(tt, declarer, next, other, leader, max_nodes=0, max_seconds=0) -> "
+     "null_search(tt, declarer, next, other, leader, max_nodes=0, max_seconds=0, stop=None) -> "
      "(bool or None, nodes)"},
     {"sizes", py_sizes, METH_NOARGS, "sizes() -> (bytes of the tables, bytes of one entry)"},
     {NULL, NULL, 0, NULL},

@@ -38,7 +38,8 @@ from engine.actions import Abort, Concede, Play
 from engine.cards import Card, mask_points
 from engine.contract import Contract, GameType
 from engine.game import Game, Phase
-from engine.players.solver import HAVE_C, SearchLimitReached, Solver, tables
+from engine.players.solver import HAVE_C, SearchLimitReached, SearchStopped, Solver, tables
+from engine.players.value_questions import ValueQuestions
 from engine.scoring import suit_grand_value
 from engine.trick import matadors, trick_winner
 
@@ -50,10 +51,12 @@ OUTCOME = "outcome"  # the outcome only (made or not) after every card: the slow
 JSON_VERSION = 1
 DISCARD_NODES_C = 20_000_000
 DISCARD_NODES_PY = 300_000
-# the transposition table of a game's questions (16 bytes an entry: 16 MB); half of it (the
-# size the PIMC player uses) searched about 15 % more nodes
+# the transposition table of a game's questions (16 bytes an entry: 16 MB), shared by the
+# threads of one analysis; half of it (the size the PIMC player uses) searched about 15 %
+# more nodes
 TT_ENTRIES = 1 << 20
-# the analysis' independent parts (first lead, trace, best discard): threads worth starting
+# threads worth starting for one analysis (the first lead's questions, the trace, the
+# discards)
 MAX_WORKERS = 3
 
 
@@ -347,11 +350,13 @@ class Analyser:
 
     ``detail``: ``"values"`` (the exact value after every card; suit and grand) or
     ``"outcome"`` (only made or not). ``max_nodes`` (0: none) bounds each solver question;
-    a question past it is left undecided (None).
+    a question past it is left undecided (None). ``tt``: the C core's table, shared with
+    the analysers of other threads (see :class:`engine.players.solver.Solver`).
     """
 
     def __init__(self, game: int, declarer: int, goal: str, detail: str = VALUES,
-                 use_c: bool | None = None, max_nodes: int = 0) -> None:
+                 use_c: bool | None = None, max_nodes: int = 0,
+                 tt: bytearray | None = None) -> None:
         if detail not in (VALUES, OUTCOME):
             raise AnalysisError(f"detail must be {VALUES!r} or {OUTCOME!r}, not {detail!r}")
         if goal not in ("61", "90", "all", "null", "none"):
@@ -363,7 +368,7 @@ class Analyser:
         self.goal = goal
         self.detail = detail
         self.solver = Solver(game, declarer, use_c=use_c, max_nodes=max_nodes,
-                             tt_entries=TT_ENTRIES)
+                             tt_entries=TT_ENTRIES, tt=tt)
         self.undecided = 0
         # the whole best-discard search: a few seconds at most (null positions can need
         # tens of millions of nodes per discard)
@@ -376,9 +381,14 @@ class Analyser:
     def _reaches(self, p: Position, total: int) -> bool | None:
         try:
             return self.solver.reaches(p.hands, p.leader, p.trick, total - p.taken)
-        except SearchLimitReached:
+        except SearchLimitReached as exc:
+            return self._gave_up(exc)
+
+    def _gave_up(self, exc: SearchLimitReached) -> None:
+        """A question past its budget is undecided (None); one another thread stopped is
+        not counted (its answer was not wanted)."""
+        if not isinstance(exc, SearchStopped):
             self.undecided += 1
-            return None
 
     def _over(self, p: Position) -> bool:
         return not p.trick and not any(p.hands)
@@ -395,9 +405,8 @@ class Analyser:
                 return True
             try:
                 return self.solver.null_won(p.hands, p.leader, p.trick)
-            except SearchLimitReached:
-                self.undecided += 1
-                return None
+            except SearchLimitReached as exc:
+                return self._gave_up(exc)
         if g == "all":
             if p.defender_tricks:
                 return False
@@ -405,9 +414,8 @@ class Analyser:
                 return True
             try:
                 return self.solver.takes_all(p.hands, p.leader, p.trick)
-            except SearchLimitReached:
-                self.undecided += 1
-                return None
+            except SearchLimitReached as exc:
+                return self._gave_up(exc)
         need = int(g)
         if value is not None:
             return value >= need
@@ -441,14 +449,48 @@ class Analyser:
         try:
             return p.taken + self.solver.value_within(p.hands, p.leader, p.trick,
                                                       lo - p.taken, hi - p.taken, guess)
-        except SearchLimitReached:
-            self.undecided += 1
-            return None
+        except SearchLimitReached as exc:
+            return self._gave_up(exc)
 
     def point(self, p: Position, known: int | None = None, at_most: bool = True,
               guess: int | None = None) -> Point:
         v = self.value(p, known, at_most, guess)
         return Point(v, self.makes(p, v))
+
+    def questions(self, p: Position, guess: int | None = None) -> ValueQuestions | None:
+        """The value at ``p`` as questions for several threads (:meth:`work_on`), points
+        from ``p`` on (``p.taken`` not counted); None when there is no value to search
+        (null, outcome only, no cards left)."""
+        if not self.values or self._over(p):
+            return None
+        left = p.left()
+        if guess is not None:
+            guess = min(max(guess - p.taken, 1), left)
+        return ValueQuestions(0, left, guess)
+
+    def work_on(self, p: Position, questions: ValueQuestions) -> None:
+        """Ask ``questions`` (of the value at ``p``) with this analyser's solver until the
+        value is known; other threads may ask them at the same time."""
+
+        def ask(need: int, stop: bytearray) -> int:
+            self.solver.stop = stop
+            try:
+                return self.solver.bound(p.hands, p.leader, p.trick, need)
+            except SearchLimitReached as exc:
+                self._gave_up(exc)
+                raise
+            finally:
+                self.solver.stop = None
+
+        questions.work(ask)
+
+    def point_of(self, p: Position, questions: ValueQuestions | None) -> Point:
+        """The result at ``p`` once ``questions`` are done (None: :meth:`point`)."""
+        if questions is None:
+            return self.point(p)
+        v = questions.value
+        value = None if v is None else p.taken + v
+        return Point(value, self.makes(p, value))
 
     def trace(self, start: Position, cards: Sequence[int], guess: int | None = None
               ) -> tuple[Point, list[Step]]:
@@ -527,11 +569,12 @@ def analyse(game: Game, detail: str | None = None, use_c: bool | None = None,
     ``detail`` defaults to :func:`default_detail`; ``best_discard`` searches the discards of
     a pick-up game when the actual one does not make it; ``max_nodes`` bounds each solver
     question (the points it leaves undecided are None, and ``complete`` is False).
-    ``workers`` (default :func:`default_workers`) is the number of threads: with two the
-    trace (solved from the last card back) and then the best discard run beside the first
-    lead's value, with three each on a thread of its own (a solver and a 16 MB table per
-    thread; the C search runs outside the GIL). The answers are the same
-    with any number of workers; the pure-Python search runs on one thread.
+    ``workers`` (default :func:`default_workers`) is the number of threads. They share one
+    16 MB table and ask the first lead's questions together (:class:`ValueQuestions`),
+    one of them first solving the trace from the last card back (whose first value bounds
+    the first lead's); then they try the other discards together (the C search runs
+    outside the GIL). The answers are the same with any number of workers; the
+    pure-Python search runs on one thread.
     Passed-in games, Ramsch and games that ended before a contract was in play raise
     :class:`AnalysisError`.
     """
@@ -563,21 +606,23 @@ def analyse(game: Game, detail: str | None = None, use_c: bool | None = None,
         if want_discard:
             bd = _best_discard(an, g0, first.makes)
     else:
-        def analyser() -> Analyser:
-            helpers.append(Analyser(gt, declarer, goal, detail, use_c=use_c,
-                                    max_nodes=max_nodes))
-            return helpers[-1]
-
-        # this thread: the first lead's value (the dearest part); beside it the trace and
-        # the discard, on one thread after each other (sharing a table) or on two
-        apart = want_discard and workers >= 3
-        side = _Beside(_trace_and_discard, analyser(), g0, start, cards,
-                       want_discard and not apart)
-        found = _Beside(_discard_beside, analyser(), g0, start) if apart else None
-        first = an.point(start, guess=guess)
-        steps, bd = side.result()
-        if found is not None:
-            bd = found.result()
+        # One table for every thread: the same game type and declarer throughout. This
+        # thread asks the first lead's questions (the dearest part); the first thread
+        # beside it solves the trace backwards, whose first value bounds the first lead's,
+        # then asks them too, as the others do from the start; then all try the discards.
+        helpers = [Analyser(gt, declarer, goal, detail, use_c=use_c, max_nodes=max_nodes,
+                            tt=an.solver.table) for _ in range(workers - 1)]
+        questions = an.questions(start, guess)
+        parts = [_Beside(_trace_then_first_lead, helpers[0], start, cards, questions)]
+        if questions is not None:
+            parts += [_Beside(h.work_on, start, questions) for h in helpers[1:]]
+            an.work_on(start, questions)
+        first = an.point_of(start, questions)
+        steps = parts[0].result()
+        for part in parts[1:]:
+            part.result()
+        if want_discard:
+            bd = _best_discard_on([an, *helpers], g0, first.makes)
     return Analysis(
         contract=str(contract), declarer=declarer, goal=goal, detail=detail, start=first,
         best_discard=bd, steps=tuple(steps),
@@ -646,56 +691,112 @@ class _Beside:
         return self._value
 
 
-def _trace_and_discard(an: Analyser, g0: Game, start: Position, cards: Sequence[int],
-                       discard: bool) -> tuple[list[Step], BestDiscard | None]:
-    """The trace solved backwards, then (``discard``) the best discard with the same table."""
+def _trace_then_first_lead(an: Analyser, start: Position, cards: Sequence[int],
+                           questions: ValueQuestions | None) -> list[Step]:
+    """The trace solved backwards; then, with ``questions``, the value after the first card
+    bounds the first lead's (the leader's card keeps or lowers his side's value: see
+    :meth:`Analyser.value`), the question at that bound goes next (it settles the first
+    lead when the first card was a best one), and this thread asks the questions too."""
     steps = an.trace_back(start, cards)
-    return steps, _discard_beside(an, g0, start) if discard else None
+    if questions is not None:
+        after = steps[0].after.value if steps else None
+        if after is not None:
+            v = after - start.taken
+            if steps[0].pos == an.declarer:
+                questions.narrow(lo=v, ask=v + 1)
+            else:
+                questions.narrow(hi=v, ask=v)
+        an.work_on(start, questions)
+    return steps
 
 
-def _discard_beside(an: Analyser, g0: Game, start: Position) -> BestDiscard:
-    """:func:`_best_discard` without waiting for the first lead's value: asks itself
-    whether the actual discard makes it."""
-    return _best_discard(an, g0, an.makes(start))
-
-
-def _best_discard(an: Analyser, g0: Game, actual_makes: bool | None) -> BestDiscard:
-    """Is there a discard with which the contract makes it? The actual one when it does;
-    else one of each kind of pair (:func:`discard_choices`), the richest first (their
-    points count for the declarer), within a node budget (past it: undecided)."""
+def _discards(an: Analyser, g0: Game) -> list[tuple[tuple[Card, Card], Position]]:
+    """The other discards worth trying (one of each kind of pair, :func:`discard_choices`),
+    the richest first (their points count for the declarer), each with its first lead."""
     d = an.declarer
-    actual = tuple(sorted((Card(c) for c in range(32) if g0.skat >> c & 1), reverse=True))
-    if actual_makes:
-        return BestDiscard(True, actual)  # type: ignore[arg-type]
-    if an.goal == "none":
-        return BestDiscard(False, None)
     twelve = g0.hands[d] | g0.skat
     others = g0.hands[(d + 1) % 3] | g0.hands[(d + 2) % 3]
     pairs = discard_choices(an.game, twelve, others)
     if an.game != GameType.NULL:
         pairs.sort(key=lambda ab: -mask_points(1 << ab[0] | 1 << ab[1]))
-    unknown = actual_makes is None
-    solver = an.solver
-    saved = solver.max_nodes
-    budget = solver.nodes + an.discard_nodes
-    try:
-        for a, b in pairs:
-            skat = 1 << a | 1 << b
-            if skat == g0.skat:
-                continue
-            hands = list(g0.hands)
-            hands[d] = twelve & ~skat
-            p = Position(hands, 0, [],
-                         taken=0 if an.game == GameType.NULL else mask_points(skat))
-            left = budget - solver.nodes
-            if left <= 0:
-                return BestDiscard(None, None)
-            solver.max_nodes = left if not saved else min(saved, left)
-            m = an.makes(p)
-            if m:
-                return BestDiscard(True, tuple(sorted((Card(a), Card(b)), reverse=True)))  # type: ignore[arg-type]
-            if m is None:
-                unknown = True
-    finally:
-        solver.max_nodes = saved
-    return BestDiscard(None if unknown else False, None)
+    out = []
+    for a, b in pairs:
+        skat = 1 << a | 1 << b
+        if skat == g0.skat:
+            continue
+        hands = list(g0.hands)
+        hands[d] = twelve & ~skat
+        p = Position(hands, 0, [], taken=0 if an.game == GameType.NULL else mask_points(skat))
+        out.append((tuple(sorted((Card(a), Card(b)), reverse=True)), p))
+    return out  # type: ignore[return-value]
+
+
+def _best_discard(an: Analyser, g0: Game, actual_makes: bool | None) -> BestDiscard:
+    """Is there a discard with which the contract makes it? The actual one when it does;
+    else the first of :func:`_discards` that does, within a node budget (past it:
+    undecided)."""
+    return _best_discard_on([an], g0, actual_makes)
+
+
+def _best_discard_on(analysers: list[Analyser], g0: Game, actual_makes: bool | None
+                     ) -> BestDiscard:
+    """:func:`_best_discard` with one thread per analyser (sharing one table): each takes
+    the next discard; one that makes it stops those after it, and the answer is the
+    first that makes it, as on one thread. The node budget is shared."""
+    an = analysers[0]
+    if actual_makes:
+        actual = tuple(sorted((Card(c) for c in range(32) if g0.skat >> c & 1), reverse=True))
+        return BestDiscard(True, actual)  # type: ignore[arg-type]
+    if an.goal == "none":
+        return BestDiscard(False, None)
+    tries = _discards(an, g0)
+    answers: list[bool | None] = [None] * len(tries)
+    lock = threading.Lock()
+    state = {"next": 0, "made": len(tries), "spent": 0, "out": False}
+    asking: dict[int, bytearray] = {}
+
+    def run(a: Analyser) -> None:
+        solver = a.solver
+        saved = solver.max_nodes
+        try:
+            while True:
+                with lock:
+                    i = state["next"]
+                    if i >= state["made"] or state["out"]:
+                        return
+                    left = an.discard_nodes - state["spent"]
+                    if left <= 0:
+                        state["out"] = True
+                        return
+                    state["next"] = i + 1
+                    flag = asking[i] = bytearray(1)
+                solver.max_nodes = left if not saved else min(saved, left)
+                solver.stop = flag
+                before = solver.nodes
+                try:
+                    m = a.makes(tries[i][1])
+                finally:
+                    solver.stop = None
+                with lock:
+                    state["spent"] += solver.nodes - before
+                    del asking[i]
+                    if flag[0]:
+                        continue  # stopped: a discard before it makes it
+                    answers[i] = m
+                    if m and i < state["made"]:
+                        state["made"] = i
+                        for j, f in asking.items():
+                            if j > i:
+                                f[0] = 1
+        finally:
+            solver.max_nodes = saved
+
+    beside = [_Beside(run, a) for a in analysers[1:]]
+    run(an)
+    for b in beside:
+        b.result()
+    if state["made"] < len(tries):
+        return BestDiscard(True, tries[state["made"]][0])
+    if state["out"] or actual_makes is None or None in answers:
+        return BestDiscard(None, None)
+    return BestDiscard(False, None)

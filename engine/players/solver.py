@@ -45,7 +45,7 @@ import contextlib
 import struct
 import time
 from collections.abc import Callable, Iterator, Sequence
-from typing import Any
+from typing import Any, NoReturn
 
 from engine.cards import RANK_POINTS
 from engine.trick import BEATS, FOLLOW, POWER, TRUMPS
@@ -79,6 +79,10 @@ class SearchLimitReached(RuntimeError):
 class SearchTimedOut(SearchLimitReached):
     """The search passed its deadline (``Solver.until``) before it had an answer: the
     position is not known to be hard, only the time is up."""
+
+
+class SearchStopped(SearchLimitReached):
+    """Another thread set the solver's ``stop`` flag: the answer is no longer wanted."""
 
 
 # The Python search reads the clock once every this many nodes (plus one).
@@ -219,7 +223,11 @@ class Solver:
     two) sizes the C core's table, 16 bytes an entry; ``max_entries`` caps the Python one;
     ``max_nodes`` (0: none) is the node budget of each question; ``with solver.until(t)``
     each question also stops at ``t`` (``time.monotonic()``), raising
-    :class:`SearchTimedOut`. In null the search is
+    :class:`SearchTimedOut`. With the C core, solvers of the same game type and declarer
+    on several threads may share one table (``tt``: a bytearray of ``16 * tt_entries``
+    bytes, for the points in suit and grand, for null's own search in null), and a
+    question stops, raising :class:`SearchStopped`, when another thread sets the first
+    byte of ``stop`` (a bytearray; None: no such flag). In null the search is
     null's own (C core or Python); ``null_search=False`` runs the general search instead
     (the same answers, much slower: the tests' second opinion).
     """
@@ -227,6 +235,7 @@ class Solver:
     def __init__(
         self, game: int, declarer: int, max_entries: int = 2_000_000, use_c: bool | None = None,
         max_nodes: int = 0, tt_entries: int = _TT_ENTRIES, null_search: bool = True,
+        tt: bytearray | None = None,
     ) -> None:
         if declarer not in (0, 1, 2):
             raise SolverError(f"declarer must be position 0, 1 or 2, not {declarer}")
@@ -240,6 +249,7 @@ class Solver:
         self._limit_at = 0
         # time.monotonic() past which a question gives up (None: no deadline), see until()
         self.deadline: float | None = None
+        self.stop: bytearray | None = None
         # In suit and grand the declarer maximises his points; in null the defenders maximise
         # the declarer's tricks, so the roles of the yes/no search swap.
         null = self.game == NULL
@@ -256,8 +266,11 @@ class Solver:
             if tt_entries < 1 or tt_entries & (tt_entries - 1):
                 raise SolverError(f"tt_entries must be a power of two, not {tt_entries}")
             self.tt_entries = tt_entries
+            if tt is not None and len(tt) != 16 * tt_entries:
+                raise SolverError(f"a shared table of {tt_entries} entries has "
+                                  f"{16 * tt_entries} bytes, not {len(tt)}")
             # the table of the game's main question now, so that no search pays for it
-            self._c_tt = {self.game == NULL: bytearray(16 * tt_entries)}
+            self._c_tt = {self.game == NULL: bytearray(16 * tt_entries) if tt is None else tt}
             self._search_points = self._make_c_search(tricks=False)
             self._bound_points = self._make_c_search(tricks=False, value=True)
             if null and null_search and HAVE_C_NULL:
@@ -271,6 +284,13 @@ class Solver:
                 self._search_tricks = self._make_null_search()
             else:
                 self._search_tricks = self._make_search(tricks=True)
+
+    @property
+    def table(self) -> bytearray | None:
+        """The C core's table of the game's main question (points in suit and grand, null's
+        own search in null), to share with the solvers of other threads (``tt``); None
+        without the C core."""
+        return self._c_tt[self.game == NULL] if self.uses_c else None
 
     def clear(self) -> None:
         self._tt_points.clear()
@@ -304,6 +324,13 @@ class Solver:
     def _check_time(self) -> None:
         if self.deadline is not None and time.monotonic() >= self.deadline:
             raise SearchTimedOut("the time for this question ran out")
+
+    def _gave_up(self) -> NoReturn:
+        """A C search that answered None: say why (stopped, out of time, out of nodes)."""
+        if self.stop is not None and self.stop[0]:
+            raise SearchStopped("another thread stopped this question")
+        self._check_time()
+        raise SearchLimitReached(f"{self.max_nodes} nodes searched, no answer")
 
     # ------------------------------------------------------------------ public questions
 
@@ -556,11 +583,10 @@ class Solver:
             if solver.deadline is not None:
                 seconds = max(solver.deadline - time.monotonic(), 1e-6)
             result, nodes = c_search(packed, tt, h[0], h[1], h[2], leader, need, budget,
-                                     seconds)
+                                     seconds, solver.stop)
             solver.nodes += nodes
             if result is None:
-                solver._check_time()
-                raise SearchLimitReached(f"{solver.max_nodes} nodes searched, no answer")
+                solver._gave_up()
             return result
 
         if value and not HAVE_C_VALUE:
@@ -588,11 +614,11 @@ class Solver:
             seconds = 0.0
             if solver.deadline is not None:
                 seconds = max(solver.deadline - time.monotonic(), 1e-6)
-            safe, nodes = c_null(tt, h[d], h[n1], h[n2], (leader - d) % 3, budget, seconds)
+            safe, nodes = c_null(tt, h[d], h[n1], h[n2], (leader - d) % 3, budget, seconds,
+                                 solver.stop)
             solver.nodes += nodes
             if safe is None:
-                solver._check_time()
-                raise SearchLimitReached(f"{solver.max_nodes} nodes searched, no answer")
+                solver._gave_up()
             return not safe
 
         return search

@@ -567,3 +567,16 @@ def test_analysis_bench_group_through_the_cli(capsys: pytest.CaptureFixture[str]
     assert 0 < figures["analysis_tables_build_s"] < 5
     assert figures["analysis_game_max_s"] >= figures["analysis_game_p95_s"] > 0
     assert figures["analysis_c_core"] == (1.0 if HAVE_C else 0.0)
+
+
+@pytest.mark.parametrize("workers", [1, 2, 3])
+def test_a_node_budget_leaves_points_undecided_on_any_number_of_threads(workers: int) -> None:
+    """Questions past ``max_nodes`` are None and the analysis says it is incomplete; the
+    threads sharing the first lead's questions all come back (none waits for ever)."""
+    g = rule_games(1, seed=700)[0]
+    full = analyse(g, workers=1)
+    a = analyse(g, max_nodes=2000, workers=workers)
+    assert not a.complete and a.start == Point(None, None)
+    assert a.steps[-1].after == full.steps[-1].after  # the last trick is cheap
+    known = [s.after for s in a.steps if s.after.value is not None]
+    assert known and all(p in [s.after for s in full.steps] for p in known)

@@ -80,8 +80,19 @@ typedef struct {
     uint64_t max_nodes; /* 0: no limit */
     double stop_at;     /* now_seconds() past which the search gives up; 0: none */
     const uint8_t *stop; /* see out_of_budget; NULL: none */
+    uint32_t root;       /* the cards out at the root */
+    int variant;         /* at the root: bit 0 the leads, 1 the second cards, 2 the third
+                          * cards in the reverse order (another thread's start) */
     int aborted;
 } Ctx;
+
+static void reverse(int *a, int n) {
+    for (int i = 0, j = n - 1; i < j; i++, j--) {
+        int x = a[i];
+        a[i] = a[j];
+        a[j] = x;
+    }
+}
 
 static const int NEXT[3] = {1, 2, 0};
 
@@ -244,6 +255,9 @@ static int search(Ctx *c, uint32_t h[3], int leader, int need, int total) {
             }
         }
     }
+    int variant = remaining == c->root ? c->variant : 0;
+    if (variant & 1)
+        reverse(mv1, n1);
     /* each level keeps its mover's best so far: the maximiser's highest, the other side's
      * lowest (every value is a bound of the kind its side of `need` says) */
     int best1 = w1 ? -1 : 1 << 20;
@@ -263,6 +277,8 @@ static int search(Ctx *c, uint32_t h[3], int leader, int need, int total) {
             if (!(m3l & b1))
                 smear_order(t, mv2, n2);
         }
+        if (variant & 2)
+            reverse(mv2, n2);
         int best2 = w2 ? -1 : 1 << 20;
         for (int i2 = 0; i2 < n2; i2++) {
             int c2 = mv2[i2];
@@ -285,6 +301,8 @@ static int search(Ctx *c, uint32_t h[3], int leader, int need, int total) {
             } else {
                 n3 = ordered(t, m3, h3, remaining, m3 & bw, mv3);
             }
+            if (variant & 4)
+                reverse(mv3, n3);
             int base = (int)(t->value[c1] + t->value[c2] + t->bonus);
             if (!last) {
                 /* Half the search time waits for table entries to come from memory: ask
@@ -781,8 +799,9 @@ static PyObject *run_search(PyObject *args, int value) {
     double max_seconds = 0;
     PyObject *stop_obj = NULL;
     const uint8_t *stop;
-    if (!PyArg_ParseTuple(args, "y*w*IIIii|KdO", &tables, &tt, &h0, &h1, &h2, &leader, &need,
-                          &max_nodes, &max_seconds, &stop_obj))
+    int variant = 0;
+    if (!PyArg_ParseTuple(args, "y*w*IIIii|KdOi", &tables, &tt, &h0, &h1, &h2, &leader, &need,
+                          &max_nodes, &max_seconds, &stop_obj, &variant))
         return NULL;
     if (!get_stop(stop_obj, &stop_view, &stop)) {
         PyBuffer_Release(&tables);
@@ -807,6 +826,8 @@ static PyObject *run_search(PyObject *args, int value) {
         c.max_nodes = (uint64_t)max_nodes;
         c.stop_at = max_seconds > 0 ? now_seconds() + max_seconds : 0;
         c.stop = stop;
+        c.root = h0 | h1 | h2;
+        c.variant = variant;
         c.aborted = 0;
         uint32_t h[3] = {h0, h1, h2};
         int v;

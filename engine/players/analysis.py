@@ -60,6 +60,7 @@ TT_ENTRIES = 1 << 20
 MAX_WORKERS = 3
 
 
+
 class AnalysisError(ValueError):
     """A game or position the analysis cannot work on (says why)."""
 
@@ -472,8 +473,9 @@ class Analyser:
         """Ask ``questions`` (of the value at ``p``) with this analyser's solver until the
         value is known; other threads may ask them at the same time."""
 
-        def ask(need: int, stop: bytearray) -> int:
+        def ask(need: int, stop: bytearray, variant: int) -> int:
             self.solver.stop = stop
+            self.solver.variant = variant
             try:
                 return self.solver.bound(p.hands, p.leader, p.trick, need)
             except SearchLimitReached as exc:
@@ -481,6 +483,7 @@ class Analyser:
                 raise
             finally:
                 self.solver.stop = None
+                self.solver.variant = 0
 
         questions.work(ask)
 
@@ -606,23 +609,31 @@ def analyse(game: Game, detail: str | None = None, use_c: bool | None = None,
         if want_discard:
             bd = _best_discard(an, g0, first.makes)
     else:
-        # One table for every thread: the same game type and declarer throughout. This
-        # thread asks the first lead's questions (the dearest part); the first thread
-        # beside it solves the trace backwards, whose first value bounds the first lead's,
-        # then asks them too, as the others do from the start; then all try the discards.
+        # One table for every thread (the same game type and declarer throughout). The
+        # first lead's value is the dearest part: this thread starts on its questions, a
+        # second solves the trace from the last card back (whose first value bounds the
+        # first lead's) and then asks them too, as the others do from the start (each
+        # question asked by every thread at once, searched in different orders:
+        # ValueQuestions). Then all try the discards.
         helpers = [Analyser(gt, declarer, goal, detail, use_c=use_c, max_nodes=max_nodes,
                             tt=an.solver.table) for _ in range(workers - 1)]
         questions = an.questions(start, guess)
-        parts = [_Beside(_trace_then_first_lead, helpers[0], start, cards, questions)]
+        discards = _Handover()
+        parts = [_Beside(_trace_then_help, h, start, cards if k == 0 else None, questions,
+                         discards if want_discard else None)
+                 for k, h in enumerate(helpers)]
         if questions is not None:
-            parts += [_Beside(h.work_on, start, questions) for h in helpers[1:]]
             an.work_on(start, questions)
         first = an.point_of(start, questions)
+        if want_discard:
+            search = _DiscardSearch(an, g0, first.makes)
+            discards.put(search)
+            search.run(an)
         steps = parts[0].result()
         for part in parts[1:]:
             part.result()
         if want_discard:
-            bd = _best_discard_on([an, *helpers], g0, first.makes)
+            bd = search.answer()
     return Analysis(
         contract=str(contract), declarer=declarer, goal=goal, detail=detail, start=first,
         best_discard=bd, steps=tuple(steps),
@@ -691,13 +702,15 @@ class _Beside:
         return self._value
 
 
-def _trace_then_first_lead(an: Analyser, start: Position, cards: Sequence[int],
-                           questions: ValueQuestions | None) -> list[Step]:
-    """The trace solved backwards; then, with ``questions``, the value after the first card
-    bounds the first lead's (the leader's card keeps or lowers his side's value: see
-    :meth:`Analyser.value`), the question at that bound goes next (it settles the first
-    lead when the first card was a best one), and this thread asks the questions too."""
-    steps = an.trace_back(start, cards)
+def _trace_then_help(an: Analyser, start: Position, cards: Sequence[int] | None,
+                     questions: ValueQuestions | None, discards: _Handover | None
+                     ) -> list[Step]:
+    """A thread beside the first lead's: the trace solved backwards (``cards``; None: no
+    trace), whose value after the first card bounds the first lead's (the leader's card
+    keeps or lowers his side's value: see :meth:`Analyser.value`; the question at that
+    bound goes next, and settles it when the first card was a best one); then the first
+    lead's questions; then the discards once they are handed over."""
+    steps = [] if cards is None else an.trace_back(start, cards)
     if questions is not None:
         after = steps[0].after.value if steps else None
         if after is not None:
@@ -707,7 +720,26 @@ def _trace_then_first_lead(an: Analyser, start: Position, cards: Sequence[int],
             else:
                 questions.narrow(hi=v, ask=v)
         an.work_on(start, questions)
+    if discards is not None:
+        discards.get().run(an)
     return steps
+
+
+class _Handover:
+    """One value handed from one thread to others (the discard search, made once the first
+    lead's result is known)."""
+
+    def __init__(self) -> None:
+        self._ready = threading.Event()
+        self._value: Any = None
+
+    def put(self, value: Any) -> None:
+        self._value = value
+        self._ready.set()
+
+    def get(self) -> Any:
+        self._ready.wait()
+        return self._value
 
 
 def _discards(an: Analyser, g0: Game) -> list[tuple[tuple[Card, Card], Position]]:
@@ -735,68 +767,82 @@ def _best_discard(an: Analyser, g0: Game, actual_makes: bool | None) -> BestDisc
     """Is there a discard with which the contract makes it? The actual one when it does;
     else the first of :func:`_discards` that does, within a node budget (past it:
     undecided)."""
-    return _best_discard_on([an], g0, actual_makes)
+    search = _DiscardSearch(an, g0, actual_makes)
+    search.run(an)
+    return search.answer()
 
 
-def _best_discard_on(analysers: list[Analyser], g0: Game, actual_makes: bool | None
-                     ) -> BestDiscard:
-    """:func:`_best_discard` with one thread per analyser (sharing one table): each takes
-    the next discard; one that makes it stops those after it, and the answer is the
-    first that makes it, as on one thread. The node budget is shared."""
-    an = analysers[0]
-    if actual_makes:
-        actual = tuple(sorted((Card(c) for c in range(32) if g0.skat >> c & 1), reverse=True))
-        return BestDiscard(True, actual)  # type: ignore[arg-type]
-    if an.goal == "none":
-        return BestDiscard(False, None)
-    tries = _discards(an, g0)
-    answers: list[bool | None] = [None] * len(tries)
-    lock = threading.Lock()
-    state = {"next": 0, "made": len(tries), "spent": 0, "out": False}
-    asking: dict[int, bytearray] = {}
+class _DiscardSearch:
+    """:func:`_best_discard` on any number of threads (one analyser each, sharing one
+    table), which may join at any time (:meth:`run`): each takes the next discard; one
+    that makes it stops those after it, and the answer is the first that makes it, as on
+    one thread. The node budget (``an.discard_nodes``) is shared."""
 
-    def run(a: Analyser) -> None:
+    def __init__(self, an: Analyser, g0: Game, actual_makes: bool | None) -> None:
+        self.actual_makes = actual_makes
+        self.budget = an.discard_nodes
+        self.actual = tuple(sorted((Card(c) for c in range(32) if g0.skat >> c & 1),
+                                   reverse=True))
+        self.tries = [] if actual_makes or an.goal == "none" else _discards(an, g0)
+        self.answers: list[bool | None] = [None] * len(self.tries)
+        self.made = len(self.tries)  # the first try that makes it
+        self.spent = 0
+        self.out = False  # the budget ran out
+        self._next = 0
+        self._asking: dict[int, bytearray] = {}
+        self._lock = threading.Lock()
+        self._goal_none = an.goal == "none"
+
+    def run(self, a: Analyser) -> None:
         solver = a.solver
         saved = solver.max_nodes
         try:
-            while True:
-                with lock:
-                    i = state["next"]
-                    if i >= state["made"] or state["out"]:
-                        return
-                    left = an.discard_nodes - state["spent"]
-                    if left <= 0:
-                        state["out"] = True
-                        return
-                    state["next"] = i + 1
-                    flag = asking[i] = bytearray(1)
+            while (taken := self._take()) is not None:
+                i, flag, left = taken
                 solver.max_nodes = left if not saved else min(saved, left)
                 solver.stop = flag
                 before = solver.nodes
                 try:
-                    m = a.makes(tries[i][1])
+                    m = a.makes(self.tries[i][1])
                 finally:
                     solver.stop = None
-                with lock:
-                    state["spent"] += solver.nodes - before
-                    del asking[i]
-                    if flag[0]:
-                        continue  # stopped: a discard before it makes it
-                    answers[i] = m
-                    if m and i < state["made"]:
-                        state["made"] = i
-                        for j, f in asking.items():
-                            if j > i:
-                                f[0] = 1
+                self._give(i, flag, m, solver.nodes - before)
         finally:
             solver.max_nodes = saved
 
-    beside = [_Beside(run, a) for a in analysers[1:]]
-    run(an)
-    for b in beside:
-        b.result()
-    if state["made"] < len(tries):
-        return BestDiscard(True, tries[state["made"]][0])
-    if state["out"] or actual_makes is None or None in answers:
-        return BestDiscard(None, None)
-    return BestDiscard(False, None)
+    def _take(self) -> tuple[int, bytearray, int] | None:
+        with self._lock:
+            i = self._next
+            if i >= self.made or self.out:
+                return None
+            left = self.budget - self.spent
+            if left <= 0:
+                self.out = True
+                return None
+            self._next = i + 1
+            flag = self._asking[i] = bytearray(1)
+            return i, flag, left
+
+    def _give(self, i: int, flag: bytearray, m: bool | None, nodes: int) -> None:
+        with self._lock:
+            self.spent += nodes
+            del self._asking[i]
+            if flag[0]:
+                return  # stopped: a discard before it makes it
+            self.answers[i] = m
+            if m and i < self.made:
+                self.made = i
+                for j, f in self._asking.items():
+                    if j > i:
+                        f[0] = 1
+
+    def answer(self) -> BestDiscard:
+        if self.actual_makes:
+            return BestDiscard(True, self.actual)  # type: ignore[arg-type]
+        if self._goal_none:
+            return BestDiscard(False, None)
+        if self.made < len(self.tries):
+            return BestDiscard(True, self.tries[self.made][0])
+        if self.out or self.actual_makes is None or None in self.answers:
+            return BestDiscard(None, None)
+        return BestDiscard(False, None)

@@ -250,6 +250,7 @@ class Solver:
         # time.monotonic() past which a question gives up (None: no deadline), see until()
         self.deadline: float | None = None
         self.stop: bytearray | None = None
+        self.variant = 0
         # In suit and grand the declarer maximises his points; in null the defenders maximise
         # the declarer's tricks, so the roles of the yes/no search swap.
         null = self.game == NULL
@@ -583,7 +584,7 @@ class Solver:
             if solver.deadline is not None:
                 seconds = max(solver.deadline - time.monotonic(), 1e-6)
             result, nodes = c_search(packed, tt, h[0], h[1], h[2], leader, need, budget,
-                                     seconds, solver.stop)
+                                     seconds, solver.stop, solver.variant)
             solver.nodes += nodes
             if result is None:
                 solver._gave_up()

@@ -16,7 +16,7 @@ from engine.players.solver import (
     Solver,
     SolverError,
 )
-from engine.players.value_questions import ValueQuestions
+from engine.players.value_questions import VARIANTS, ValueQuestions
 
 needs_c = pytest.mark.skipif(not HAVE_C, reason="the C solver core is not built")
 
@@ -63,8 +63,9 @@ def test_one_thread_asks_what_the_sequential_search_asks() -> None:
         asked = []
         answer = oracle(value)
 
-        def ask(need: int, stop: bytearray, asked: list[int] = asked,
+        def ask(need: int, stop: bytearray, variant: int, asked: list[int] = asked,
                 answer=answer) -> int:  # type: ignore[no-untyped-def]
+            assert variant == 0
             asked.append(need)
             return answer(need)
 
@@ -74,22 +75,27 @@ def test_one_thread_asks_what_the_sequential_search_asks() -> None:
 
 
 @pytest.mark.parametrize("threads", [2, 3, 4])
-def test_threads_find_the_value_and_stop_questions_already_answered(threads: int) -> None:
+def test_threads_share_each_question_and_the_first_answer_stops_the_rest(threads: int) -> None:
+    """Every thread searches the question of the moment, each in its own order; the first
+    answer settles it and stops the others; the value is found whatever the timing."""
     rng = random.Random(threads)
     stopped = 0
+    variants: set[int] = set()
     lock = threading.Lock()
     for _ in range(60):
         value = rng.randint(0, 120)
         q = ValueQuestions(0, 120, rng.choice([None, rng.randint(0, 120)]))
         answer = oracle(value, random.Random(rng.random()))
+        delays = random.Random(rng.random())
 
-        def ask(need: int, stop: bytearray, answer=answer,  # type: ignore[no-untyped-def]
-                value: int = value) -> int:
-            # questions near the value are the slow ones, as in the solver
-            deadline = time.monotonic() + 0.004 / (1 + abs(need - value))
+        def ask(need: int, stop: bytearray, variant: int,  # type: ignore[no-untyped-def]
+                answer=answer, delays=delays) -> int:
+            nonlocal stopped
+            with lock:
+                variants.add(variant)
+                deadline = time.monotonic() + delays.random() * 0.003
             while time.monotonic() < deadline:
                 if stop[0]:
-                    nonlocal stopped
                     with lock:
                         stopped += 1
                     raise SearchStopped("stopped")
@@ -101,16 +107,17 @@ def test_threads_find_the_value_and_stop_questions_already_answered(threads: int
             w.start()
         for w in workers:
             w.join(10)
-            assert not w.is_alive(), "a thread still waits for a question"
+            assert not w.is_alive(), "a thread still asks"
         assert q.value == value
-    assert stopped > 0  # answers made other questions moot while they ran
+    assert stopped > 0  # answers stopped the other threads on the same question
+    assert variants == set(VARIANTS[:threads])
 
 
-def test_a_question_past_its_budget_leaves_the_value_unknown_and_frees_the_others() -> None:
+def test_a_question_past_its_budget_leaves_the_value_unknown_and_stops_the_others() -> None:
     q = ValueQuestions(0, 120, 60)
     started = threading.Event()
 
-    def slow(need: int, stop: bytearray) -> int:
+    def slow(need: int, stop: bytearray, variant: int) -> int:
         started.set()
         while not stop[0]:
             time.sleep(0.001)
@@ -120,7 +127,7 @@ def test_a_question_past_its_budget_leaves_the_value_unknown_and_frees_the_other
     other.start()
     started.wait(5)
 
-    def out_of_nodes(need: int, stop: bytearray) -> int:
+    def out_of_nodes(need: int, stop: bytearray, variant: int) -> int:
         raise SearchLimitReached("100 nodes searched, no answer")
 
     q.work(out_of_nodes)
@@ -128,31 +135,41 @@ def test_a_question_past_its_budget_leaves_the_value_unknown_and_frees_the_other
     assert not other.is_alive() and q.failed and q.done and q.value is None
 
 
-def test_an_error_in_one_thread_reaches_it_and_frees_the_others() -> None:
+def test_an_error_in_one_thread_reaches_it_and_stops_the_others() -> None:
     q = ValueQuestions(0, 120)
-    waiting = threading.Thread(target=q.work, args=(lambda n, s: time.sleep(0.05) or 0,))
+    started = threading.Event()
 
-    def broken(need: int, stop: bytearray) -> int:
-        waiting.start()
+    def slow(need: int, stop: bytearray, variant: int) -> int:
+        started.set()
+        while not stop[0]:
+            time.sleep(0.001)
+        raise SearchStopped("stopped")
+
+    other = threading.Thread(target=q.work, args=(slow,))
+    other.start()
+    started.wait(5)
+
+    def broken(need: int, stop: bytearray, variant: int) -> int:
         raise RuntimeError("the solver broke")
 
     with pytest.raises(RuntimeError, match="the solver broke"):
         q.work(broken)
-    waiting.join(5)
-    assert not waiting.is_alive() and q.failed
+    other.join(5)
+    assert not other.is_alive() and q.failed
 
 
 def test_what_is_known_from_elsewhere_narrows_and_asks_at_the_edge() -> None:
     q = ValueQuestions(0, 120, 80)
     first = q.take()
     assert first is not None and first[0] == 80
-    q.narrow(hi=70, ask=70)  # the guess is answered: it is stopped
-    assert q.stopped(80) and q.hi == 70
-    q.drop(80)
+    q.narrow(hi=70, ask=70)  # the guess is answered: its threads are stopped
+    assert first[1][0] == 1 and q.hi == 70
     nxt = q.take()
-    assert nxt is not None and nxt[0] == 70
+    assert nxt is not None and nxt[0] == 70 and nxt[1][0] == 0
+    q.give(80, 75)  # a late answer to the stopped question is still a fact
+    assert (q.lo, q.hi) == (0, 70)
     q.give(70, 70)
-    assert q.value == 70
+    assert q.value == 70 and q.take() is None
     with pytest.raises(ValueError, match="empty range"):
         ValueQuestions(5, 4)
 

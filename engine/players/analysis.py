@@ -60,7 +60,6 @@ TT_ENTRIES = 1 << 20
 MAX_WORKERS = 3
 
 
-
 class AnalysisError(ValueError):
     """A game or position the analysis cannot work on (says why)."""
 
@@ -620,19 +619,22 @@ def analyse(game: Game, detail: str | None = None, use_c: bool | None = None,
         questions = an.questions(start, guess)
         discards = _Handover()
         parts = [_Beside(_trace_then_help, h, start, cards if k == 0 else None, questions,
-                         discards if want_discard else None)
-                 for k, h in enumerate(helpers)]
-        if questions is not None:
-            an.work_on(start, questions)
-        first = an.point_of(start, questions)
-        if want_discard:
-            search = _DiscardSearch(an, g0, first.makes)
-            discards.put(search)
+                         discards) for k, h in enumerate(helpers)]
+        search = None
+        try:
+            if questions is not None:
+                an.work_on(start, questions)
+            first = an.point_of(start, questions)
+            if want_discard:
+                search = _DiscardSearch(an, g0, first.makes)
+        finally:
+            discards.put(search)  # None (no discards, or an error here): the others stop
+        if search is not None:
             search.run(an)
         steps = parts[0].result()
         for part in parts[1:]:
             part.result()
-        if want_discard:
+        if search is not None:
             bd = search.answer()
     return Analysis(
         contract=str(contract), declarer=declarer, goal=goal, detail=detail, start=first,
@@ -703,13 +705,12 @@ class _Beside:
 
 
 def _trace_then_help(an: Analyser, start: Position, cards: Sequence[int] | None,
-                     questions: ValueQuestions | None, discards: _Handover | None
-                     ) -> list[Step]:
+                     questions: ValueQuestions | None, discards: _Handover) -> list[Step]:
     """A thread beside the first lead's: the trace solved backwards (``cards``; None: no
     trace), whose value after the first card bounds the first lead's (the leader's card
     keeps or lowers his side's value: see :meth:`Analyser.value`; the question at that
     bound goes next, and settles it when the first card was a best one); then the first
-    lead's questions; then the discards once they are handed over."""
+    lead's questions; then the discards once they are handed over (None: none)."""
     steps = [] if cards is None else an.trace_back(start, cards)
     if questions is not None:
         after = steps[0].after.value if steps else None
@@ -720,8 +721,9 @@ def _trace_then_help(an: Analyser, start: Position, cards: Sequence[int] | None,
             else:
                 questions.narrow(hi=v, ask=v)
         an.work_on(start, questions)
-    if discards is not None:
-        discards.get().run(an)
+    search = discards.get()
+    if search is not None:
+        search.run(an)
     return steps
 
 

@@ -5,12 +5,14 @@
  * in; this file only searches. The pure-Python search in solver.py stays the fallback and the
  * test oracle (tests/players/test_solver.py checks identical answers).
  *
- * search(tables, tt, h0, h1, h2, leader, need, max_nodes, max_seconds, stop)
+ * search(tables, tt, h0, h1, h2, leader, need, max_nodes, max_seconds, stop, variant)
  *   -> (result, nodes)
  *   result is True, False, or None when max_nodes (0: no limit) ran out first, or
  *   max_seconds of wall-clock time (0: no limit; the clock is read every 4096 nodes), or
  *   another thread set the first byte of the buffer `stop` (None: no such flag; read as
- *   often as the clock)
+ *   often as the clock); variant (0: none) searches the root's leads (bit 0), second cards
+ *   (bit 1) or third cards (bit 2) in the reverse order, so that threads asking the same
+ *   question on one table start in different places
  * search_value(the same) -> (bound, nodes): the fail-soft bound instead of True/False
  *   (bound >= need: the declarer can reach at least bound; bound < need: at most bound;
  *   None as above), for searches of the exact value that step by these bounds
@@ -861,11 +863,11 @@ static PyObject *py_sizes(PyObject *self, PyObject *noargs) {
 
 static PyMethodDef methods[] = {
     {"search", py_search, METH_VARARGS,
-     "search(tables, tt, h0, h1, h2, leader, need, max_nodes=0, max_seconds=0, stop=None) -> "
-     "(bool or None, nodes)"},
+     "search(tables, tt, h0, h1, h2, leader, need, max_nodes=0, max_seconds=0, stop=None, "
+     "variant=0) -> (bool or None, nodes)"},
     {"search_value", py_search_value, METH_VARARGS,
      "search_value(tables, tt, h0, h1, h2, leader, need, max_nodes=0, max_seconds=0, "
-     "stop=None) -> "
+     "stop=None, variant=0) -> "
      "(int or None, nodes): the fail-soft bound (>= need: the value is at least it; "
      "< need: at most it)"},
     {"null_search", py_null_search, METH_VARARGS,

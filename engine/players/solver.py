@@ -227,7 +227,10 @@ class Solver:
     on several threads may share one table (``tt``: a bytearray of ``16 * tt_entries``
     bytes, for the points in suit and grand, for null's own search in null), and a
     question stops, raising :class:`SearchStopped`, when another thread sets the first
-    byte of ``stop`` (a bytearray; None: no such flag). In null the search is
+    byte of ``stop`` (a bytearray; None: no such flag); ``variant`` (0: none; bit 0 the
+    leads, bit 1 the second cards, bit 2 the third cards of the first trick searched in
+    the reverse order) lets threads asking one question start in different places (the
+    answers are the same). In null the search is
     null's own (C core or Python); ``null_search=False`` runs the general search instead
     (the same answers, much slower: the tests' second opinion).
     """

@@ -29,14 +29,17 @@ from engine.players.analysis import (
     Analyser,
     Analysis,
     AnalysisError,
+    BestDiscard,
     Point,
     Position,
     Step,
+    _discards,
     analyse,
     discard_choices,
     first_lead,
     goal_of,
 )
+from engine.players.analysis_bench import played_games
 from engine.players.base import RandomPlayer
 from engine.players.rule import RulePlayer
 from engine.players.solver import HAVE_C, Solver
@@ -580,3 +583,21 @@ def test_a_node_budget_leaves_points_undecided_on_any_number_of_threads(workers:
     assert a.steps[-1].after == full.steps[-1].after  # the last trick is cheap
     known = [s.after for s in a.steps if s.after.value is not None]
     assert known and all(p in [s.after for s in full.steps] for p in known)
+
+
+def test_threads_keep_the_first_discard_that_makes_it() -> None:
+    """Two bench games lost with the actual discard that several other discards win (the
+    first of them the 20th and the 11th tried): every number of threads names the same one,
+    the first in the order one thread tries them, and it makes the game."""
+    games = played_games(33, seed=0)
+    for g, first in ((games[3], 19), (games[32], 10)):
+        one = analyse(g, workers=1)
+        assert one.start.makes is False and one.best_discard is not None
+        g0 = first_lead(g)
+        assert g0.contract is not None and g0.declarer is not None
+        an = Analyser(int(g0.contract.game), g0.declarer, one.goal)
+        tries = _discards(an, g0)
+        assert one.best_discard == BestDiscard(True, tries[first][0])
+        assert [an.makes(p) for _, p in tries[:first + 1]] == [False] * first + [True]
+        for workers in (2, 3):
+            assert analyse(g, workers=workers).best_discard == one.best_discard

@@ -113,8 +113,8 @@ def test_threads_share_each_question_and_the_first_answer_stops_the_rest(threads
     assert variants == set(VARIANTS[:threads])
 
 
-def test_a_question_past_its_budget_leaves_the_value_unknown_and_stops_the_others() -> None:
-    q = ValueQuestions(0, 120, 60)
+def thread_on_a_question(q: ValueQuestions) -> threading.Thread:
+    """A thread asking ``q``'s question of the moment until it is told to stop."""
     started = threading.Event()
 
     def slow(need: int, stop: bytearray, variant: int) -> int:
@@ -125,7 +125,13 @@ def test_a_question_past_its_budget_leaves_the_value_unknown_and_stops_the_other
 
     other = threading.Thread(target=q.work, args=(slow,))
     other.start()
-    started.wait(5)
+    assert started.wait(5)
+    return other
+
+
+def test_a_question_past_its_budget_leaves_the_value_unknown_and_stops_the_others() -> None:
+    q = ValueQuestions(0, 120, 60)
+    other = thread_on_a_question(q)
 
     def out_of_nodes(need: int, stop: bytearray, variant: int) -> int:
         raise SearchLimitReached("100 nodes searched, no answer")
@@ -137,17 +143,7 @@ def test_a_question_past_its_budget_leaves_the_value_unknown_and_stops_the_other
 
 def test_an_error_in_one_thread_reaches_it_and_stops_the_others() -> None:
     q = ValueQuestions(0, 120)
-    started = threading.Event()
-
-    def slow(need: int, stop: bytearray, variant: int) -> int:
-        started.set()
-        while not stop[0]:
-            time.sleep(0.001)
-        raise SearchStopped("stopped")
-
-    other = threading.Thread(target=q.work, args=(slow,))
-    other.start()
-    started.wait(5)
+    other = thread_on_a_question(q)
 
     def broken(need: int, stop: bytearray, variant: int) -> int:
         raise RuntimeError("the solver broke")

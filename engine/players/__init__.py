@@ -57,7 +57,9 @@
   holds (its ``bidding`` option: "without 2" or more counts as 2); ``pimc+xbid3``: it
   bids a suit game "without 3" or more only to twice its base value (its ``xbid3``);
   ``pimc+oldbid``: the bidding rule player without the club player's limits (its
-  ``clubbid`` off: ``pimc`` before them);
+  ``clubbid`` off: ``pimc`` before them); ``pimc+schneiderhope``: after a pick-up the
+  contract search may declare a game that reaches the bid only with schneider while
+  another reaches it without (``Declaring(coverbid=False)``: ``pimc`` before);
   ``pimc+nullstop``: no null with an unsafe suit as the first
   choice after a pick-up the ten cards bid on a suit or grand count (measured:
   lab/experiments.csv, pimc+bolder+nullstop vs pimc).
@@ -91,8 +93,8 @@ PIMC_OPTIONS = ("allsuits", "bold", "bolder", "boldest", "boldsuit", "calib", "c
                 "discard", "heldbid", "infer", "keepnull", "last18", "longace", "nocalib",
                 "nodes1500k", "nullcheck", "nullgate", "nullgatebid", "nullstop", "oldbid",
                 "plainbid",
-                "quick", "race", "rollout", "rulebid", "rulechoices", "rulediscard", "searchbid",
-                "timid", "xbid3")
+                "quick", "race", "rollout", "rulebid", "rulechoices", "rulediscard",
+                "schneiderhope", "searchbid", "timid", "xbid3")
 
 
 def pimc_options(name: str) -> frozenset[str] | None:
@@ -248,7 +250,8 @@ def make_player(
                 # ``boldsuit``: the null count without what ``bolder``/``boldest`` add;
                 # ``keepnull``: without what ``boldest`` or ``timid`` change (``pimc``'s)
                 null_boldness=-(BOLDER * bolder + extra) if "boldsuit" in options
-                else -extra if "keepnull" in options else 0.0)
+                else -extra if "keepnull" in options else 0.0,
+                coverbid="schneiderhope" not in options)
         p.name = key
         return p
     options = ", ".join(Style.option_names())

@@ -192,6 +192,21 @@ def sf_points(contract: Contract, bid: int, matadors: int, won: bool, schneider:
     return value + 50 if ok else value - 50
 
 
+def covers_bid(contract: Contract, bid: int, cards: int, game: int) -> bool:
+    """Does ``contract``, declared with these twelve cards, reach ``bid`` when won without
+    schneider (null: its value)?
+
+    >>> from engine.cards import parse_mask
+    >>> twelve = parse_mask("CJ HJ C8 CQ H9 HT HA D7 D9 DQ S7 SQ")   # with 1
+    >>> covers_bid(Contract.parse("H"), 20, twelve, 2)     # hearts with 1: 20
+    True
+    >>> covers_bid(Contract.parse("D"), 20, twelve, 3)     # diamonds with 1: 18, 27 schneider
+    False
+    """
+    m = ev.matadors(cards, game) if game != NULL else 0
+    return sf_points(contract, bid, m, True, False) > 0
+
+
 def contract_variants(game: int, hand: bool, bid: int) -> list[Contract]:
     """The contracts one play can be declared as: plain, schneider announced (hand), null
     ouvert; null ones worth less than the bid are left out."""
@@ -524,6 +539,33 @@ def rule_players_discard(cards: int, game: int) -> int:
     return ev.suit_discard(cards, game, style.voids, style.keepaces)
 
 
+def covering_suit(cards: int, bid: int, plays: list[Play], forehand: bool,
+                  rule_discard: bool = False, xdiscard: bool = False) -> list[Play]:
+    """The strongest suit game that reaches the bid without schneider, when no suit game of
+    ``plays`` does (else none): the contract search then has a suit game worth the bid to
+    set against one that needs schneider.
+
+    >>> from engine.cards import parse_mask
+    >>> twelve = parse_mask("C8 CJ CQ SQ H9 HT HJ HA D7 DQ S7 D9")   # with 1, bid 20
+    >>> [p.game for p in covering_suit(twelve, 20, [Play(4, 0), Play(3, 0)], True)]
+    [0]
+
+    (Diamonds with 1 is 18; of the suits worth 20 or more, clubs (24) has the best margin
+    in the evaluation.)
+    """
+    if any(p.game < GRAND and ev.game_value(cards, p.game) >= bid for p in plays):
+        return []
+    best = None
+    for g in range(GRAND):
+        if ev.game_value(cards, g) < bid:
+            continue
+        away = discard_of(cards, g, rule_discard, xdiscard)
+        margin = _play_margin(cards & ~away, g, forehand)
+        if best is None or margin > best.margin:
+            best = Play(g, away, margin)
+    return [] if best is None else [best]
+
+
 def one_suit(plays: list[Play]) -> list[Play]:
     """The plays with one suit game only, the first (the rule player's suit when it chose a
     suit game, else the evaluation's strongest): the search keeps choosing between that
@@ -711,6 +753,12 @@ class Declaring:
     unsafe suit (harness ``pimc+nullgate``). ``nullgatebid``: the same for the pick-ups
     of the bidding search (per sampled skat, against the rule player's choice for it;
     harness ``pimc+nullgatebid``).
+    ``coverbid`` (the default): after a pick-up, a contract whose value reaches the bid only
+    with schneider is declared only when no candidate reaches it without; the strongest
+    suit game worth the bid (:func:`covering_suit`) is searched beside the others for that
+    case (a club player's rule: double-dummy worlds, where the declarer sees every card,
+    make schneider look far likelier than it is, and the search declared diamonds "with 1"
+    at 20 to 24 over clubs worth the bid; harness ``pimc+schneiderhope``: without it).
     ``calib`` (the default): the contract search after a pick-up scores a candidate with the
     chance at the table of its double-dummy win share (:func:`calibrated_points`, measured
     against XSkat), not with its mean over the worlds (harness ``pimc+nocalib``: the mean).
@@ -734,8 +782,9 @@ class Declaring:
                  nullgate: bool = False, calib: bool = True,
                  nullgatebid: bool = False, bid_style: ev.Style | None = None,
                  boldness: float = 0.0, nullstop: bool = False,
-                 null_boldness: float = 0.0) -> None:
+                 null_boldness: float = 0.0, coverbid: bool = True) -> None:
         self.seed = seed
+        self.coverbid = coverbid
         self.budget = budget
         self.worlds = worlds
         self.truth = truth
@@ -954,6 +1003,12 @@ class Declaring:
                    or [Contract(GameType(first.game))])[0]
         if self.nullgate:
             plays = gate_nulls(cards, plays)
+        # a suit game worth the bid, searched beside the others, taken only in place of a
+        # choice that needs schneider to reach the bid (``coverbid``)
+        own = len(plays)
+        if self.coverbid:
+            plays = plays + covering_suit(cards, bid, plays, pos == 0, self.rule_discard,
+                                          self.xdiscard)
         if len(plays) == 1 and first.game != NULL:
             return default, first
         said_refused = calls(bidding)
@@ -1028,6 +1083,8 @@ class Declaring:
         if n < (1 if self.truth is not None else MIN_WORLDS) or not wsum:
             return default, first
         live = [j for j, (_, i) in enumerate(candidates) if active[i] and wsums[j]]
+        covered = [j for j in live if covers_bid(candidates[j][0], bid, cards,
+                                                 plays[candidates[j][1]].game)]
         means = [t / ws if ws else float("-inf") for t, ws in zip(totals, wsums, strict=True)]
         if self.calib and self.truth is None:
             means = [self._calibrated(c, bid, cards, plays[i].game, t, x, wp, ws)
@@ -1035,11 +1092,14 @@ class Declaring:
                      in zip(candidates, totals, wins, won_points, wsums, strict=True)]
         self.last_plan = [(c, m, x / ws if ws else 0.0) for (c, _), m, x, ws
                           in zip(candidates, means, wins, wsums, strict=True)]
-        j = max(live, key=lambda j: (means[j], -j))
+        pool = [j for j in live if candidates[j][1] < own] or live
+        j = max(pool, key=lambda j: (means[j], -j))
         d = next((k for k, (c, _) in enumerate(candidates) if c == default), None)
         if d is not None and d in live and means[j] < means[d] + SWITCH_GAIN \
                 and self.truth is None:
             j = d
+        if self.coverbid and j not in covered and covered:
+            j = max(covered, key=lambda j: (means[j], -j))
         c, i = candidates[j]
         return c, plays[i]
 

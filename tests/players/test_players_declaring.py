@@ -28,6 +28,7 @@ from engine.players.declaring import (
     calibrated_points,
     call_weight,
     calls,
+    covers_bid,
     discard_of,
     pickup_plays,
     sf_points,
@@ -644,3 +645,23 @@ def test_xbid3_caps_only_the_hands_without_three_or_more() -> None:
     assert limits(parse_mask("DJ HJ HA HK HQ H9 H8 H7 SA CA")) == [30, 30]
     # hearts "without 3" (only the diamond jack): 40 against 20
     assert limits(parse_mask("DJ HA HK HQ H9 H8 H7 SA CA DA")) == [40, 20]
+
+
+@pytest.mark.parametrize(("twelve", "bid", "pos", "skat"), [
+    ("C8 CJ CQ SQ H9 HT HJ HA D7 DQ S7 D9", 20, 0, "S7 D9"),
+    ("CT CJ CK S7 ST SA H7 HJ D9 DQ HQ DK", 22, 1, "HQ DK"),
+    ("C7 S8 SJ H7 HJ HA D8 D9 DJ DK CQ SK", 24, 0, "CQ SK"),
+])
+def test_no_game_that_needs_schneider_for_the_bid_when_one_is_worth_it(
+        twelve: str, bid: int, pos: int, skat: str) -> None:
+    """Three pick-ups the expert declared as diamonds "with 1" or "without 1" (18) at 20 to
+    24 and lost as overbid in computer-only games (lab.bidding, seed 4000): the contract
+    search now has a suit game worth the bid and declares one; without the rule
+    (``pimc+schneiderhope``) it still declares diamonds."""
+    cards = parse_mask(twelve)
+    c, _ = Declaring(seed=1, worlds=24).plan(cards, bid, pos, (), parse_mask(skat))
+    assert covers_bid(c, bid, cards, int(c.game)) and c.game != GameType.DIAMONDS
+    old, _ = Declaring(seed=1, worlds=24, coverbid=False).plan(cards, bid, pos, (),
+                                                              parse_mask(skat))
+    assert old.game == GameType.DIAMONDS and not covers_bid(old, bid, cards, 3)
+    assert make_player("pimc+schneiderhope").declaring.coverbid is False  # type: ignore[attr-defined]

@@ -782,18 +782,17 @@ class _DiscardSearch:
 
     def __init__(self, an: Analyser, g0: Game, actual_makes: bool | None) -> None:
         self.actual_makes = actual_makes
+        self.goal = an.goal
+        self.skat = g0.skat
         self.budget = an.discard_nodes
-        self.actual = tuple(sorted((Card(c) for c in range(32) if g0.skat >> c & 1),
-                                   reverse=True))
         self.tries = [] if actual_makes or an.goal == "none" else _discards(an, g0)
+        # None: not answered (not tried, stopped, or past the budget)
         self.answers: list[bool | None] = [None] * len(self.tries)
         self.made = len(self.tries)  # the first try that makes it
         self.spent = 0
-        self.out = False  # the budget ran out
         self._next = 0
         self._asking: dict[int, bytearray] = {}
         self._lock = threading.Lock()
-        self._goal_none = an.goal == "none"
 
     def run(self, a: Analyser) -> None:
         solver = a.solver
@@ -815,11 +814,8 @@ class _DiscardSearch:
     def _take(self) -> tuple[int, bytearray, int] | None:
         with self._lock:
             i = self._next
-            if i >= self.made or self.out:
-                return None
             left = self.budget - self.spent
-            if left <= 0:
-                self.out = True
+            if i >= self.made or left <= 0:
                 return None
             self._next = i + 1
             flag = self._asking[i] = bytearray(1)
@@ -840,11 +836,13 @@ class _DiscardSearch:
 
     def answer(self) -> BestDiscard:
         if self.actual_makes:
-            return BestDiscard(True, self.actual)  # type: ignore[arg-type]
-        if self._goal_none:
+            actual = tuple(sorted((Card(c) for c in range(32) if self.skat >> c & 1),
+                                  reverse=True))
+            return BestDiscard(True, actual)  # type: ignore[arg-type]
+        if self.goal == "none":
             return BestDiscard(False, None)
         if self.made < len(self.tries):
             return BestDiscard(True, self.tries[self.made][0])
-        if self.out or self.actual_makes is None or None in self.answers:
+        if self.actual_makes is None or None in self.answers:
             return BestDiscard(None, None)
         return BestDiscard(False, None)

@@ -214,6 +214,35 @@ def tables(game: int) -> Tables:
     return t
 
 
+class Gallop:
+    """The questions of a value search after its first (:meth:`Solver.value_within`): while
+    the answers go one way, each steps twice as far as the last from the bound the last
+    answer gave; once they turn, None (bisect what is left).
+
+    >>> g = Gallop()
+    >>> g.after(True, 40, 120), g.after(True, 45, 120), g.after(False, 45, 48)
+    (41, 47, None)
+    """
+
+    def __init__(self) -> None:
+        self.rising: bool | None = None  # the direction; None before the first answer
+        self.turned = False
+        self.step = 1
+
+    def after(self, up: bool, lo: int, hi: int) -> int | None:
+        """The next question after an answer (``up``: at least the question), the value
+        now known to lie in [``lo``, ``hi``]; None: bisect."""
+        if self.rising is None and not self.turned:
+            self.rising = up
+        elif self.rising is not None and up != self.rising:
+            self.rising, self.turned = None, True
+        if self.rising is None:
+            return None
+        n = min(lo + self.step, hi) if self.rising else max(hi - self.step + 1, lo + 1)
+        self.step *= 2
+        return n
+
+
 class Solver:
     """Double-dummy search for one game type and declarer; keeps its transposition table.
 
@@ -410,12 +439,8 @@ class Solver:
         fail-soft bound narrows [lo, hi] further. Questions far from the value are cheap and
         those near it dear, so a guess near the value saves most.
         """
-        if guess is None or not lo < guess <= hi:
-            guess = (lo + hi + 1) // 2
-        need = guess
-        step = 1
-        rising: bool | None = None  # the direction of the gallop; None once it turned
-        first = True
+        need = guess if guess is not None and lo < guess <= hi else (lo + hi + 1) // 2
+        gallop = Gallop()
         while lo < hi:  # invariant: the answer is in [lo, hi]
             v = self._root(hands, leader, trick, need, tricks=False, value=True)
             up = v >= need
@@ -423,19 +448,8 @@ class Solver:
                 lo = min(v, hi)
             else:
                 hi = max(v, lo)
-            if first:
-                rising = up
-                first = False
-            elif rising is not None and up != rising:
-                rising = None
-            if rising is None:
-                need = (lo + hi + 1) // 2
-            elif rising:
-                need = min(lo + step, hi)
-                step *= 2
-            else:
-                need = max(hi - step + 1, lo + 1)
-                step *= 2
+            n = gallop.after(up, lo, hi)
+            need = (lo + hi + 1) // 2 if n is None else n
         return lo
 
     # ------------------------------------------------------------------ internals

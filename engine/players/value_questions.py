@@ -30,15 +30,12 @@ from __future__ import annotations
 import threading
 from collections.abc import Callable
 
-from engine.players.solver import SearchLimitReached, SearchStopped
+from engine.players.solver import Gallop, SearchLimitReached, SearchStopped
 
 # the search orders of the threads on one question (the C search's `variant`: bit 0 the
 # leads at the root the other way round, bit 1 the second cards; measured on two cores:
 # the leads reversed (1) is the best second order, the second cards alone (2) less good)
 VARIANTS = (0, 1, 2, 3)
-
-_UNSET = object()
-
 
 class _Question:
     """The question of the moment: its need and the stop flag every thread on it shares."""
@@ -62,8 +59,7 @@ class ValueQuestions:
         self._lock = threading.Lock()
         self._current: _Question | None = None
         self._next = guess if guess is not None and lo < guess <= hi else None
-        self._rising: object = _UNSET  # the gallop's direction; None once it turned
-        self._step = 1
+        self._gallop = Gallop()
 
     @property
     def done(self) -> bool:
@@ -105,7 +101,7 @@ class ValueQuestions:
             if q is not None and q.need == need:
                 self._current = None
                 q.flag[0] = 1
-                self._gallop(up)
+                self._next = self._gallop.after(up, self.lo, self.hi)
             self._settled()
 
     def narrow(self, lo: int | None = None, hi: int | None = None,
@@ -154,21 +150,6 @@ class ValueQuestions:
         if n is not None and self.lo < n <= self.hi:
             return n
         return (self.lo + self.hi + 1) // 2
-
-    def _gallop(self, up: bool) -> None:
-        """The next question after an answer, as :meth:`Solver.value_within` asks it."""
-        if self._rising is _UNSET:
-            self._rising = up
-        elif self._rising is not None and up != self._rising:
-            self._rising = None
-        if self._rising is None:
-            self._next = None
-        elif self._rising:
-            self._next = min(self.lo + self._step, self.hi)
-            self._step *= 2
-        else:
-            self._next = max(self.hi - self._step + 1, self.lo + 1)
-            self._step *= 2
 
     def _settled(self) -> None:
         """Stop the question of the moment if the range answers it already (or the search

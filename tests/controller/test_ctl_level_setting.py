@@ -192,6 +192,19 @@ def club_config(tmp_path: Path, **computer: Any) -> Any:
     return parse_config(raw)
 
 
+def kiosk(session: Session, settings: SettingsFile) -> EventLoop:
+    """The event loop of a table without a simulator, its kiosk settings in ``settings``."""
+    loop = EventLoop(session)
+    loop.use_settings(settings)
+    return loop
+
+
+def choose_level(loop: EventLoop, level: str, caplog: pytest.LogCaptureFixture) -> None:
+    """The kiosk's command choosing ``level``, what it logs kept in ``caplog``."""
+    with caplog.at_level(logging.WARNING):
+        loop.handle(cmd.ChangeSetting("level", level))
+
+
 def test_a_club_table_keeps_the_configs_level(tmp_path: Path,
                                               caplog: pytest.LogCaptureFixture) -> None:
     """A tournament plays at the config's level: the kiosk offers no choice (it says why),
@@ -202,10 +215,8 @@ def test_a_club_table_keeps_the_configs_level(tmp_path: Path,
     path = tmp_path / "journal.settings.json"
     SettingsFile(path).save(KioskSettings(level="beginner"))
     session = Session(config, computer_seats=(1, 2))
-    loop = EventLoop(session)
-    loop.use_settings(SettingsFile(path))
-    with caplog.at_level(logging.WARNING):
-        loop.handle(cmd.ChangeSetting("level", "club"))
+    loop = kiosk(session, SettingsFile(path))
+    choose_level(loop, "club", caplog)
     assert "a club table plays at the level its config sets" in caplog.text
     assert loop.settings.level == "beginner"  # unchanged: nothing new was kept
     assert session.computer_level() == session.computer_level(1) == "expert"
@@ -218,10 +229,8 @@ def test_a_player_named_in_the_config_is_not_the_kiosks_to_change(
     config = simulated_config(computer_seats=(1, 2))
     config = replace(config, computer=replace(config.computer, player="rule"))
     session = Session(config, computer_seats=(1, 2))
-    loop = EventLoop(session)
-    loop.use_settings(SettingsFile(None))
-    with caplog.at_level(logging.WARNING):
-        loop.handle(cmd.ChangeSetting("level", "expert"))
+    loop = kiosk(session, SettingsFile(None))
+    choose_level(loop, "expert", caplog)
     assert "the table's config chooses the computer player" in caplog.text
     assert session.computer_level(1) == "rule"
     view = loop.settings_view()
@@ -230,18 +239,14 @@ def test_a_player_named_in_the_config_is_not_the_kiosks_to_change(
 
 def test_no_level_without_computer_seats(caplog: pytest.LogCaptureFixture) -> None:
     session = Session(simulated_config(computer_seats=()))
-    loop = EventLoop(session)
-    loop.use_settings(SettingsFile(None))
+    loop = kiosk(session, SettingsFile(None))
     assert loop.settings_view().level == ""  # no row on the settings screen
-    with caplog.at_level(logging.WARNING):
-        loop.handle(cmd.ChangeSetting("level", "expert"))
+    choose_level(loop, "expert", caplog)
     assert "no seat at this table is played by the computer" in caplog.text
     assert loop.chosen("level") is None
 
 
 def test_a_club_table_whose_config_names_a_player_shows_it(tmp_path: Path) -> None:
     session = Session(club_config(tmp_path, player="rule"), computer_seats=(1, 2))
-    loop = EventLoop(session)
-    loop.use_settings(SettingsFile(None))
-    view = loop.settings_view()
+    view = kiosk(session, SettingsFile(None)).settings_view()
     assert (view.level, view.level_fixed) == ("rule", "club")
